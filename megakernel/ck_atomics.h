@@ -1,0 +1,115 @@
+/* The portable atomics and fences layer: the one place where device code is
+ * mapped onto what a device offers. Every other device file uses only the
+ * ck_* names below.
+ *
+ *   CK_PATH_CL20: OpenCL C 2.0 / 3.0 atomics (atomic_uint, explicit orders and
+ *                 scopes). Used with fine-grain SVM + SVM atomics.
+ *   CK_PATH_CL12: OpenCL 1.2 atomic_* functions on volatile pointers plus
+ *                 mem_fence(CLK_GLOBAL_MEM_FENCE). Used where the device has
+ *                 only relaxed, work-group-scope 2.0 atomics (NVIDIA).
+ *   CK_NV_PTX_FENCES (1.2 path only, set by the runtime when the NVIDIA
+ *                 compiler accepts inline PTX): device-scope fences become
+ *                 membar.gl, system-scope fences membar.sys, and system-scope
+ *                 acquire loads / release stores ld.acquire.sys / st.release.sys.
+ *
+ * Operations on "device" memory are ordered at device scope; the ck_sys_*
+ * variants are for the host-visible channel and are ordered for the host. */
+#ifndef CK_ATOMICS_H
+#define CK_ATOMICS_H
+
+#if defined(CK_PATH_CL20)
+
+typedef atomic_uint ck_atomic_uint;
+#define CK_PTR volatile global ck_atomic_uint *
+
+#if defined(__opencl_c_atomic_scope_all_devices) || (__OPENCL_C_VERSION__ == 200)
+#define CK_SCOPE_SYS memory_scope_all_svm_devices
+#else
+#define CK_SCOPE_SYS memory_scope_device   /* PoCL: host and device share memory */
+#endif
+#define CK_SCOPE_DEV memory_scope_device
+
+uint ck_load_relaxed(CK_PTR p) { return atomic_load_explicit(p, memory_order_relaxed, CK_SCOPE_DEV); }
+uint ck_load_acquire(CK_PTR p) { return atomic_load_explicit(p, memory_order_acquire, CK_SCOPE_DEV); }
+void ck_store_relaxed(CK_PTR p, uint v) { atomic_store_explicit(p, v, memory_order_relaxed, CK_SCOPE_DEV); }
+void ck_store_release(CK_PTR p, uint v) { atomic_store_explicit(p, v, memory_order_release, CK_SCOPE_DEV); }
+uint ck_fetch_add(CK_PTR p, uint v) { return atomic_fetch_add_explicit(p, v, memory_order_acq_rel, CK_SCOPE_DEV); }
+uint ck_fetch_sub(CK_PTR p, uint v) { return atomic_fetch_sub_explicit(p, v, memory_order_acq_rel, CK_SCOPE_DEV); }
+uint ck_fetch_or(CK_PTR p, uint v) { return atomic_fetch_or_explicit(p, v, memory_order_acq_rel, CK_SCOPE_DEV); }
+uint ck_exchange(CK_PTR p, uint v) { return atomic_exchange_explicit(p, v, memory_order_acq_rel, CK_SCOPE_DEV); }
+/* Returns the value found; the swap happened iff it equals `expected`. */
+uint ck_cas(CK_PTR p, uint expected, uint desired)
+{
+    uint e = expected;
+    atomic_compare_exchange_strong_explicit(p, &e, desired, memory_order_acq_rel,
+                                            memory_order_acquire, CK_SCOPE_DEV);
+    return e;
+}
+void ck_fence_acq_rel(void)
+{
+    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acq_rel, CK_SCOPE_DEV);
+}
+
+uint ck_sys_load_acquire(CK_PTR p) { return atomic_load_explicit(p, memory_order_acquire, CK_SCOPE_SYS); }
+uint ck_sys_load_relaxed(CK_PTR p) { return atomic_load_explicit(p, memory_order_relaxed, CK_SCOPE_SYS); }
+void ck_sys_store_release(CK_PTR p, uint v) { atomic_store_explicit(p, v, memory_order_release, CK_SCOPE_SYS); }
+void ck_sys_store_relaxed(CK_PTR p, uint v) { atomic_store_explicit(p, v, memory_order_relaxed, CK_SCOPE_SYS); }
+void ck_sys_fence(void)
+{
+    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, CK_SCOPE_SYS);
+}
+
+#elif defined(CK_PATH_CL12)
+
+typedef uint ck_atomic_uint;
+#define CK_PTR volatile global ck_atomic_uint *
+
+#if defined(CK_NV_PTX_FENCES)
+void ck_fence_acq_rel(void) { __asm__ volatile("membar.gl;" ::: "memory"); }
+void ck_sys_fence(void) { __asm__ volatile("membar.sys;" ::: "memory"); }
+#else
+void ck_fence_acq_rel(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }
+void ck_sys_fence(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }
+#endif
+
+uint ck_load_relaxed(CK_PTR p) { return *p; }
+uint ck_load_acquire(CK_PTR p) { uint v = *p; ck_fence_acq_rel(); return v; }
+void ck_store_relaxed(CK_PTR p, uint v) { *p = v; }
+void ck_store_release(CK_PTR p, uint v) { ck_fence_acq_rel(); *p = v; }
+uint ck_fetch_add(CK_PTR p, uint v) { ck_fence_acq_rel(); uint r = atomic_add(p, v); ck_fence_acq_rel(); return r; }
+uint ck_fetch_sub(CK_PTR p, uint v) { ck_fence_acq_rel(); uint r = atomic_sub(p, v); ck_fence_acq_rel(); return r; }
+uint ck_fetch_or(CK_PTR p, uint v) { ck_fence_acq_rel(); uint r = atomic_or(p, v); ck_fence_acq_rel(); return r; }
+uint ck_exchange(CK_PTR p, uint v) { ck_fence_acq_rel(); uint r = atomic_xchg(p, v); ck_fence_acq_rel(); return r; }
+uint ck_cas(CK_PTR p, uint expected, uint desired)
+{
+    ck_fence_acq_rel();
+    uint r = atomic_cmpxchg(p, expected, desired);
+    ck_fence_acq_rel();
+    return r;
+}
+
+#if defined(CK_NV_PTX_FENCES)
+/* Scoped acquire/release instructions (sm_70+): measured faster on the H100
+ * than a volatile access next to membar.sys (docs/RESULTS.md). */
+uint ck_sys_load_acquire(CK_PTR p)
+{
+    uint v;
+    __asm__ volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+void ck_sys_store_release(CK_PTR p, uint v)
+{
+    __asm__ volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+#else
+uint ck_sys_load_acquire(CK_PTR p) { uint v = *p; ck_sys_fence(); return v; }
+void ck_sys_store_release(CK_PTR p, uint v) { ck_sys_fence(); *p = v; }
+#endif
+uint ck_sys_load_relaxed(CK_PTR p) { return *p; }
+void ck_sys_store_relaxed(CK_PTR p, uint v) { *p = v; }
+
+#else
+#error "ck_atomics.h: the runtime must define CK_PATH_CL20 or CK_PATH_CL12"
+#endif
+
+#endif

@@ -1,0 +1,67 @@
+/* Device side of the host-device channel (layout in ck_channel_layout.h).
+ * The device is the single consumer of the host-to-device ring and the single
+ * producer of the device-to-host ring: exactly one work-item of the whole
+ * launch may use a cursor. The cursor keeps the indices the device owns in
+ * private memory, so a message costs no read of them from host memory (on a
+ * discrete GPU every such read crosses the bus). Any work-item may read the
+ * abort flag. */
+
+typedef struct {
+    uint h2d_tail;  /* messages taken (device-owned)          */
+    uint d2h_head;  /* messages published (device-owned)      */
+    uint d2h_tail;  /* last seen host progress on the d2h ring */
+} ck_ch_cursor;
+
+/* Nonzero once the host has asked every spin loop to give up. */
+uint ck_ch_aborted(CK_PTR ch) { return ck_sys_load_relaxed(ch + CK_CH_ABORT); }
+
+/* Takes ownership of the device-side indices. */
+void ck_ch_open(CK_PTR ch, ck_ch_cursor *c)
+{
+    c->h2d_tail = ck_sys_load_relaxed(ch + CK_CH_H2D_TAIL);
+    c->d2h_head = ck_sys_load_relaxed(ch + CK_CH_D2H_HEAD);
+    c->d2h_tail = ck_sys_load_acquire(ch + CK_CH_D2H_TAIL);
+}
+
+/* Slot of the oldest unread host message, or -1 if there is none. */
+int ck_ch_poll(CK_PTR ch, ck_ch_cursor *c)
+{
+    if (ck_sys_load_acquire(ch + CK_CH_H2D_HEAD) == c->h2d_tail)
+        return -1;
+    return (int)(c->h2d_tail & (CK_CH_SLOTS - 1u));
+}
+
+uint ck_ch_read(CK_PTR ch, uint slot, uint word)
+{
+    return ck_sys_load_relaxed(ch + CK_CH_H2D_RING + slot * CK_CH_MSG_WORDS + word);
+}
+
+/* Hands the slot returned by the last ck_ch_poll back to the host. */
+void ck_ch_consume(CK_PTR ch, ck_ch_cursor *c)
+{
+    c->h2d_tail += 1u;
+    ck_sys_store_release(ch + CK_CH_H2D_TAIL, c->h2d_tail);
+}
+
+/* Slot where the next device message may be written, or -1 if the ring is full. */
+int ck_ch_reserve(CK_PTR ch, ck_ch_cursor *c)
+{
+    if (c->d2h_head - c->d2h_tail >= CK_CH_SLOTS) {
+        c->d2h_tail = ck_sys_load_acquire(ch + CK_CH_D2H_TAIL);
+        if (c->d2h_head - c->d2h_tail >= CK_CH_SLOTS)
+            return -1;
+    }
+    return (int)(c->d2h_head & (CK_CH_SLOTS - 1u));
+}
+
+void ck_ch_write(CK_PTR ch, uint slot, uint word, uint value)
+{
+    ck_sys_store_relaxed(ch + CK_CH_D2H_RING + slot * CK_CH_MSG_WORDS + word, value);
+}
+
+/* Makes the message in the reserved slot visible to the host. */
+void ck_ch_publish(CK_PTR ch, ck_ch_cursor *c)
+{
+    c->d2h_head += 1u;
+    ck_sys_store_release(ch + CK_CH_D2H_HEAD, c->d2h_head);
+}

@@ -1,0 +1,43 @@
+/* Word layout of the host-device channel memory, shared verbatim by the host
+ * runtime (C11) and the device code (OpenCL C). Every offset is in 32-bit
+ * words. Fields written by one side and read by the other sit on their own
+ * 128-byte line so the two sides never write the same line. */
+#ifndef CK_CHANNEL_LAYOUT_H
+#define CK_CHANNEL_LAYOUT_H
+
+#define CK_CH_LINE_WORDS 32u           /* 128 bytes */
+
+/* Host-to-device ring: host produces, device consumes. */
+#define CK_CH_H2D_HEAD   (0u * CK_CH_LINE_WORDS)   /* written by host: messages posted  */
+#define CK_CH_H2D_TAIL   (1u * CK_CH_LINE_WORDS)   /* written by device: messages taken */
+/* Device-to-host ring: device produces, host consumes. */
+#define CK_CH_D2H_HEAD   (2u * CK_CH_LINE_WORDS)   /* written by device */
+#define CK_CH_D2H_TAIL   (3u * CK_CH_LINE_WORDS)   /* written by host   */
+
+/* Control line, written by the host only. */
+#define CK_CH_CONTROL    (4u * CK_CH_LINE_WORDS)
+#define CK_CH_ABORT      (CK_CH_CONTROL + 0u)      /* nonzero: every device spin loop exits */
+#define CK_CH_POLL_CLOSE (CK_CH_CONTROL + 1u)      /* nonzero: close the occupancy poll      */
+
+/* Status line, written by the device only. */
+#define CK_CH_STATUS     (5u * CK_CH_LINE_WORDS)
+#define CK_CH_POLL_COUNT (CK_CH_STATUS + 0u)       /* tickets taken so far (mirror)          */
+#define CK_CH_POLL_FINAL (CK_CH_STATUS + 1u)       /* 1 + final occupancy once poll closed   */
+
+/* Message rings. A message has at most CK_CH_MSG_WORDS words; word 0 is its
+ * header: type in the low 16 bits, length in words (header included) in the
+ * high 16 bits. */
+#define CK_MSG_TYPE(w0) ((w0) & 0xffffu)
+#define CK_MSG_LEN(w0)  ((w0) >> 16)
+#define CK_MSG_HEADER(type, len) (((unsigned)(len) << 16) | ((unsigned)(type) & 0xffffu))
+#define CK_CH_MSG_WORDS  64u
+#define CK_CH_SLOTS      64u                      /* power of two */
+#define CK_CH_H2D_RING   (6u * CK_CH_LINE_WORDS)
+#define CK_CH_D2H_RING   (CK_CH_H2D_RING + CK_CH_SLOTS * CK_CH_MSG_WORDS)
+#define CK_CH_TOTAL_WORDS (CK_CH_D2H_RING + CK_CH_SLOTS * CK_CH_MSG_WORDS)
+
+/* Occupancy poll word (lives in device memory, not in the channel). */
+#define CK_POLL_CLOSED   0x80000000u
+#define CK_POLL_MASK     0x7fffffffu
+
+#endif

@@ -1,0 +1,197 @@
+/* Host side of the channel over its two transports. The host's view of the
+ * memory is accessed with C11 atomics; each ring index has one writer. */
+#include "channel.h"
+#include "clock.h"
+#include "error.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHANNEL_BYTES (CK_CH_TOTAL_WORDS * sizeof(uint32_t))
+
+struct ck_channel {
+    ck_device *dev;
+    ck_transport transport;
+    uint32_t *words;   /* the host's view                         */
+    void *svm;         /* CL20: clSVMAlloc pointer (== words)      */
+    cl_mem buf;        /* CL12: the pinned or zero-copy buffer     */
+    void *backing;     /* CL12 on CPU: our page-aligned allocation */
+};
+
+static _Atomic uint32_t *at(const ck_channel *ch, unsigned word)
+{
+    return (_Atomic uint32_t *)&ch->words[word];
+}
+
+uint32_t ck_channel_load(const ck_channel *ch, unsigned word)
+{
+    return atomic_load_explicit(at(ch, word), memory_order_acquire);
+}
+
+void ck_channel_store(ck_channel *ch, unsigned word, uint32_t value)
+{
+    atomic_store_explicit(at(ch, word), value, memory_order_release);
+}
+
+void ck_channel_abort(ck_channel *ch) { ck_channel_store(ch, CK_CH_ABORT, 1u); }
+
+void ck_channel_reset(ck_channel *ch)
+{
+    for (unsigned i = 0; i < CK_CH_TOTAL_WORDS; ++i)
+        atomic_store_explicit(at(ch, i), 0u, memory_order_relaxed);
+    atomic_thread_fence(memory_order_seq_cst);
+}
+
+ck_status ck_channel_create(ck_device *dev, ck_channel **out)
+{
+    *out = NULL;
+    ck_channel *ch = calloc(1, sizeof *ch);
+    if (!ch)
+        return ck_fail(CK_ERR_NO_MEMORY, "out of host memory creating a channel");
+    ch->dev = dev;
+    ch->transport = dev->info.transport;
+    cl_int err = CL_SUCCESS;
+    if (ch->transport == CK_TRANSPORT_SVM) {
+        ch->svm = clSVMAlloc(dev->context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
+                             CHANNEL_BYTES, 0);
+        if (!ch->svm) {
+            free(ch);
+            return ck_fail(CK_ERR_OPENCL, "clSVMAlloc of the %zu-byte fine-grain channel failed: the device "
+                           "advertises fine-grain SVM with atomics but cannot allocate it; try --path cl12",
+                           (size_t)CHANNEL_BYTES);
+        }
+        ch->words = ch->svm;
+    } else {
+        if (dev->create_buffer_nv) {
+            ch->buf = dev->create_buffer_nv(dev->context, CL_MEM_READ_WRITE,
+                                            CK_MEM_LOCATION_HOST_NV | CK_MEM_PINNED_NV, CHANNEL_BYTES, NULL, &err);
+            if (!ch->buf) {
+                free(ch);
+                return ck_fail_cl(err, "clCreateBufferNV(pinned host memory) for the channel", "");
+            }
+        } else {
+            size_t bytes = (CHANNEL_BYTES + 4095) & ~(size_t)4095;
+            ch->backing = aligned_alloc(4096, bytes);
+            if (!ch->backing) {
+                free(ch);
+                return ck_fail(CK_ERR_NO_MEMORY, "out of host memory for the channel");
+            }
+            memset(ch->backing, 0, bytes);
+            ch->buf = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, CHANNEL_BYTES,
+                                     ch->backing, &err);
+            if (!ch->buf) {
+                free(ch->backing);
+                free(ch);
+                return ck_fail_cl(err, "clCreateBuffer(CL_MEM_USE_HOST_PTR) for the channel", "");
+            }
+        }
+        void *p = clEnqueueMapBuffer(dev->queue, ch->buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, CHANNEL_BYTES,
+                                     0, NULL, NULL, &err);
+        if (!p) {
+            ck_channel_destroy(ch);
+            return ck_fail_cl(err, "clEnqueueMapBuffer of the channel", "");
+        }
+        ch->words = p;
+        if (ch->backing && p != ch->backing) {
+            ck_channel_destroy(ch);
+            return ck_fail(CK_ERR_NO_PATH, "device '%s' copies host buffers instead of using them in place, so "
+                           "a running kernel cannot see the host: use --path cl20", dev->info.device_name);
+        }
+    }
+    ck_channel_reset(ch);
+    *out = ch;
+    return CK_OK;
+}
+
+void ck_channel_destroy(ck_channel *ch)
+{
+    if (!ch)
+        return;
+    if (ch->svm) {
+        clFinish(ch->dev->queue);
+        clSVMFree(ch->dev->context, ch->svm);
+    }
+    if (ch->buf) {
+        if (ch->words) {
+            cl_event ev = NULL;
+            if (clEnqueueUnmapMemObject(ch->dev->queue, ch->buf, ch->words, 0, NULL, &ev) == CL_SUCCESS && ev) {
+                clWaitForEvents(1, &ev);
+                clReleaseEvent(ev);
+            }
+        }
+        clFinish(ch->dev->queue);
+        clReleaseMemObject(ch->buf);
+    }
+    free(ch->backing);
+    free(ch);
+}
+
+ck_status ck_channel_set_kernel_arg(ck_channel *ch, cl_kernel k, cl_uint index)
+{
+    if (ch->svm)
+        CK_CL_TRY(clSetKernelArgSVMPointer(k, index, ch->svm), "clSetKernelArgSVMPointer(channel)", "");
+    else
+        CK_CL_TRY(clSetKernelArg(k, index, sizeof(cl_mem), &ch->buf), "clSetKernelArg(channel)", "");
+    return CK_OK;
+}
+
+ck_status ck_channel_send(ck_channel *ch, const uint32_t *msg, unsigned len, double timeout_s)
+{
+    if (!msg || len == 0 || len > CK_CH_MSG_WORDS)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "channel message length %u is not in 1..%u", len, CK_CH_MSG_WORDS);
+    uint32_t head = atomic_load_explicit(at(ch, CK_CH_H2D_HEAD), memory_order_relaxed);
+    double deadline = 0;
+    for (unsigned spins = 0;; ++spins) {
+        uint32_t tail = atomic_load_explicit(at(ch, CK_CH_H2D_TAIL), memory_order_acquire);
+        if (head - tail < CK_CH_SLOTS)
+            break;
+        if ((spins & 1023u) == 0) {
+            double now = ck_now_s();
+            if (deadline == 0)
+                deadline = now + timeout_s;
+            else if (now > deadline)
+                return ck_fail(CK_ERR_TIMEOUT, "the device did not take a channel message within %.1f s "
+                               "(all %u slots full; is the kernel still running?)", timeout_s, CK_CH_SLOTS);
+        }
+    }
+    unsigned base = CK_CH_H2D_RING + (head & (CK_CH_SLOTS - 1u)) * CK_CH_MSG_WORDS;
+    for (unsigned w = 0; w < len; ++w)
+        atomic_store_explicit(at(ch, base + w), msg[w], memory_order_relaxed);
+    atomic_store_explicit(at(ch, CK_CH_H2D_HEAD), head + 1u, memory_order_release);
+    return CK_OK;
+}
+
+int ck_channel_try_recv(ck_channel *ch, uint32_t *msg)
+{
+    uint32_t tail = atomic_load_explicit(at(ch, CK_CH_D2H_TAIL), memory_order_relaxed);
+    uint32_t head = atomic_load_explicit(at(ch, CK_CH_D2H_HEAD), memory_order_acquire);
+    if (head == tail)
+        return 0;
+    unsigned base = CK_CH_D2H_RING + (tail & (CK_CH_SLOTS - 1u)) * CK_CH_MSG_WORDS;
+    uint32_t w0 = atomic_load_explicit(at(ch, base), memory_order_relaxed);
+    unsigned len = w0 >> 16;
+    if (len == 0 || len > CK_CH_MSG_WORDS)
+        len = CK_CH_MSG_WORDS;
+    msg[0] = w0;
+    for (unsigned w = 1; w < len; ++w)
+        msg[w] = atomic_load_explicit(at(ch, base + w), memory_order_relaxed);
+    atomic_store_explicit(at(ch, CK_CH_D2H_TAIL), tail + 1u, memory_order_release);
+    return 1;
+}
+
+ck_status ck_channel_recv(ck_channel *ch, uint32_t *msg, double timeout_s)
+{
+    double deadline = 0;
+    for (unsigned spins = 0;; ++spins) {
+        if (ck_channel_try_recv(ch, msg))
+            return CK_OK;
+        if ((spins & 1023u) == 0) {
+            double now = ck_now_s();
+            if (deadline == 0)
+                deadline = now + timeout_s;
+            else if (now > deadline)
+                return ck_fail(CK_ERR_TIMEOUT, "no channel message from the device within %.1f s", timeout_s);
+        }
+    }
+}

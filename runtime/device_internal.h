@@ -1,0 +1,31 @@
+/* Internal view of an open device, shared by the runtime modules. */
+#ifndef CK_RUNTIME_DEVICE_INTERNAL_H
+#define CK_RUNTIME_DEVICE_INTERNAL_H
+
+#include "ck.h"
+#include <CL/cl.h>
+
+/* cl_nv_create_buffer: host-resident pinned memory visible to running kernels. */
+#define CK_MEM_LOCATION_HOST_NV (1u << 0)
+#define CK_MEM_PINNED_NV        (1u << 1)
+typedef cl_mem (*ck_create_buffer_nv_fn)(cl_context, cl_mem_flags, cl_bitfield /* cl_mem_flags_NV */,
+                                         size_t, void *, cl_int *);
+
+struct ck_device {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context context;
+    cl_command_queue queue;
+    ck_create_buffer_nv_fn create_buffer_nv; /* NULL unless the extension is there */
+    ck_device_info info;
+    cl_program probe_program;  /* foundation probe kernels, built on first use */
+};
+
+/* Sets path_cl20_ok/path_cl12_ok and the *_missing texts from the capability
+ * fields of info. Cannot fail. */
+void ck_device_evaluate_paths(ck_device_info *info);
+/* Sets info->path and transport for `want` (CK_PATH_AUTO: cl20, else cl12).
+ * Errors: CK_ERR_NO_PATH, naming what the device lacks. */
+ck_status ck_device_choose_path(ck_device_info *info, ck_path want);
+
+#endif

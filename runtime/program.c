@@ -1,0 +1,126 @@
+/* Device program builds with readable build logs. */
+#include "program.h"
+#include "device_sources.h"
+#include "error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *ck_embedded_source_text(const char *name)
+{
+    for (const ck_embedded_source *s = ck_embedded_sources; s->name; ++s)
+        if (!strcmp(s->name, name))
+            return s->text;
+    return NULL;
+}
+
+static const char *const foundation[] = {
+    "ck_channel_layout.h", "ck_atomics.h", "ck_channel.cl", "ck_discovery.cl", NULL,
+};
+
+/* Writes the device binary (PTX on NVIDIA) to path, for inspection. Best effort. */
+static void dump_binary(cl_program p, const char *path)
+{
+    size_t size = 0;
+    if (!path || clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || !size)
+        return;
+    unsigned char *bin = malloc(size);
+    FILE *f = bin ? fopen(path, "wb") : NULL;
+    if (f && clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS)
+        fwrite(bin, 1, size, f);
+    if (f)
+        fclose(f);
+    free(bin);
+}
+
+static ck_status try_build(ck_device *dev, const char **parts, cl_uint n, const char *opts,
+                           cl_program *out, int quiet)
+{
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(dev->context, n, parts, NULL, &err);
+    if (!p)
+        return ck_fail_cl(err, "clCreateProgramWithSource", "");
+    err = clBuildProgram(p, 1, &dev->device, opts, NULL, NULL);
+    if (err == CL_SUCCESS) {
+        dump_binary(p, getenv("CK_DUMP_BINARY"));
+        *out = p;
+        return CK_OK;
+    }
+    if (quiet) {
+        clReleaseProgram(p);
+        return CK_ERR_BUILD;
+    }
+    size_t len = 0;
+    clGetProgramBuildInfo(p, dev->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
+    char *log = calloc(1, len + 1);
+    if (log)
+        clGetProgramBuildInfo(p, dev->device, CL_PROGRAM_BUILD_LOG, len, log, NULL);
+    const char *path = getenv("CK_BUILD_LOG");
+    if (path && log) {
+        FILE *f = fopen(path, "w");
+        if (f) {
+            fputs(log, f);
+            fclose(f);
+        }
+    }
+    ck_status s = ck_fail(CK_ERR_BUILD, "device program did not compile (%s, options '%s'); build log%s:\n%.3000s",
+                          ck_cl_error_name(err), opts,
+                          path ? " (whole log in $CK_BUILD_LOG)" : " (set CK_BUILD_LOG=file for all of it)",
+                          log ? log : "(unavailable)");
+    free(log);
+    clReleaseProgram(p);
+    return s;
+}
+
+ck_status ck_program_build(ck_device *dev, const char *const *extra_embedded, const char *source,
+                           const char *source_name, const char *options, cl_program *out)
+{
+    const char *parts[64];
+    cl_uint n = 0;
+    for (const char *const *f = foundation; *f; ++f)
+        parts[n++] = ck_embedded_source_text(*f);
+    for (const char *const *f = extra_embedded; f && *f && n < 60; ++f) {
+        const char *t = ck_embedded_source_text(*f);
+        if (!t)
+            return ck_fail(CK_ERR_BUILD, "internal: no embedded device source named '%s'", *f);
+        parts[n++] = t;
+    }
+    char line[512];
+    if (source) {
+        snprintf(line, sizeof line, "\n#line 1 \"%s\"\n", source_name ? source_name : "source");
+        parts[n++] = line;
+        parts[n++] = source;
+    }
+    for (cl_uint i = 0; i < n; ++i)
+        if (!parts[i])
+            return ck_fail(CK_ERR_BUILD, "internal: a foundation device source is missing from the library");
+
+    const ck_device_info *in = &dev->info;
+    char opts[1024];
+    int nv12 = in->path == CK_PATH_CL12 && strstr(in->platform_name, "NVIDIA");
+    snprintf(opts, sizeof opts, "-cl-std=%s -DCK_PATH_%s%s %s", in->opencl_c_std,
+             in->path == CK_PATH_CL20 ? "CL20" : "CL12", nv12 ? " -DCK_NV_PTX_FENCES" : "",
+             options ? options : "");
+    if (nv12) {
+        if (try_build(dev, parts, n, opts, out, 1) == CK_OK) {
+            dev->info.nv_ptx_fences = 1;
+            return CK_OK;
+        }
+        snprintf(opts, sizeof opts, "-cl-std=%s -DCK_PATH_CL12 %s", in->opencl_c_std, options ? options : "");
+        dev->info.nv_ptx_fences = 0;
+    }
+    return try_build(dev, parts, n, opts, out, 0);
+}
+
+ck_status ck_kernel_create(cl_program prog, const char *name, cl_kernel *out)
+{
+    cl_int err;
+    *out = clCreateKernel(prog, name, &err);
+    if (!*out) {
+        char what[160];
+        snprintf(what, sizeof what, "clCreateKernel(%s)", name);
+        return ck_fail_cl(err, what, "");
+    }
+    return CK_OK;
+}

@@ -1,0 +1,23 @@
+/* Building device programs: the embedded device layers followed by a caller's
+ * source, compiled with the options of the device's path. */
+#ifndef CK_RUNTIME_PROGRAM_H
+#define CK_RUNTIME_PROGRAM_H
+
+#include "device_internal.h"
+
+/* Compiles: channel layout, atomics layer, channel, discovery (the foundation
+ * layers, in that order), then each of `extra_embedded` (names of embedded
+ * files, may be NULL), then `source` (may be NULL) named `source_name` in
+ * messages. Options: -cl-std for the path, -DCK_PATH_CL20 or -DCK_PATH_CL12,
+ * plus `options` (may be NULL). On NVIDIA's 1.2 path it first tries PTX
+ * fences and falls back to mem_fence if the compiler refuses them.
+ * Errors: CK_ERR_BUILD (message holds the start of the build log; the whole
+ * log is written to the file named by CK_BUILD_LOG if that is set),
+ * CK_ERR_OPENCL, CK_ERR_NO_MEMORY. */
+ck_status ck_program_build(ck_device *dev, const char *const *extra_embedded, const char *source,
+                           const char *source_name, const char *options, cl_program *out);
+
+/* Creates kernel `name` of a built program. Errors: CK_ERR_OPENCL. */
+ck_status ck_kernel_create(cl_program prog, const char *name, cl_kernel *out);
+
+#endif

@@ -1,0 +1,209 @@
+/* ckinfo: reports the chosen OpenCL device, its capabilities, the atomics
+ * path and channel transport, the discovered occupancy for given work-group
+ * sizes, and the channel round-trip latency. Human-readable or --json. */
+#include "ck.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_WG 16
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: ckinfo [options]\n"
+            "  --device S        choose the device whose \"platform / device\" name contains S (or CK_DEVICE)\n"
+            "  --path P          atomics path: auto, cl20 or cl12 (or CK_PATH)\n"
+            "  --wg-size LIST    work-group sizes for occupancy, comma-separated (default 64)\n"
+            "  --launch N        work-groups to launch for discovery (default: automatic)\n"
+            "  --round-trips N   channel round trips to time (default 2000; 0 skips)\n"
+            "  --timeout S       seconds before any probe is aborted (default 30)\n"
+            "  --json            machine-readable output\n"
+            "  --list            list the OpenCL devices and exit\n"
+            "  --help            this text\n");
+}
+
+static int parse_size(const char *opt, const char *v, size_t *out)
+{
+    char *end;
+    if (!v || !*v) {
+        fprintf(stderr, "ckinfo: %s needs a value (see --help)\n", opt);
+        return 0;
+    }
+    long long x = strtoll(v, &end, 10);
+    if (*end || x < 0) {
+        fprintf(stderr, "ckinfo: %s wants a non-negative integer, got '%s'\n", opt, v);
+        return 0;
+    }
+    *out = (size_t)x;
+    return 1;
+}
+
+static void json_str(const char *k, const char *v, int comma)
+{
+    printf("  \"%s\": \"", k);
+    for (; *v; ++v)
+        if (*v == '"' || *v == '\\') printf("\\%c", *v);
+        else if ((unsigned char)*v >= 32) putchar(*v);
+    printf("\"%s\n", comma ? "," : "");
+}
+
+int main(int argc, char **argv)
+{
+    ck_device_options o = {0};
+    size_t wgs[MAX_WG] = {64};
+    int n_wg = 1, json = 0, launch_given = 0;
+    size_t launch = 0, trips = 2000, timeout = 30;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
+        else if (!strcmp(a, "--json")) json = 1;
+        else if (!strcmp(a, "--list")) {
+            if (ck_device_list(stdout) != CK_OK) { fprintf(stderr, "ckinfo: %s\n", ck_last_error()); return 1; }
+            return 0;
+        } else if (!strcmp(a, "--device")) {
+            if (!v) { fprintf(stderr, "ckinfo: --device needs a name (see --list)\n"); return 2; }
+            o.device = v; ++i;
+        } else if (!strcmp(a, "--path")) {
+            if (!v || ck_path_parse(v, &o.path) != CK_OK) {
+                fprintf(stderr, "ckinfo: %s\n", v ? ck_last_error() : "--path needs auto, cl20 or cl12");
+                return 2;
+            }
+            ++i;
+        } else if (!strcmp(a, "--wg-size")) {
+            if (!v) { fprintf(stderr, "ckinfo: --wg-size needs a list such as 64,128,256\n"); return 2; }
+            n_wg = 0;
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s", v);
+            for (char *tok = strtok(buf, ","); tok && n_wg < MAX_WG; tok = strtok(NULL, ","))
+                if (!parse_size("--wg-size", tok, &wgs[n_wg++])) return 2;
+            ++i;
+        } else if (!strcmp(a, "--launch")) {
+            if (!parse_size(a, v, &launch)) return 2;
+            launch_given = 1; ++i;
+        } else if (!strcmp(a, "--round-trips")) {
+            if (!parse_size(a, v, &trips)) return 2;
+            ++i;
+        } else if (!strcmp(a, "--timeout")) {
+            if (!parse_size(a, v, &timeout) || timeout == 0) { fprintf(stderr, "ckinfo: --timeout must be >= 1\n"); return 2; }
+            ++i;
+        } else {
+            fprintf(stderr, "ckinfo: unknown option '%s' (see --help)\n", a);
+            return 2;
+        }
+    }
+    if (launch_given && launch == 0) {
+        fprintf(stderr, "ckinfo: launch size 0: --launch must be at least 1 (omit it for an automatic size)\n");
+        return 2;
+    }
+
+    ck_device *dev;
+    if (ck_device_open(&o, &dev) != CK_OK) {
+        fprintf(stderr, "ckinfo: %s\n", ck_last_error());
+        return 1;
+    }
+    const ck_device_info *in = ck_device_get_info(dev);
+
+    ck_occupancy_result occ[MAX_WG];
+    ck_status occ_s[MAX_WG];
+    char occ_err[MAX_WG][512];
+    for (int i = 0; i < n_wg; ++i) {
+        ck_occupancy_options oo = {.work_group_size = wgs[i], .launch_groups = launch, .barrier_rounds = 16,
+                                   .timeout_s = (double)timeout};
+        occ_s[i] = ck_occupancy_discover(dev, &oo, &occ[i]);
+        snprintf(occ_err[i], sizeof occ_err[i], "%s", occ_s[i] == CK_OK ? "" : ck_last_error());
+        if (occ_s[i] == CK_ERR_INVALID_ARGUMENT || occ_s[i] == CK_ERR_BUILD) {
+            fprintf(stderr, "ckinfo: %s\n", occ_err[i]);
+            ck_device_close(dev);
+            return 1;
+        }
+    }
+    ck_latency_result lat = {0};
+    ck_status lat_s = CK_OK;
+    char lat_err[512] = "";
+    if (trips) {
+        lat_s = ck_channel_latency(dev, (unsigned)trips, &lat);
+        if (lat_s != CK_OK)
+            snprintf(lat_err, sizeof lat_err, "%s", ck_last_error());
+    }
+
+    if (json) {
+        printf("{\n");
+        json_str("platform", in->platform_name, 1);
+        json_str("platform_version", in->platform_version, 1);
+        json_str("device", in->device_name, 1);
+        json_str("vendor", in->device_vendor, 1);
+        json_str("device_version", in->device_version, 1);
+        json_str("driver_version", in->driver_version, 1);
+        json_str("opencl_c_version", in->opencl_c_version, 1);
+        printf("  \"opencl_c_max\": \"%d.%d\",\n", in->c_version_major, in->c_version_minor);
+        printf("  \"type\": \"%s\",\n  \"compute_units\": %u,\n  \"max_work_group_size\": %zu,\n",
+               in->is_gpu ? "GPU" : in->is_cpu ? "CPU" : "other", in->compute_units, in->max_work_group_size);
+        printf("  \"svm\": {\"coarse_buffer\": %s, \"fine_buffer\": %s, \"fine_system\": %s, \"atomics\": %s},\n",
+               in->svm_coarse_buffer ? "true" : "false", in->svm_fine_buffer ? "true" : "false",
+               in->svm_fine_system ? "true" : "false", in->svm_atomics ? "true" : "false");
+        printf("  \"c11_atomics\": %s,\n  \"atomic_memory_caps\": %llu,\n  \"cl_nv_create_buffer\": %s,\n",
+               in->c11_atomics ? "true" : "false", (unsigned long long)in->atomic_memory_caps,
+               in->nv_create_buffer ? "true" : "false");
+        json_str("path_cl20_missing", in->path_cl20_missing, 1);
+        json_str("path_cl12_missing", in->path_cl12_missing, 1);
+        printf("  \"path\": \"%s\",\n  \"transport\": \"%s\",\n  \"nv_ptx_fences\": %s,\n", ck_path_name(in->path),
+               ck_transport_name(in->transport), in->nv_ptx_fences ? "true" : "false");
+        printf("  \"occupancy\": [\n");
+        for (int i = 0; i < n_wg; ++i) {
+            printf("    {\"work_group_size\": %zu, ", wgs[i]);
+            if (occ_s[i] == CK_OK)
+                printf("\"occupancy\": %u, \"launched\": %zu, \"discovery_ms\": %.3f, \"barrier_ok\": true}",
+                       occ[i].occupancy, occ[i].launched, occ[i].discovery_ms);
+            else {
+                printf("\"error\": \"%s\"}", ck_status_name(occ_s[i]));
+            }
+            printf("%s\n", i + 1 < n_wg ? "," : "");
+        }
+        printf("  ],\n");
+        if (!trips)
+            printf("  \"round_trip\": null\n");
+        else if (lat_s == CK_OK)
+            printf("  \"round_trip\": {\"count\": %u, \"min_us\": %.2f, \"median_us\": %.2f, \"p99_us\": %.2f, "
+                   "\"max_us\": %.2f}\n", lat.round_trips, lat.min_us, lat.median_us, lat.p99_us, lat.max_us);
+        else
+            printf("  \"round_trip\": {\"error\": \"%s\"}\n", ck_status_name(lat_s));
+        printf("}\n");
+    } else {
+        printf("Platform      %s (%s)\n", in->platform_name, in->platform_version);
+        printf("Device        %s [%s], %s\n", in->device_name, in->is_gpu ? "GPU" : in->is_cpu ? "CPU" : "other",
+               in->device_vendor);
+        printf("Versions      %s; driver %s; %s (highest accepted: %d.%d)\n", in->device_version,
+               in->driver_version, in->opencl_c_version, in->c_version_major, in->c_version_minor);
+        printf("Compute units %u, max work-group size %zu, local memory %llu KiB\n", in->compute_units,
+               in->max_work_group_size, (unsigned long long)(in->local_mem_bytes / 1024));
+        printf("SVM           coarse buffer %s, fine buffer %s, fine system %s, atomics %s\n",
+               in->svm_coarse_buffer ? "yes" : "no", in->svm_fine_buffer ? "yes" : "no",
+               in->svm_fine_system ? "yes" : "no", in->svm_atomics ? "yes" : "no");
+        printf("Atomics       C11 (acq_rel, device scope) %s; atomic memory caps 0x%llx%s; cl_nv_create_buffer %s\n",
+               in->c11_atomics ? "yes" : "no", (unsigned long long)in->atomic_memory_caps,
+               in->atomic_caps_known ? "" : " (not reported)", in->nv_create_buffer ? "yes" : "no");
+        printf("Path cl20     %s%s\n", in->path_cl20_ok ? "usable" : "missing: ", in->path_cl20_missing);
+        printf("Path cl12     %s%s\n", in->path_cl12_ok ? "usable" : "missing: ", in->path_cl12_missing);
+        printf("Chosen        path %s, transport %s, -cl-std=%s%s\n", ck_path_name(in->path),
+               ck_transport_name(in->transport), in->opencl_c_std, in->nv_ptx_fences ? ", PTX fences" : "");
+        for (int i = 0; i < n_wg; ++i) {
+            if (occ_s[i] == CK_OK)
+                printf("Occupancy     %u work-groups of %zu (launched %zu, discovered in %.1f ms, barrier checked)\n",
+                       occ[i].occupancy, wgs[i], occ[i].launched, occ[i].discovery_ms);
+            else
+                printf("Occupancy     work-group size %zu: FAILED: %s\n", wgs[i], occ_err[i]);
+        }
+        if (trips && lat_s == CK_OK)
+            printf("Round trip    median %.2f us, p99 %.2f us, min %.2f us, max %.2f us over %u\n", lat.median_us,
+                   lat.p99_us, lat.min_us, lat.max_us, lat.round_trips);
+        else if (trips)
+            printf("Round trip    FAILED: %s\n", lat_err);
+    }
+    int failed = lat_s != CK_OK;
+    for (int i = 0; i < n_wg; ++i)
+        failed |= occ_s[i] != CK_OK;
+    ck_device_close(dev);
+    return failed ? 1 : 0;
+}
