@@ -147,6 +147,127 @@ typedef struct {
  * CK_ERR_CHECK_FAILED (an answer was wrong), CK_ERR_BUILD, CK_ERR_OPENCL. */
 ck_status ck_channel_latency(ck_device *dev, unsigned round_trips, ck_latency_result *out);
 
+/* ------------------------------------------------------------ megakernel */
+
+/* A context owns a device, the persistent megakernel built from the user's
+ * kernels, the buffer arena and the channel. Typical use:
+ *   ck_context_create -> ck_context_add_source/_file (one or more) ->
+ *   ck_context_build -> ck_buffer_alloc/_write -> ck_launch_kernel (many, from any
+ *   thread) -> ck_wait -> ck_launch_get_stats -> ck_buffer_read ->
+ *   ck_context_destroy.
+ * All user kernels run with the megakernel's work-group size and 1-D ids. */
+typedef struct ck_context ck_context;
+typedef struct ck_launch ck_launch;
+
+typedef struct {
+    ck_device_options device;
+    size_t work_group_size;     /* work-items per group; 0 = 64                        */
+    size_t arena_bytes;         /* buffer arena; 0 = 64 MiB on CPUs, 1 GiB on GPUs      */
+    size_t local_pool_bytes;    /* room for `local` pointer arguments; 0 = 8 KiB        */
+    unsigned max_groups;        /* cap on the megakernel's groups (0 = occupancy)      */
+    uint64_t chaos_seed;        /* nonzero: chaos mode, seeded (env CK_CHAOS_SEED too)  */
+    int naive_resizing_barrier; /* 1: one offer_kill per resizing barrier (paper's naive
+                                   form); 0: the query form of the paper's section 4.2 */
+    double timeout_s;           /* deadline of builds and default of waits; 0 = 60 s   */
+} ck_context_options;
+
+/* Opens the device and prepares an empty context. opts may be NULL.
+ * Errors: as ck_device_open; CK_ERR_INVALID_ARGUMENT; CK_ERR_NO_MEMORY. */
+ck_status ck_context_create(const ck_context_options *opts, ck_context **out);
+/* Adds OpenCL C source (copied). `cooperative` names the kernels of this
+ * source that are cooperative (may use offer_kill, request_fork, the global
+ * barriers and `transmit`); the others are ordinary kernels. A line
+ * `#include "ck_cooperative.h"` is accepted and ignored.
+ * Errors: CK_ERR_INVALID_ARGUMENT (after build, or NULL source). */
+ck_status ck_context_add_source(ck_context *ctx, const char *file_name, const char *source,
+                                const char *const *cooperative, size_t n_cooperative);
+/* Same, reading the file at path. Errors: also CK_ERR_INVALID_ARGUMENT when
+ * the file cannot be read (message names it). */
+ck_status ck_context_add_file(ck_context *ctx, const char *path, const char *const *cooperative,
+                              size_t n_cooperative);
+/* Stitches the sources into the megakernel (rejections name file, line and
+ * construct), compiles it (CK_ERR_BUILD with the build log), allocates the
+ * arena, launches the megakernel, discovers its occupancy inside the launch
+ * and starts the scheduler. Errors: CK_ERR_BUILD, CK_ERR_TIMEOUT,
+ * CK_ERR_OPENCL, CK_ERR_NO_MEMORY, CK_ERR_INVALID_ARGUMENT (built twice or
+ * no source). */
+ck_status ck_context_build(ck_context *ctx);
+/* Worker groups of the running megakernel (occupancy minus the scheduler
+ * group); 0 before a successful build. */
+unsigned ck_context_workers(const ck_context *ctx);
+const ck_device_info *ck_context_device_info(const ck_context *ctx);
+/* Stops the megakernel (waiting up to the context timeout for running
+ * launches to drain, aborting it after that) and frees everything. NULL is
+ * allowed. Errors: CK_ERR_TIMEOUT if the megakernel had to be aborted. */
+ck_status ck_context_destroy(ck_context *ctx);
+
+/* Buffers live in the arena; on the device a pointer argument is the arena
+ * base plus the buffer's offset, so they work with and without SVM. */
+typedef struct {
+    uint64_t offset;
+    size_t size;
+} ck_buffer;
+
+/* Errors: CK_ERR_INVALID_ARGUMENT (size 0, not built), CK_ERR_NO_MEMORY
+ * (arena full: the message gives free and requested bytes). */
+ck_status ck_buffer_alloc(ck_context *ctx, size_t bytes, ck_buffer *out);
+/* Errors: CK_ERR_INVALID_ARGUMENT (not a live buffer). */
+ck_status ck_buffer_free(ck_context *ctx, ck_buffer b);
+/* Copies host memory in or out of a buffer. Allowed while launches run, but
+ * the caller must not touch memory a running launch uses.
+ * Errors: CK_ERR_INVALID_ARGUMENT (range outside the buffer), CK_ERR_OPENCL. */
+ck_status ck_buffer_write(ck_context *ctx, ck_buffer b, size_t offset, const void *src, size_t bytes);
+ck_status ck_buffer_read(ck_context *ctx, ck_buffer b, size_t offset, void *dst, size_t bytes);
+
+/* A kernel argument. Build them with the helpers below. */
+typedef struct {
+    int kind;          /* internal: 0 scalar, 1 buffer, 2 null pointer, 3 local bytes */
+    size_t size;
+    uint64_t words[2]; /* scalar bytes (up to 16) or buffer offset or local size */
+} ck_arg;
+ck_arg ck_arg_buffer(ck_buffer b);
+ck_arg ck_arg_null(void);                       /* NULL global pointer          */
+ck_arg ck_arg_local(size_t bytes);              /* a `local T *` parameter      */
+ck_arg ck_arg_scalar(const void *value, size_t size); /* size <= 16             */
+ck_arg ck_arg_int(int32_t v);
+ck_arg ck_arg_uint(uint32_t v);
+ck_arg ck_arg_long(int64_t v);
+ck_arg ck_arg_ulong(uint64_t v);
+ck_arg ck_arg_float(float v);
+
+/* Launches kernel `name` with `groups` work-groups (for a cooperative
+ * kernel: the most it may have, N; it starts with at least one). Returns at
+ * once; the launch runs when the scheduler has gathered its groups.
+ * Thread-safe. Errors: CK_ERR_INVALID_ARGUMENT (unknown kernel, wrong
+ * argument count, kind or size: the message names the parameter; groups 0),
+ * CK_ERR_TIMEOUT (the channel stayed full), CK_ERR_NO_MEMORY. */
+ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, const ck_arg *args, size_t n_args,
+                    ck_launch **out);
+/* Waits for the launch to finish; timeout_s <= 0 uses the context's.
+ * Errors: CK_ERR_TIMEOUT (the message names what the launch waits for, e.g.
+ * the cooperative kernel that does not yield, and the scheduler's and every
+ * group's state; the launch stays pending), CK_ERR_OPENCL (megakernel died). */
+ck_status ck_wait(ck_launch *l, double timeout_s);
+
+typedef struct {
+    double queue_ms;        /* launch sent -> scheduler starts gathering for it    */
+    double gather_ms;       /* gathering starts -> all its groups surrendered and
+                               dispatched (the paper's gather time)                */
+    double exec_ms;         /* groups dispatched -> last group finished            */
+    double total_ms;        /* launch sent -> finished                             */
+    unsigned groups;        /* requested (N for a cooperative kernel)             */
+    unsigned initial_groups;/* groups it started with                              */
+    unsigned max_active;    /* cooperative: largest M seen                         */
+    unsigned kills;         /* cooperative: offer_kill calls accepted              */
+    unsigned forked;        /* cooperative: groups added by request_fork/resizing  */
+    unsigned resizes;       /* cooperative: resizing barriers that changed M       */
+} ck_launch_stats;
+
+/* Errors: CK_ERR_INVALID_ARGUMENT (launch not finished). */
+ck_status ck_launch_get_stats(const ck_launch *l, ck_launch_stats *out);
+/* Frees the handle (waiting is not implied). NULL is allowed. */
+void ck_launch_release(ck_launch *l);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,6 +3,7 @@
  * closes the poll once the count has settled; then checks a barrier among
  * the discovered groups. */
 #include "channel.h"
+#include "discovery.h"
 #include "clock.h"
 #include "error.h"
 #include "probes.h"
@@ -11,22 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* How long the ticket count must stay unchanged before the poll closes.
- * Groups that are resident start within microseconds on a GPU; on a CPU
- * device they are threads that the OS may start tens of milliseconds late
- * when cores are oversubscribed. CK_DISCOVERY_QUIET_MS overrides it. */
-static double quiet_period_s(const ck_device *dev)
+size_t ck_discovery_auto_launch(const ck_device *dev, size_t wg)
 {
-    const char *env = getenv("CK_DISCOVERY_QUIET_MS");
-    if (env && atof(env) > 0)
-        return atof(env) / 1000.0;
-    return dev->info.is_cpu ? 0.15 : 0.005;
-}
-
-static size_t auto_launch(const ck_device *dev, size_t wg)
-{
-    /* Twice the most groups any compute unit could hold at 2048 work-items. */
-    size_t per_cu = wg >= 2048 ? 1 : 2048 / wg;
+    /* Twice the most groups any compute unit could hold: on a GPU, 2048
+     * work-items' worth; on a CPU device a compute unit is a thread that runs
+     * one group at a time. */
+    size_t per_cu = dev->info.is_cpu ? 1 : wg >= 2048 ? 1 : 2048 / wg;
     size_t n = (size_t)(dev->info.compute_units ? dev->info.compute_units : 1) * per_cu * 2;
     return n > 65536 ? 65536 : n < 4 ? 4 : n;
 }
@@ -56,7 +47,7 @@ ck_status ck_occupancy_discover(ck_device *dev, const ck_occupancy_options *opts
     if (opts->launch_groups == CK_LAUNCH_ZERO)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "launch size 0: launch at least 1 work-group (or omit it for "
                        "an automatic size)");
-    size_t launch = opts->launch_groups ? opts->launch_groups : auto_launch(dev, wg);
+    size_t launch = opts->launch_groups ? opts->launch_groups : ck_discovery_auto_launch(dev, wg);
     if (launch > (size_t)CK_POLL_MASK || launch * wg > ((size_t)1 << 40))
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "launch size %zu is too large", launch);
     double timeout = opts->timeout_s > 0 ? opts->timeout_s : 30.0;
@@ -105,35 +96,12 @@ ck_status ck_occupancy_discover(ck_device *dev, const ck_occupancy_options *opts
         goto done;
     }
 
-    /* Close the poll once every group has a ticket or the count has settled. */
-    double quiet = quiet_period_s(dev), last_change = t0;
-    uint32_t seen = 0;
-    for (;;) {
-        double now = ck_now_s();
-        uint32_t c = ck_channel_load(ch, CK_CH_POLL_COUNT);
-        if (c != seen) {
-            seen = c;
-            last_change = now;
-        }
-        if (seen >= launch || (seen > 0 && now - last_change >= quiet))
-            break;
-        if (now - t0 > timeout) {
-            s = ck_fail(CK_ERR_TIMEOUT, "occupancy probe: no work-group of %zu started within %.1f s; the device "
-                        "may be busy or hung", launch, timeout);
-            goto abort;
-        }
-        ck_sleep_us(100);
+    unsigned n_found;
+    if ((s = ck_discovery_close(dev, ch, launch, t0, timeout, &n_found)) != CK_OK) {
+        ck_fail(s, "occupancy probe: %s", ck_last_error());
+        goto abort;
     }
-    ck_channel_store(ch, CK_CH_POLL_CLOSE, 1u);
-    uint32_t final;
-    while ((final = ck_channel_load(ch, CK_CH_POLL_FINAL)) == 0) {
-        if (ck_now_s() - t0 > timeout) {
-            s = ck_fail(CK_ERR_TIMEOUT, "occupancy probe: the poll did not close within %.1f s", timeout);
-            goto abort;
-        }
-        ck_sleep_us(50);
-    }
-    out->occupancy = final - 1u;
+    out->occupancy = n_found;
     out->launched = launch;
     out->discovery_ms = (ck_now_s() - t0) * 1e3;
 

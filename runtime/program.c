@@ -73,29 +73,11 @@ static ck_status try_build(ck_device *dev, const char **parts, cl_uint n, const 
     return s;
 }
 
-ck_status ck_program_build(ck_device *dev, const char *const *extra_embedded, const char *source,
-                           const char *source_name, const char *options, cl_program *out)
+ck_status ck_program_build_parts(ck_device *dev, const char **parts, unsigned n, const char *options, cl_program *out)
 {
-    const char *parts[64];
-    cl_uint n = 0;
-    for (const char *const *f = foundation; *f; ++f)
-        parts[n++] = ck_embedded_source_text(*f);
-    for (const char *const *f = extra_embedded; f && *f && n < 60; ++f) {
-        const char *t = ck_embedded_source_text(*f);
-        if (!t)
-            return ck_fail(CK_ERR_BUILD, "internal: no embedded device source named '%s'", *f);
-        parts[n++] = t;
-    }
-    char line[512];
-    if (source) {
-        snprintf(line, sizeof line, "\n#line 1 \"%s\"\n", source_name ? source_name : "source");
-        parts[n++] = line;
-        parts[n++] = source;
-    }
-    for (cl_uint i = 0; i < n; ++i)
+    for (unsigned i = 0; i < n; ++i)
         if (!parts[i])
-            return ck_fail(CK_ERR_BUILD, "internal: a foundation device source is missing from the library");
-
+            return ck_fail(CK_ERR_BUILD, "internal: a device source is missing from the library");
     const ck_device_info *in = &dev->info;
     char opts[1024];
     int nv12 = in->path == CK_PATH_CL12 && strstr(in->platform_name, "NVIDIA");
@@ -111,6 +93,30 @@ ck_status ck_program_build(ck_device *dev, const char *const *extra_embedded, co
         dev->info.nv_ptx_fences = 0;
     }
     return try_build(dev, parts, n, opts, out, 0);
+}
+
+const char *const *ck_program_foundation(void) { return foundation; }
+
+ck_status ck_program_build(ck_device *dev, const char *const *extra_embedded, const char *source,
+                           const char *source_name, const char *options, cl_program *out)
+{
+    const char *parts[64];
+    unsigned n = 0;
+    for (const char *const *f = foundation; *f; ++f)
+        parts[n++] = ck_embedded_source_text(*f);
+    for (const char *const *f = extra_embedded; f && *f && n < 60; ++f) {
+        const char *t = ck_embedded_source_text(*f);
+        if (!t)
+            return ck_fail(CK_ERR_BUILD, "internal: no embedded device source named '%s'", *f);
+        parts[n++] = t;
+    }
+    char line[512];
+    if (source) {
+        snprintf(line, sizeof line, "\n#line 1 \"%s\"\n", source_name ? source_name : "source");
+        parts[n++] = line;
+        parts[n++] = source;
+    }
+    return ck_program_build_parts(dev, parts, n, options, out);
 }
 
 ck_status ck_kernel_create(cl_program prog, const char *name, cl_kernel *out)

@@ -17,6 +17,12 @@
 ck_status ck_program_build(ck_device *dev, const char *const *extra_embedded, const char *source,
                            const char *source_name, const char *options, cl_program *out);
 
+/* Compiles the given source parts in order, with the path's options plus
+ * `options` (same NVIDIA PTX-fence fallback and errors as above). */
+ck_status ck_program_build_parts(ck_device *dev, const char **parts, unsigned n, const char *options, cl_program *out);
+/* Names of the foundation layers, NULL-terminated, in build order. */
+const char *const *ck_program_foundation(void);
+
 /* Creates kernel `name` of a built program. Errors: CK_ERR_OPENCL. */
 ck_status ck_kernel_create(cl_program prog, const char *name, cl_kernel *out);
 

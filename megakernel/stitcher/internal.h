@@ -1,0 +1,299 @@
+/* internal.h: types shared by the stitcher's modules (not installed): memory arena,
+ * string buffer and diagnostics (util.c), tokens (lexer.c), the statement-level syntax
+ * tree and program model (parse_*.c), and the entry points of each pass. */
+#ifndef CK_STITCHER_INTERNAL_H
+#define CK_STITCHER_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "stitcher.h"
+
+/* ---- util.c: arena, string buffer, diagnostics ------------------------------------- */
+
+typedef struct st_arena_block st_arena_block;
+typedef struct {
+  st_arena_block *head;
+  int failed; /* an allocation failed */
+} st_arena;
+
+void *st_alloc(st_arena *a, size_t n);      /* zeroed; NULL on failure */
+char *st_strndup(st_arena *a, const char *s, size_t n);
+char *st_strdup(st_arena *a, const char *s);
+char *st_fmt(st_arena *a, const char *fmt, ...);
+void st_arena_free(st_arena *a);
+
+typedef struct {
+  char *p;
+  size_t len, cap;
+  int failed;
+} st_buf;
+
+void sb_put(st_buf *b, const char *s, size_t n);
+void sb_puts(st_buf *b, const char *s);
+void sb_printf(st_buf *b, const char *fmt, ...);
+void sb_free(st_buf *b);
+
+typedef struct {
+  char *err;
+  size_t err_len;
+  const char *file;
+  int failed;
+} st_diag;
+
+/* Records "file:line: error: <message>" unless an error is already recorded; returns -1. */
+int st_error(st_diag *d, int line, const char *fmt, ...);
+
+/* Growable pointer vector stored in the arena (old storage is simply abandoned). */
+typedef struct {
+  void **v;
+  size_t n, cap;
+} st_vec;
+int st_vec_push(st_arena *a, st_vec *v, void *item);
+
+/* ---- lexer.c ------------------------------------------------------------------------ */
+
+typedef enum { TK_EOF, TK_IDENT, TK_NUMBER, TK_STRING, TK_CHAR, TK_PUNCT, TK_PP } tok_kind;
+
+typedef struct {
+  tok_kind kind;
+  char *s;     /* NUL-terminated text (for TK_PP: the whole directive, spliced, comments
+                  replaced by a space) */
+  int line;    /* line of its first character in the user's file */
+  int col;     /* characters before it on its (spliced) line */
+  size_t off;  /* offset of its first character in the spliced source */
+  size_t end;  /* offset one past its last character */
+  int match;   /* index of the matching bracket for ( ) [ ] { }, else -1 */
+  const char *repl; /* if non-NULL, emitted instead of s ("" drops it) */
+} token;
+
+typedef struct {
+  token *t;
+  size_t n; /* tokens, the last one TK_EOF */
+} token_list;
+
+int st_lex(st_arena *a, st_diag *d, const char *src, token_list *out);
+int st_tok_is(const token *t, const char *s);
+
+/* ---- syntax tree and program model (parse_*.c) ------------------------------------- */
+
+typedef enum {
+  ST_BLOCK, ST_DECL, ST_EXPR, ST_IF, ST_FOR, ST_WHILE, ST_DO, ST_SWITCH, ST_CASE,
+  ST_DEFAULT, ST_LABEL, ST_BREAK, ST_CONTINUE, ST_RETURN, ST_GOTO, ST_EMPTY, ST_PP, ST_PRIM
+} st_kind;
+
+typedef enum {
+  PRIM_NONE, PRIM_OFFER_KILL, PRIM_REQUEST_FORK, PRIM_GLOBAL_BARRIER, PRIM_RESIZING_BARRIER
+} prim_kind;
+
+typedef struct symbol symbol;
+typedef struct func func;
+typedef struct stmt stmt;
+
+typedef struct {
+  int d0, d1;       /* declarator tokens, initializer excluded */
+  int name;         /* token index of the declared name */
+  int init0, init1; /* initializer tokens after '='; init0 < 0 if none */
+  int is_ptr, is_array, is_func, incomplete_array;
+  int hoisted;      /* removed from the body: a local variable or a kernel constant */
+  symbol *sym;
+} declarator;
+
+typedef struct {
+  int s0, s1;       /* declaration specifier tokens */
+  int t0, t1;       /* whole declaration; t1 is one past the ';' (for-init: excluded) */
+  size_t n;
+  declarator *d;
+  int is_typedef, is_transmit, is_local, is_constant, is_const;
+  int transmit_tok, local_tok, const_tok;
+} decl;
+
+typedef struct fork_point fork_point;
+
+struct stmt {
+  st_kind kind;
+  stmt *parent;
+  int line;
+  int t0, t1;           /* token range of the whole statement */
+  int kw;               /* first keyword / label token */
+  int lp, rp;           /* parentheses of if/for/while/switch/do-while */
+  int e0, e1;           /* condition / expression / case value range */
+  int semi1, semi2;     /* for: the two ';' inside the parentheses */
+  int s0, s1;           /* for: step range */
+  int else_kw, while_kw, colon, end_semi;
+  int attr0, attr1;     /* loops: leading __attribute__((...)) tokens, attr0 == attr1 if none */
+  stmt *init, *body, *els; /* for-init (ST_DECL/ST_EXPR/NULL), bodies */
+  stmt **items;         /* ST_BLOCK */
+  size_t n_items;
+  decl *decl;           /* ST_DECL */
+  prim_kind prim;       /* ST_PRIM */
+  fork_point *fork;     /* ST_PRIM that is a fork point */
+  st_vec peeled;        /* loops: fork points whose outermost enclosing loop this is */
+};
+
+/* A transmit variable (one declarator of a transmit declaration in a kernel's root block). */
+typedef struct {
+  const char *name;
+  decl *dc;
+  declarator *dr;
+  int root_index; /* index of its declaration among the root block's items */
+} tvar;
+
+struct fork_point {
+  int index;          /* 1-based resume point number */
+  stmt *st;
+  st_vec tx;          /* tvar* in scope at the call */
+  stmt *outer_loop;   /* outermost loop containing it, NULL if none */
+};
+
+typedef struct {
+  const char *name;  /* field name in ck_locals_<kernel>_t */
+  decl *dc;
+  declarator *dr;
+} hoisted_local;
+
+typedef struct {
+  const char *name;  /* file-scope name */
+  decl *dc;
+  declarator *dr;
+} hoisted_const;
+
+typedef struct {
+  int t0, t1;             /* tokens of the parameter */
+  int name;               /* token index of its name, -1 if unnamed */
+  char *type;             /* normalised type text (metadata) */
+  char *cast_type;        /* type used by the dispatcher */
+  ck_param_kind kind;
+  size_t size;
+  size_t word_offset;
+  int is_vector, vec_n, is_bool;
+  const char *vec_elem;
+} param;
+
+typedef enum { SYM_VAR, SYM_TYPEDEF, SYM_FUNC, SYM_PARAM, SYM_LOCAL, SYM_TRANSMIT, SYM_CONST }
+sym_kind;
+
+struct symbol {
+  const char *name;
+  sym_kind kind;
+  const char *field;  /* SYM_LOCAL: replacement text; SYM_CONST: file-scope name */
+  func *fn;           /* SYM_FUNC */
+  tvar *tv;           /* SYM_TRANSMIT */
+  param *pm;          /* SYM_PARAM */
+  decl *dc;           /* SYM_TYPEDEF at file scope: its declaration */
+  declarator *dr;
+};
+
+struct func {
+  const char *name;
+  int name_tok, line;
+  int is_kernel, cooperative, index; /* index: kernel index */
+  int t0;              /* first token of the item */
+  int lp, rp;          /* parameter list parentheses */
+  int lb;              /* '{' of the body, -1 for a prototype */
+  int t1;              /* one past the last token */
+  stmt *body;
+  param *params;
+  size_t n_params;
+  int void_params;     /* parameter list is "(void)" */
+  size_t reqd_wg;
+  /* analysis results */
+  st_vec forks;        /* fork_point* in source order */
+  st_vec prims;        /* stmt* of every primitive */
+  st_vec tvars;        /* tvar* */
+  st_vec locals;       /* hoisted_local* */
+  st_vec consts;       /* hoisted_const* */
+  st_vec calls;        /* func* called (may repeat) */
+  st_vec gotos;        /* stmt* ST_GOTO and ST_LABEL */
+  st_vec cond_pp;      /* stmt* conditional preprocessor directives in the body */
+  int uses_gb;         /* calls global_barrier directly */
+  int reaches_gb;      /* ... or through helpers */
+  size_t arg_words;
+};
+
+typedef enum { TOP_PP, TOP_DECL, TOP_FUNC, TOP_EMPTY } top_kind;
+
+typedef struct {
+  top_kind kind;
+  int t0, t1;
+  func *fn;
+} top_item;
+
+typedef struct {
+  st_arena *ar;
+  st_diag *dg;
+  token_list tl;
+  const char *file;
+  int raw;              /* parse structure only: no rewriting, no checks (tests) */
+  top_item *items;
+  size_t n_items;
+  st_vec funcs;         /* func*, all function definitions and prototypes */
+  st_vec kernels;       /* func*, kernel definitions in order */
+  struct scope *fscope; /* file scope */
+  const char *const *coop;
+  size_t n_coop;
+} program;
+
+/* parse_top.c: splits the program into top-level items, finds functions and typedefs. */
+int st_parse_program(program *pg);
+
+/* parse_decl.c: declarations, declarators, type names. */
+typedef struct scope scope;
+struct scope {
+  scope *up;
+  st_vec syms;
+};
+int st_is_decl_start(program *pg, scope *sc, int i);
+int st_parse_decl(program *pg, scope *sc, int i0, int end, decl *out);
+symbol *st_lookup(program *pg, scope *sc, const char *name);
+symbol *st_declare(program *pg, scope *sc, const char *name, sym_kind kind);
+int st_is_type_keyword(const char *s);
+int st_is_qualifier_keyword(const char *s);
+int st_skip_attribute(program *pg, int i); /* i at __attribute__: index after it */
+int st_vector_type(const char *s, const char **elem, int *n);
+
+/* parse_stmt.c: function bodies. */
+int st_parse_body(program *pg, func *fn, scope *file_scope);
+
+/* resolve.c: identifier rewriting inside expression ranges and #define bodies. */
+int st_resolve_range(program *pg, func *fn, scope *sc, int a, int b);
+int st_rewrite_define(program *pg, token *t);
+int st_is_primitive(const char *s, prim_kind *k);
+
+/* analyze.c: primitive placement, fork points, transmit, call graph. */
+int st_analyze(program *pg);
+
+/* metadata.c: kernel parameter kinds, sizes, offsets, attributes. */
+int st_kernel_params(program *pg, func *fn);
+int st_kernel_attributes(program *pg, func *fn);
+
+/* emit.c: output with #line bookkeeping. */
+typedef struct {
+  st_buf out;
+  const char *file;       /* #line file name, quoted and escaped */
+  int cur_line;           /* the line the device compiler assigns to the current line */
+  int out_lines;          /* newlines written so far */
+  int at_bol;
+  int last_tok;           /* index of the last token written, -1 after generated text */
+  int in_gen;             /* #line currently names the stitched output, not the user file */
+  program *pg;
+} emitter;
+void em_init(emitter *e, program *pg);
+void em_tok(emitter *e, int i);
+void em_range(emitter *e, int a, int b);
+void em_gen(emitter *e, const char *s);
+void em_genf(emitter *e, const char *fmt, ...);
+void em_sync(emitter *e, int line);
+void em_generated_section(emitter *e);
+void em_newline(emitter *e);
+
+/* transform_body.c: function bodies, primitives, resume and peeling. */
+void st_emit_body(emitter *e, func *fn);
+
+/* transform_program.c: the whole generated source. */
+int st_emit_program(program *pg, char **source);
+
+/* dispatch.c: ck_dispatch and the per-program unions. */
+void st_emit_dispatch(emitter *e, program *pg);
+
+#endif

@@ -1,0 +1,113 @@
+/* stitcher.c: the public entry points. Runs the passes in order (lex, parse, analyze,
+ * kernel metadata, emit), copies the results out of the arena into the caller's
+ * ck_stitch_result, and frees them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static char *dup_str(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *p = malloc(n);
+  if (p) memcpy(p, s, n);
+  return p;
+}
+
+static int fill_result(program *pg, char *source, ck_stitch_result *out) {
+  out->source = source;
+  out->n_kernels = pg->kernels.n;
+  if (!pg->kernels.n) return 0;
+  out->kernels = calloc(pg->kernels.n, sizeof(ck_stitch_kernel));
+  if (!out->kernels) return -1;
+  for (size_t k = 0; k < pg->kernels.n; k++) {
+    func *fn = pg->kernels.v[k];
+    ck_stitch_kernel *K = &out->kernels[k];
+    K->name = dup_str(fn->name);
+    if (!K->name) return -1;
+    K->line = fn->line;
+    K->cooperative = fn->cooperative;
+    K->arg_words = fn->arg_words;
+    K->n_fork_points = (unsigned)fn->forks.n;
+    K->reqd_wg_size = fn->reqd_wg;
+    K->n_params = fn->n_params;
+    if (!fn->n_params) continue;
+    K->params = calloc(fn->n_params, sizeof(ck_stitch_param));
+    if (!K->params) return -1;
+    for (size_t i = 0; i < fn->n_params; i++) {
+      param *p = &fn->params[i];
+      ck_stitch_param *P = &K->params[i];
+      P->name = dup_str(pg->tl.t[p->name].s);
+      P->type = dup_str(p->type);
+      if (!P->name || !P->type) return -1;
+      P->kind = p->kind;
+      P->size = p->size;
+      P->word_offset = p->word_offset;
+    }
+  }
+  return 0;
+}
+
+static int run(program *pg, const char *src, char **source) {
+  if (st_lex(pg->ar, pg->dg, src, &pg->tl)) return -1;
+  if (st_parse_program(pg)) return -1;
+  if (st_analyze(pg)) return -1;
+  for (size_t k = 0; k < pg->kernels.n; k++) {
+    func *fn = pg->kernels.v[k];
+    fn->index = (int)k;
+    if (st_kernel_attributes(pg, fn) || st_kernel_params(pg, fn)) return -1;
+  }
+  return st_emit_program(pg, source);
+}
+
+int ck_stitch(const ck_stitch_input *in, ck_stitch_result *out, char *err, size_t err_len) {
+  if (err && err_len) err[0] = 0;
+  if (out) memset(out, 0, sizeof *out);
+  const char *file = in && in->file_name ? in->file_name : "<input>";
+  st_diag dg = {err, err_len, file, 0};
+  if (!in || !out || !in->source) return st_error(&dg, 0, "ck_stitch: NULL argument");
+  if (in->n_cooperative && !in->cooperative)
+    return st_error(&dg, 0, "ck_stitch: n_cooperative is %zu but cooperative is NULL",
+                    in->n_cooperative);
+  st_arena ar = {0};
+  program pg;
+  memset(&pg, 0, sizeof pg);
+  pg.ar = &ar;
+  pg.dg = &dg;
+  pg.file = file;
+  pg.coop = in->cooperative;
+  pg.n_coop = in->n_cooperative;
+  char *source = NULL;
+  int r = run(&pg, in->source, &source);
+  if (r == 0 && fill_result(&pg, source, out)) {
+    ck_stitch_result_free(out);
+    r = st_error(&dg, 0, "out of memory");
+  } else if (r != 0) {
+    free(source);
+    if (!dg.failed) st_error(&dg, 0, ar.failed ? "out of memory" : "internal error");
+  }
+  st_arena_free(&ar);
+  return r ? -1 : 0;
+}
+
+void ck_stitch_result_free(ck_stitch_result *r) {
+  if (!r) return;
+  free(r->source);
+  for (size_t k = 0; k < r->n_kernels && r->kernels; k++) {
+    ck_stitch_kernel *K = &r->kernels[k];
+    free(K->name);
+    for (size_t i = 0; i < K->n_params && K->params; i++) {
+      free(K->params[i].name);
+      free(K->params[i].type);
+    }
+    free(K->params);
+  }
+  free(r->kernels);
+  memset(r, 0, sizeof *r);
+}
+
+int ck_stitch_find_kernel(const ck_stitch_result *r, const char *name) {
+  if (!r || !name) return -1;
+  for (size_t k = 0; k < r->n_kernels; k++)
+    if (r->kernels[k].name && strcmp(r->kernels[k].name, name) == 0) return (int)k;
+  return -1;
+}

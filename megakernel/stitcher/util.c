@@ -1,0 +1,149 @@
+/* util.c: the stitcher's memory arena, growable string buffer, pointer vector and the
+ * "file:line: error: sentence" diagnostic. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct st_arena_block {
+  st_arena_block *next;
+  size_t used, cap;
+  max_align_t data[];
+};
+
+#define ARENA_BLOCK (64 * 1024)
+
+void *st_alloc(st_arena *a, size_t n) {
+  n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+  if (n == 0) n = sizeof(max_align_t);
+  st_arena_block *b = a->head;
+  if (!b || b->cap - b->used < n) {
+    size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+    b = malloc(sizeof(st_arena_block) + cap);
+    if (!b) {
+      a->failed = 1;
+      return NULL;
+    }
+    b->cap = cap;
+    b->used = 0;
+    b->next = a->head;
+    a->head = b;
+  }
+  void *p = (char *)b->data + b->used;
+  b->used += n;
+  memset(p, 0, n);
+  return p;
+}
+
+char *st_strndup(st_arena *a, const char *s, size_t n) {
+  char *p = st_alloc(a, n + 1);
+  if (!p) return NULL;
+  memcpy(p, s, n);
+  p[n] = 0;
+  return p;
+}
+
+char *st_strdup(st_arena *a, const char *s) { return st_strndup(a, s, strlen(s)); }
+
+char *st_fmt(st_arena *a, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0) return NULL;
+  char *p = st_alloc(a, (size_t)n + 1);
+  if (!p) return NULL;
+  va_start(ap, fmt);
+  vsnprintf(p, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return p;
+}
+
+void st_arena_free(st_arena *a) {
+  st_arena_block *b = a->head;
+  while (b) {
+    st_arena_block *n = b->next;
+    free(b);
+    b = n;
+  }
+  a->head = NULL;
+}
+
+void sb_put(st_buf *b, const char *s, size_t n) {
+  if (b->failed) return;
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + n + 1) cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (!p) {
+      b->failed = 1;
+      return;
+    }
+    b->p = p;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->len, s, n);
+  b->len += n;
+  b->p[b->len] = 0;
+}
+
+void sb_puts(st_buf *b, const char *s) { sb_put(b, s, strlen(s)); }
+
+void sb_printf(st_buf *b, const char *fmt, ...) {
+  char small[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (n < 0) {
+    b->failed = 1;
+    return;
+  }
+  if ((size_t)n < sizeof small) {
+    sb_put(b, small, (size_t)n);
+    return;
+  }
+  char *big = malloc((size_t)n + 1);
+  if (!big) {
+    b->failed = 1;
+    return;
+  }
+  va_start(ap, fmt);
+  vsnprintf(big, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  sb_put(b, big, (size_t)n);
+  free(big);
+}
+
+void sb_free(st_buf *b) {
+  free(b->p);
+  memset(b, 0, sizeof *b);
+}
+
+int st_error(st_diag *d, int line, const char *fmt, ...) {
+  if (d->failed) return -1;
+  d->failed = 1;
+  if (!d->err || d->err_len == 0) return -1;
+  int n = snprintf(d->err, d->err_len, "%s:%d: error: ", d->file, line);
+  if (n < 0 || (size_t)n >= d->err_len) return -1;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(d->err + n, d->err_len - (size_t)n, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+int st_vec_push(st_arena *a, st_vec *v, void *item) {
+  if (v->n == v->cap) {
+    size_t cap = v->cap ? v->cap * 2 : 8;
+    void **nv = st_alloc(a, cap * sizeof(void *));
+    if (!nv) return -1;
+    if (v->n) memcpy(nv, v->v, v->n * sizeof(void *));
+    v->v = nv;
+    v->cap = cap;
+  }
+  v->v[v->n++] = item;
+  return 0;
+}

@@ -1,0 +1,425 @@
+/* Contexts: gathering the user's sources, building the megakernel (stitch,
+ * compile), launching it with occupancy discovery inside the launch, the
+ * progress thread that takes the scheduler's messages, and shutdown. */
+#include "context_internal.h"
+#include "clock.h"
+#include "device_sources.h"
+#include "discovery.h"
+#include "error.h"
+#include "program.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_WG 64u
+#define DEFAULT_LOCAL_POOL 8192u
+#define DEFAULT_TIMEOUT 60.0
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
+{
+    if (!out)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_create: out must not be NULL");
+    *out = NULL;
+    ck_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return ck_fail(CK_ERR_NO_MEMORY, "out of host memory creating a context");
+    if (opts)
+        ctx->opts = *opts;
+    ck_context_options *o = &ctx->opts;
+    if (!o->work_group_size)
+        o->work_group_size = DEFAULT_WG;
+    if (!o->local_pool_bytes)
+        o->local_pool_bytes = DEFAULT_LOCAL_POOL;
+    if (o->timeout_s <= 0)
+        o->timeout_s = DEFAULT_TIMEOUT;
+    if (!o->chaos_seed && getenv("CK_CHAOS_SEED"))
+        o->chaos_seed = strtoull(getenv("CK_CHAOS_SEED"), NULL, 0);
+    if (o->local_pool_bytes % 16 || o->local_pool_bytes > (1u << 20)) {
+        ck_status bad = ck_fail(CK_ERR_INVALID_ARGUMENT, "local_pool_bytes %zu must be a multiple of 16 up to 1 MiB",
+                                o->local_pool_bytes);
+        free(ctx);
+        return bad;
+    }
+    ck_status s = ck_device_open(&o->device, &ctx->dev);
+    if (s != CK_OK) {
+        free(ctx);
+        return s;
+    }
+    if (o->work_group_size > ctx->dev->info.max_work_group_size) {
+        ck_status bad = ck_fail(CK_ERR_INVALID_ARGUMENT, "work-group size %zu is above the device's maximum %zu",
+                                o->work_group_size, ctx->dev->info.max_work_group_size);
+        ck_device_close(ctx->dev);
+        free(ctx);
+        return bad;
+    }
+    pthread_mutex_init(&ctx->lock, NULL);
+    pthread_mutex_init(&ctx->send_lock, NULL);
+    pthread_mutex_init(&ctx->arena_lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&ctx->cond, &ca);
+    pthread_condattr_destroy(&ca);
+    ctx->next_id = 1;
+    *out = ctx;
+    return CK_OK;
+}
+
+unsigned ck_context_workers(const ck_context *ctx) { return ctx && ctx->built ? ctx->workers : 0; }
+
+const ck_device_info *ck_context_device_info(const ck_context *ctx) { return ctx ? &ctx->dev->info : NULL; }
+
+/* Blanks `#include "ck_cooperative.h"` lines (keeping line numbers): under the
+ * framework the header is not needed and the device compiler cannot find it. */
+static void blank_header_include(char *text)
+{
+    for (char *p = text; (p = strstr(p, "ck_cooperative.h"));) {
+        char *bol = p;
+        while (bol > text && bol[-1] != '\n')
+            --bol;
+        char *q = bol;
+        while (*q == ' ' || *q == '\t')
+            ++q;
+        if (*q == '#') {
+            char *eol = strchr(p, '\n');
+            if (!eol)
+                eol = p + strlen(p);
+            memset(bol, ' ', (size_t)(eol - bol));
+            p = eol;
+        } else {
+            p += 16;
+        }
+    }
+}
+
+ck_status ck_context_add_source(ck_context *ctx, const char *file_name, const char *source,
+                                const char *const *cooperative, size_t n_cooperative)
+{
+    if (!ctx || !source)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_add_source: context and source must not be NULL");
+    if (ctx->built)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "sources must be added before ck_context_build");
+    ck_source *v = realloc(ctx->sources, (ctx->n_sources + 1) * sizeof *v);
+    if (!v)
+        return ck_fail(CK_ERR_NO_MEMORY, "out of host memory adding a source");
+    ctx->sources = v;
+    ck_source *src = &v[ctx->n_sources];
+    memset(src, 0, sizeof *src);
+    src->name = dup_str(file_name ? file_name : "<source>");
+    src->text = dup_str(source);
+    src->coop = calloc(n_cooperative + 1, sizeof(char *));
+    if (!src->name || !src->text || !src->coop)
+        return ck_fail(CK_ERR_NO_MEMORY, "out of host memory adding a source");
+    for (size_t i = 0; i < n_cooperative; ++i)
+        if (!(src->coop[i] = dup_str(cooperative[i])))
+            return ck_fail(CK_ERR_NO_MEMORY, "out of host memory adding a source");
+    src->n_coop = n_cooperative;
+    blank_header_include(src->text);
+    ctx->n_sources++;
+    return CK_OK;
+}
+
+ck_status ck_context_add_file(ck_context *ctx, const char *path, const char *const *cooperative,
+                              size_t n_cooperative)
+{
+    if (!path)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_add_file: path must not be NULL");
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "cannot read kernel source '%s': check the path", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (!text || fread(text, 1, (size_t)n, f) != (size_t)n) {
+        fclose(f);
+        free(text);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "cannot read kernel source '%s'", path);
+    }
+    fclose(f);
+    text[n] = 0;
+    ck_status s = ck_context_add_source(ctx, path, text, cooperative, n_cooperative);
+    free(text);
+    return s;
+}
+
+/* Joins the sources into one stitcher input; `#line` directives keep each
+ * file's own names and numbers for the device compiler. */
+static ck_status stitch_sources(ck_context *ctx)
+{
+    size_t len = 1, n_coop = 0;
+    for (size_t i = 0; i < ctx->n_sources; ++i) {
+        len += strlen(ctx->sources[i].text) + strlen(ctx->sources[i].name) + 64;
+        n_coop += ctx->sources[i].n_coop;
+    }
+    char *all = malloc(len);
+    const char **coop = calloc(n_coop + 1, sizeof *coop);
+    if (!all || !coop) {
+        free(all);
+        free(coop);
+        return ck_fail(CK_ERR_NO_MEMORY, "out of host memory stitching");
+    }
+    size_t at = 0, c = 0;
+    for (size_t i = 0; i < ctx->n_sources; ++i) {
+        if (ctx->n_sources > 1)
+            at += (size_t)sprintf(all + at, "#line 1 \"%s\"\n", ctx->sources[i].name);
+        at += (size_t)sprintf(all + at, "%s\n", ctx->sources[i].text);
+        for (size_t k = 0; k < ctx->sources[i].n_coop; ++k)
+            coop[c++] = ctx->sources[i].coop[k];
+    }
+    ck_stitch_input in = {.source = all, .file_name = ctx->n_sources == 1 ? ctx->sources[0].name : "<sources>",
+                          .cooperative = coop, .n_cooperative = n_coop};
+    char err[1024];
+    int r = ck_stitch(&in, &ctx->stitch, err, sizeof err);
+    free(all);
+    free(coop);
+    if (r != 0)
+        return ck_fail(CK_ERR_BUILD, "%s", err);
+    for (size_t k = 0; k < ctx->stitch.n_kernels; ++k) {
+        const ck_stitch_kernel *K = &ctx->stitch.kernels[k];
+        if (K->reqd_wg_size && K->reqd_wg_size != ctx->opts.work_group_size)
+            return ck_fail(CK_ERR_BUILD, "kernel '%s' requires work-group size %zu but the megakernel runs %zu: set "
+                           "ck_context_options.work_group_size", K->name, K->reqd_wg_size, ctx->opts.work_group_size);
+        if (K->arg_words > 28)
+            return ck_fail(CK_ERR_BUILD, "kernel '%s' has %zu 64-bit words of arguments; a launch carries at most 28",
+                           K->name, K->arg_words);
+    }
+    return CK_OK;
+}
+
+static void *progress_main(void *arg)
+{
+    ck_context *ctx = arg;
+    uint32_t msg[CK_CH_MSG_WORDS];
+    unsigned idle = 0;
+    double next_check = 0;
+    for (;;) {
+        if (ck_channel_try_recv(ctx->ch, msg)) {
+            double now = ck_now_s();
+            pthread_mutex_lock(&ctx->lock);
+            ck_launch_handle_message(ctx, msg, now);
+            pthread_cond_broadcast(&ctx->cond);
+            pthread_mutex_unlock(&ctx->lock);
+            idle = 0;
+            continue;
+        }
+        if (++idle > 256)
+            ck_sleep_us(ctx->dev->info.is_cpu ? 50 : 10);
+        double now = ck_now_s();
+        if (now >= next_check) {
+            next_check = now + 0.01;
+            cl_int st = CL_QUEUED;
+            clGetEventInfo(ctx->mk_event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+            pthread_mutex_lock(&ctx->lock);
+            int stop = ctx->stop_progress;
+            if (st == CL_COMPLETE || st < 0) {
+                ctx->megakernel_ended = 1;
+                ctx->megakernel_status = st;
+                pthread_cond_broadcast(&ctx->cond);
+            }
+            pthread_mutex_unlock(&ctx->lock);
+            if (stop)
+                break;
+        }
+    }
+    return NULL;
+}
+
+static ck_status make_zeroed(ck_context *ctx, size_t bytes, cl_mem *out, const char *what)
+{
+    cl_int err;
+    *out = clCreateBuffer(ctx->dev->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (!*out)
+        return ck_fail_cl(err, what, "the device may be out of memory");
+    cl_uint zero = 0;
+    CK_CL_TRY(clEnqueueFillBuffer(ctx->dev->queue, *out, &zero, sizeof zero, 0, bytes, 0, NULL, NULL),
+              "clEnqueueFillBuffer", "");
+    return CK_OK;
+}
+
+static ck_status build_program(ck_context *ctx)
+{
+    const char *parts[16];
+    unsigned n = 0;
+    for (const char *const *f = ck_program_foundation(); *f; ++f)
+        parts[n++] = ck_embedded_source_text(*f);
+    parts[n++] = ck_embedded_source_text("ck_sched_layout.h");
+    parts[n++] = ck_embedded_source_text("ck_primitives.cl");
+    parts[n++] = ctx->stitch.source;
+    parts[n++] = "\n#line 1 \"ck_scheduler.cl\"\n";
+    parts[n++] = ck_embedded_source_text("ck_scheduler.cl");
+    const char *dump = getenv("CK_DUMP_SOURCE");
+    FILE *f = dump ? fopen(dump, "w") : NULL;
+    if (f) {
+        for (unsigned i = 0; i < n; ++i)
+            fputs(parts[i] ? parts[i] : "", f);
+        fclose(f);
+    }
+    char opts[256];
+    snprintf(opts, sizeof opts, "-DCK_MEGAKERNEL -DCK_LOCAL_POOL_BYTES=%zu", ctx->opts.local_pool_bytes);
+    ck_status s = ck_program_build_parts(ctx->dev, parts, n, opts, &ctx->program);
+    if (s != CK_OK)
+        return s;
+    return ck_kernel_create(ctx->program, "ck_megakernel", &ctx->kernel);
+}
+
+ck_status ck_context_build(ck_context *ctx)
+{
+    if (!ctx)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_build: context is NULL");
+    if (ctx->built)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "the context is already built");
+    if (!ctx->n_sources)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "no kernel source: call ck_context_add_source or _add_file first");
+    ck_status s;
+    if ((s = stitch_sources(ctx)) != CK_OK || (s = build_program(ctx)) != CK_OK ||
+        (s = ck_arena_storage_create(ctx)) != CK_OK || (s = ck_channel_create(ctx->dev, &ctx->ch)) != CK_OK)
+        return s;
+
+    size_t wg = ctx->opts.work_group_size;
+    size_t launch = ck_discovery_auto_launch(ctx->dev, wg);
+    if (ctx->opts.max_groups && ctx->opts.max_groups < launch)
+        launch = ctx->opts.max_groups;
+    if (launch < 2)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "max_groups %u leaves no worker: the megakernel needs a scheduler "
+                       "group and at least one worker", ctx->opts.max_groups);
+    ctx->max_workers = launch - 1;
+    ctx->ring_size = 1;
+    while (ctx->ring_size < ctx->max_workers)
+        ctx->ring_size *= 2;
+    size_t words = CK_SH_TOTAL(ctx->max_workers, ctx->ring_size);
+    if ((s = make_zeroed(ctx, words * 4, &ctx->sched, "clCreateBuffer(scheduler state)")) != CK_OK ||
+        (s = make_zeroed(ctx, 2 * 4, &ctx->poll, "clCreateBuffer(poll)")) != CK_OK)
+        return s;
+    cl_uint mw = (cl_uint)ctx->max_workers, rs = (cl_uint)ctx->ring_size;
+    cl_uint seed = (cl_uint)(ctx->opts.chaos_seed ^ (ctx->opts.chaos_seed >> 32));
+    if (ctx->opts.chaos_seed && !seed)
+        seed = 0x2545F491u;
+    cl_uint naive = ctx->opts.naive_resizing_barrier ? 1u : 0u;
+    cl_int err = clSetKernelArg(ctx->kernel, 0, sizeof(cl_mem), &ctx->sched);
+    if (err == CL_SUCCESS && (s = ck_channel_set_kernel_arg(ctx->ch, ctx->kernel, 1)) != CK_OK)
+        return s;
+    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 2, sizeof(cl_mem), &ctx->poll);
+    if (err == CL_SUCCESS && (s = ck_arena_set_kernel_arg(ctx, ctx->kernel, 3)) != CK_OK)
+        return s;
+    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 4, sizeof mw, &mw);
+    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 5, sizeof rs, &rs);
+    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 6, sizeof seed, &seed);
+    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 7, sizeof naive, &naive);
+    if (err != CL_SUCCESS)
+        return ck_fail_cl(err, "clSetKernelArg(megakernel)", "");
+    CK_CL_TRY(clFinish(ctx->dev->queue), "clFinish before the megakernel", "");
+
+    size_t global = launch * wg;
+    double t0 = ck_now_s();
+    err = clEnqueueNDRangeKernel(ctx->dev->queue, ctx->kernel, 1, NULL, &global, &wg, 0, NULL, &ctx->mk_event);
+    if (err == CL_SUCCESS)
+        err = clFlush(ctx->dev->queue);
+    if (err != CL_SUCCESS)
+        return ck_fail_cl(err, "clEnqueueNDRangeKernel(megakernel)",
+                          "the megakernel may need more registers or local memory than a group of this size has; "
+                          "try a smaller work_group_size or local_pool_bytes");
+    unsigned found = 0;
+    s = ck_discovery_close(ctx->dev, ctx->ch, launch, t0, ctx->opts.timeout_s, &found);
+    if (s == CK_OK && found < 2)
+        s = ck_fail(CK_ERR_NO_DEVICE, "only %u work-group is co-resident: the megakernel needs a scheduler group and "
+                    "at least one worker (on PoCL set POCL_MAX_PTHREAD_COUNT to 2 or more)", found);
+    if (s != CK_OK) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", ck_last_error());
+        ck_channel_abort(ctx->ch);
+        if (ck_event_wait(ctx->mk_event, 30.0, "megakernel") != CK_OK)
+            return ck_fail(s, "%s (and the aborted megakernel did not end within 30 s)", why);
+        return ck_fail(s, "%s", why);
+    }
+    ctx->groups = found;
+    ctx->workers = found - 1;
+    if (pthread_create(&ctx->progress, NULL, progress_main, ctx) != 0) {
+        ck_channel_abort(ctx->ch);
+        ck_event_wait(ctx->mk_event, 30.0, "megakernel");
+        return ck_fail(CK_ERR_NO_MEMORY, "cannot start the runtime's progress thread");
+    }
+    ctx->progress_started = 1;
+    ctx->built = 1;
+    return CK_OK;
+}
+
+ck_status ck_context_destroy(ck_context *ctx)
+{
+    if (!ctx)
+        return CK_OK;
+    ck_status result = CK_OK;
+    int ended = 1;
+    if (ctx->progress_started) {
+        uint32_t m = CK_MSG_HEADER(CK_MSG_SHUTDOWN, 1);
+        pthread_mutex_lock(&ctx->send_lock);
+        ck_status s = ck_channel_send(ctx->ch, &m, 1, 5.0);
+        pthread_mutex_unlock(&ctx->send_lock);
+        double deadline = ck_now_s() + ctx->opts.timeout_s;
+        pthread_mutex_lock(&ctx->lock);
+        while (s == CK_OK && !ctx->bye && !ctx->megakernel_ended && ck_now_s() < deadline) {
+            pthread_mutex_unlock(&ctx->lock);
+            ck_sleep_us(1000);
+            pthread_mutex_lock(&ctx->lock);
+        }
+        int clean = ctx->bye || ctx->megakernel_ended;
+        pthread_mutex_unlock(&ctx->lock);
+        if (!clean) {
+            result = ck_fail(CK_ERR_TIMEOUT, "launches were still running %.1f s after shutdown was asked; the "
+                             "megakernel was aborted", ctx->opts.timeout_s);
+            ck_channel_abort(ctx->ch);
+        }
+        ended = ck_event_wait(ctx->mk_event, 30.0, "megakernel shutdown") == CK_OK;
+        pthread_mutex_lock(&ctx->lock);
+        ctx->stop_progress = 1;
+        pthread_mutex_unlock(&ctx->lock);
+        pthread_join(ctx->progress, NULL);
+        if (!ended) {
+            /* A user kernel loops without reaching a primitive: the device is
+             * still busy, so nothing it uses may be released. */
+            return ck_fail(CK_ERR_TIMEOUT, "the megakernel did not stop even after abort (a kernel loops without "
+                           "reaching a primitive); its resources are left allocated");
+        }
+    }
+    for (ck_launch *l = ctx->inflight, *n; l; l = n) {
+        n = l->next;
+        if (l->user_released)
+            free(l);
+        else
+            l->ctx = NULL;
+    }
+    if (ctx->mk_event) clReleaseEvent(ctx->mk_event);
+    if (ctx->kernel) clReleaseKernel(ctx->kernel);
+    if (ctx->program) clReleaseProgram(ctx->program);
+    if (ctx->sched) clReleaseMemObject(ctx->sched);
+    if (ctx->poll) clReleaseMemObject(ctx->poll);
+    ck_channel_destroy(ctx->ch);
+    ck_arena_storage_destroy(ctx);
+    ck_stitch_result_free(&ctx->stitch);
+    for (size_t i = 0; i < ctx->n_sources; ++i) {
+        free(ctx->sources[i].name);
+        free(ctx->sources[i].text);
+        for (size_t k = 0; k < ctx->sources[i].n_coop; ++k)
+            free(ctx->sources[i].coop[k]);
+        free(ctx->sources[i].coop);
+    }
+    free(ctx->sources);
+    free(ctx->state_text);
+    ck_device_close(ctx->dev);
+    pthread_mutex_destroy(&ctx->lock);
+    pthread_mutex_destroy(&ctx->send_lock);
+    pthread_mutex_destroy(&ctx->arena_lock);
+    pthread_cond_destroy(&ctx->cond);
+    free(ctx);
+    return result;
+}

@@ -1,0 +1,88 @@
+/* Internal state of a context and its launches, shared by context.c (build,
+ * megakernel, progress thread, shutdown), memory.c (arena storage) and
+ * launch.c (arguments, waits, statistics). */
+#ifndef CK_RUNTIME_CONTEXT_INTERNAL_H
+#define CK_RUNTIME_CONTEXT_INTERNAL_H
+
+#include "arena.h"
+#include "channel.h"
+#include "ck_sched_layout.h"
+#include "stitcher.h"
+
+#include <pthread.h>
+
+typedef struct {
+    char *name, *text;
+    char **coop;
+    size_t n_coop;
+} ck_source;
+
+enum { CK_LAUNCH_SENT, CK_LAUNCH_BEGUN, CK_LAUNCH_STARTED, CK_LAUNCH_DONE };
+
+struct ck_launch {
+    ck_context *ctx;
+    uint32_t id;
+    int kernel_index;
+    int coop;
+    unsigned groups;
+    int state;
+    uint32_t device_error;
+    double t_sent, t_begin, t_started, t_done;
+    unsigned initial, kills, forked, resizes, max_m;
+    int user_released;   /* the user called ck_launch_release                 */
+    ck_launch *next;     /* in-flight list                                    */
+};
+
+struct ck_context {
+    ck_device *dev;
+    ck_context_options opts;
+    ck_source *sources;
+    size_t n_sources;
+    int built;
+
+    ck_stitch_result stitch;
+    char stitch_name[64];
+    cl_program program;
+    cl_kernel kernel;
+    cl_event mk_event;
+    ck_channel *ch;
+    cl_mem sched, poll;
+    unsigned groups, workers;
+    size_t max_workers, ring_size;
+
+    /* Arena storage: exactly one of svm / buf is set. */
+    ck_arena arena;
+    void *arena_svm;
+    cl_mem arena_buf;
+    void *arena_host;     /* zero-copy view (CPU), or NULL (device memory) */
+    void *arena_backing;  /* our allocation behind a CPU zero-copy buffer   */
+    cl_command_queue xfer; /* transfers to device-memory arenas            */
+    pthread_mutex_t arena_lock;
+
+    /* Progress thread and launches. */
+    pthread_t progress;
+    int progress_started, stop_progress;
+    pthread_mutex_t lock;   /* launches, state text, flags below */
+    pthread_cond_t cond;
+    pthread_mutex_t send_lock;
+    ck_launch *inflight;
+    uint32_t next_id;
+    int bye, megakernel_ended;
+    cl_int megakernel_status;
+    char *state_text;
+    size_t state_len, state_cap;
+    int state_ready;
+};
+
+/* memory.c */
+ck_status ck_arena_storage_create(ck_context *ctx);
+void ck_arena_storage_destroy(ck_context *ctx);
+ck_status ck_arena_set_kernel_arg(ck_context *ctx, cl_kernel k, cl_uint index);
+
+/* launch.c, called by the progress thread with ctx->lock held. */
+void ck_launch_handle_message(ck_context *ctx, const uint32_t *msg, double now);
+/* Sends a STATE request and waits (up to timeout_s) for the reply text.
+ * Returns a malloc'd description (never NULL). */
+char *ck_context_describe_state(ck_context *ctx, double timeout_s);
+
+#endif

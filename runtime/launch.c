@@ -1,0 +1,384 @@
+/* Launches: kernel arguments checked against the stitcher's parameter list
+ * and packed into launch packets; the scheduler's begin/start/done messages
+ * turned into timestamps and statistics; waits with deadlines that explain
+ * what a late launch is waiting for. */
+#include "context_internal.h"
+#include "clock.h"
+#include "error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { ARG_SCALAR = 0, ARG_BUFFER = 1, ARG_NULL = 2, ARG_LOCAL = 3 };
+
+ck_arg ck_arg_buffer(ck_buffer b) { return (ck_arg){.kind = ARG_BUFFER, .size = 8, .words = {b.offset, 0}}; }
+ck_arg ck_arg_null(void) { return (ck_arg){.kind = ARG_NULL, .size = 8, .words = {~0ull, 0}}; }
+ck_arg ck_arg_local(size_t bytes) { return (ck_arg){.kind = ARG_LOCAL, .size = 8, .words = {bytes, 0}}; }
+
+ck_arg ck_arg_scalar(const void *value, size_t size)
+{
+    ck_arg a = {.kind = ARG_SCALAR, .size = size};
+    if (value && size <= sizeof a.words)
+        memcpy(a.words, value, size);
+    else
+        a.size = 0; /* rejected at launch */
+    return a;
+}
+ck_arg ck_arg_int(int32_t v) { return ck_arg_scalar(&v, sizeof v); }
+ck_arg ck_arg_uint(uint32_t v) { return ck_arg_scalar(&v, sizeof v); }
+ck_arg ck_arg_long(int64_t v) { return ck_arg_scalar(&v, sizeof v); }
+ck_arg ck_arg_ulong(uint64_t v) { return ck_arg_scalar(&v, sizeof v); }
+ck_arg ck_arg_float(float v) { return ck_arg_scalar(&v, sizeof v); }
+
+static const char *kind_name(ck_param_kind k)
+{
+    return k == CK_PARAM_SCALAR ? "a value" : k == CK_PARAM_LOCAL_PTR ? "a local pointer (ck_arg_local)"
+                                                                      : "a buffer (ck_arg_buffer or ck_arg_null)";
+}
+
+/* Checks args against kernel K and writes its argument words. */
+static ck_status pack_args(ck_context *ctx, const ck_stitch_kernel *K, const ck_arg *args, size_t n_args,
+                           uint64_t *words)
+{
+    if (n_args != K->n_params)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "kernel '%s' takes %zu arguments, %zu given", K->name, K->n_params,
+                       n_args);
+    memset(words, 0, K->arg_words * 8);
+    size_t local_used = 0;
+    for (size_t i = 0; i < n_args; ++i) {
+        const ck_stitch_param *P = &K->params[i];
+        const ck_arg *a = &args[i];
+        int ok = P->kind == CK_PARAM_SCALAR ? a->kind == ARG_SCALAR
+               : P->kind == CK_PARAM_LOCAL_PTR ? a->kind == ARG_LOCAL
+                                               : (a->kind == ARG_BUFFER || a->kind == ARG_NULL);
+        if (!ok)
+            return ck_fail(CK_ERR_INVALID_ARGUMENT, "argument %zu ('%s %s') of kernel '%s' must be %s", i, P->type,
+                           P->name, K->name, kind_name(P->kind));
+        if (P->kind == CK_PARAM_SCALAR) {
+            if (a->size != P->size)
+                return ck_fail(CK_ERR_INVALID_ARGUMENT, "argument %zu ('%s %s') of kernel '%s' is %zu bytes, %zu "
+                               "given", i, P->type, P->name, K->name, P->size, a->size);
+            memcpy(&words[P->word_offset], a->words, a->size);
+        } else if (P->kind == CK_PARAM_LOCAL_PTR) {
+            local_used += (a->words[0] + 15) / 16 * 16;
+            if (a->words[0] == 0 || local_used > ctx->opts.local_pool_bytes)
+                return ck_fail(CK_ERR_INVALID_ARGUMENT, "local arguments of kernel '%s' need %zu bytes; the pool "
+                               "has %zu (ck_context_options.local_pool_bytes)", K->name, local_used,
+                               ctx->opts.local_pool_bytes);
+            words[P->word_offset] = a->words[0];
+        } else {
+            if (a->kind == ARG_BUFFER && a->words[0] >= ctx->arena.capacity)
+                return ck_fail(CK_ERR_INVALID_ARGUMENT, "argument %zu ('%s') of kernel '%s' is not a buffer of "
+                               "this context", i, P->name, K->name);
+            words[P->word_offset] = a->words[0];
+        }
+    }
+    return CK_OK;
+}
+
+ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, const ck_arg *args, size_t n_args,
+                           ck_launch **out)
+{
+    if (!ctx || !name || !out || (n_args && !args))
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_launch_kernel: context, name, args and out must not be NULL");
+    *out = NULL;
+    if (!ctx->built)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "launch of '%s' before ck_context_build", name);
+    int k = ck_stitch_find_kernel(&ctx->stitch, name);
+    if (k < 0)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "no kernel named '%s' in the context's sources", name);
+    if (groups == 0 || groups > 0xffffu)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "kernel '%s': group count %u is not in 1..65535", name, groups);
+    const ck_stitch_kernel *K = &ctx->stitch.kernels[k];
+    if (K->cooperative && groups > ctx->workers)
+        groups = ctx->workers; /* N is at most what can be co-resident */
+    uint64_t words[28];
+    ck_status s = pack_args(ctx, K, args, n_args, words);
+    if (s != CK_OK)
+        return s;
+    ck_launch *l = calloc(1, sizeof *l);
+    if (!l)
+        return ck_fail(CK_ERR_NO_MEMORY, "out of host memory for a launch");
+    l->ctx = ctx;
+    l->kernel_index = k;
+    l->coop = K->cooperative;
+    l->groups = groups;
+
+    uint32_t msg[CK_CH_MSG_WORDS];
+    unsigned nw = (unsigned)K->arg_words * 2;
+    msg[0] = CK_MSG_HEADER(CK_MSG_LAUNCH, CK_LAUNCH_HEADER_WORDS + nw);
+    msg[2] = (uint32_t)k;
+    msg[3] = K->cooperative ? 1u : 0u;
+    msg[4] = groups;
+    msg[5] = nw;
+    memcpy(&msg[CK_LAUNCH_HEADER_WORDS], words, nw * 4);
+
+    pthread_mutex_lock(&ctx->send_lock);
+    pthread_mutex_lock(&ctx->lock);
+    if (ctx->megakernel_ended || ctx->bye) {
+        pthread_mutex_unlock(&ctx->lock);
+        pthread_mutex_unlock(&ctx->send_lock);
+        free(l);
+        return ck_fail(CK_ERR_OPENCL, "the megakernel is no longer running (status %d); destroy the context",
+                       (int)ctx->megakernel_status);
+    }
+    l->id = ctx->next_id++;
+    msg[1] = l->id;
+    l->next = ctx->inflight;
+    ctx->inflight = l;
+    l->t_sent = ck_now_s();
+    pthread_mutex_unlock(&ctx->lock);
+    s = ck_channel_send(ctx->ch, msg, CK_LAUNCH_HEADER_WORDS + nw, ctx->opts.timeout_s);
+    pthread_mutex_unlock(&ctx->send_lock);
+    if (s != CK_OK) {
+        pthread_mutex_lock(&ctx->lock);
+        for (ck_launch **p = &ctx->inflight; *p; p = &(*p)->next)
+            if (*p == l) {
+                *p = l->next;
+                break;
+            }
+        pthread_mutex_unlock(&ctx->lock);
+        free(l);
+        return ck_fail(s, "launch of '%s': %s", name, ck_last_error());
+    }
+    *out = l;
+    return CK_OK;
+}
+
+static ck_launch *find(ck_context *ctx, uint32_t id)
+{
+    for (ck_launch *l = ctx->inflight; l; l = l->next)
+        if (l->id == id)
+            return l;
+    return NULL;
+}
+
+static void state_append(ck_context *ctx, const char *text)
+{
+    size_t n = strlen(text);
+    if (ctx->state_len + n + 1 > ctx->state_cap) {
+        size_t cap = (ctx->state_cap + n + 1) * 2;
+        char *p = realloc(ctx->state_text, cap);
+        if (!p)
+            return;
+        ctx->state_text = p;
+        ctx->state_cap = cap;
+    }
+    memcpy(ctx->state_text + ctx->state_len, text, n + 1);
+    ctx->state_len += n;
+}
+
+static const char *kernel_name(ck_context *ctx, int index)
+{
+    return index >= 0 && (size_t)index < ctx->stitch.n_kernels ? ctx->stitch.kernels[index].name : "?";
+}
+
+void ck_launch_handle_message(ck_context *ctx, const uint32_t *m, double now)
+{
+    uint32_t type = CK_MSG_TYPE(m[0]);
+    char line[256];
+    ck_launch *l;
+    switch (type) {
+    case CK_MSG_BEGIN:
+        if ((l = find(ctx, m[1]))) {
+            l->t_begin = now;
+            l->state = CK_LAUNCH_BEGUN;
+        }
+        break;
+    case CK_MSG_STARTED:
+        if ((l = find(ctx, m[1]))) {
+            l->t_started = now;
+            l->initial = m[2];
+            l->state = CK_LAUNCH_STARTED;
+        }
+        break;
+    case CK_MSG_DONE:
+        if ((l = find(ctx, m[1]))) {
+            l->t_done = now;
+            l->device_error = m[2];
+            l->kills = m[3];
+            l->forked = m[4];
+            l->resizes = m[5];
+            l->max_m = m[6];
+            if (l->coop)
+                l->initial = m[7];
+            l->state = CK_LAUNCH_DONE;
+            for (ck_launch **p = &ctx->inflight; *p; p = &(*p)->next)
+                if (*p == l) {
+                    *p = l->next;
+                    break;
+                }
+            l->next = NULL;
+            if (l->user_released)
+                free(l);
+        }
+        break;
+    case CK_MSG_STATE_REPLY:
+        if (m[1] == 0) {
+            snprintf(line, sizeof line, "scheduler: %u workers, %u idle, %u reserved for forks, %u launches waiting, "
+                     "loop count %u\n", m[2], m[3], m[4], m[6], m[7]);
+            state_append(ctx, line);
+        } else if (m[1] == 1) {
+            l = find(ctx, m[3]);
+            const char *kn = l ? kernel_name(ctx, l->kernel_index) : "?";
+            if (m[5])
+                snprintf(line, sizeof line, "  launch %u '%s' (cooperative, %s): N=%u M=%u kills asked=%u "
+                         "finished groups=%u\n", m[3], kn, m[4] == 2 ? "running" : "waiting", m[6], m[7], m[8], m[9]);
+            else
+                snprintf(line, sizeof line, "  launch %u '%s' (%s): %u groups, %u handed out, %u done\n", m[3], kn,
+                         m[4] == 2 ? "running" : "waiting to gather", m[6], m[10], m[11]);
+            state_append(ctx, line);
+        } else {
+            unsigned n = (CK_MSG_LEN(m[0]) - 2) / 2;
+            for (unsigned i = 0; i < n; ++i) {
+                snprintf(line, sizeof line, "  worker %u: slot %u group %u\n", m[2 + 2 * i], m[3 + 2 * i] >> 16,
+                         m[3 + 2 * i] & 0xffffu);
+                state_append(ctx, line);
+            }
+            if (m[1] == 3)
+                ctx->state_ready = 1;
+        }
+        break;
+    case CK_MSG_BYE:
+        ctx->bye = 1;
+        break;
+    default:
+        break;
+    }
+}
+
+char *ck_context_describe_state(ck_context *ctx, double timeout_s)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->state_len = 0;
+    ctx->state_ready = 0;
+    if (ctx->state_text)
+        ctx->state_text[0] = 0;
+    pthread_mutex_unlock(&ctx->lock);
+    uint32_t m = CK_MSG_HEADER(CK_MSG_STATE, 1);
+    pthread_mutex_lock(&ctx->send_lock);
+    ck_status s = ck_channel_send(ctx->ch, &m, 1, timeout_s);
+    pthread_mutex_unlock(&ctx->send_lock);
+    double deadline = ck_now_s() + timeout_s;
+    pthread_mutex_lock(&ctx->lock);
+    while (s == CK_OK && !ctx->state_ready && !ctx->megakernel_ended && ck_now_s() < deadline) {
+        pthread_mutex_unlock(&ctx->lock);
+        ck_sleep_us(1000);
+        pthread_mutex_lock(&ctx->lock);
+    }
+    char *r;
+    if (ctx->state_ready && ctx->state_text)
+        r = strdup(ctx->state_text);
+    else
+        r = strdup("the scheduler did not answer a state request (it is stuck or the megakernel ended)\n");
+    pthread_mutex_unlock(&ctx->lock);
+    return r ? r : strdup("");
+}
+
+/* Which cooperative launch holds the workers a waiting launch needs. */
+static ck_launch *holder(ck_context *ctx)
+{
+    for (ck_launch *l = ctx->inflight; l; l = l->next)
+        if (l->coop && l->state == CK_LAUNCH_STARTED)
+            return l;
+    return NULL;
+}
+
+ck_status ck_wait(ck_launch *l, double timeout_s)
+{
+    if (!l)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_wait: launch is NULL");
+    ck_context *ctx = l->ctx;
+    if (!ctx)
+        return l->state == CK_LAUNCH_DONE ? CK_OK
+                                          : ck_fail(CK_ERR_INVALID_ARGUMENT, "the launch's context was destroyed");
+    if (timeout_s <= 0)
+        timeout_s = ctx->opts.timeout_s;
+    double deadline = ck_now_s() + timeout_s;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_sec += (time_t)timeout_s;
+    ts.tv_nsec += (long)((timeout_s - (double)(time_t)timeout_s) * 1e9);
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec += 1;
+        ts.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&ctx->lock);
+    while (l->state != CK_LAUNCH_DONE && !ctx->megakernel_ended) {
+        if (pthread_cond_timedwait(&ctx->cond, &ctx->lock, &ts) == ETIMEDOUT && ck_now_s() >= deadline)
+            break;
+    }
+    int state = l->state;
+    int ended = ctx->megakernel_ended;
+    cl_int mk_status = ctx->megakernel_status;
+    const char *kn = kernel_name(ctx, l->kernel_index);
+    char why[512] = "";
+    if (state == CK_LAUNCH_SENT)
+        snprintf(why, sizeof why, "it is queued behind earlier launches");
+    else if (state == CK_LAUNCH_BEGUN) {
+        ck_launch *h = holder(ctx);
+        if (h && h != l)
+            snprintf(why, sizeof why, "the scheduler is still gathering its groups: cooperative kernel '%s' (launch "
+                     "%u) holds them and does not yield (it does not reach offer_kill or a resizing barrier)",
+                     kernel_name(ctx, h->kernel_index), h->id);
+        else
+            snprintf(why, sizeof why, "the scheduler is gathering its groups from earlier launches");
+    } else if (state == CK_LAUNCH_STARTED)
+        snprintf(why, sizeof why, "its %u groups started; the kernel has not returned", l->initial);
+    uint32_t dev_err = l->device_error;
+    uint32_t id = l->id;
+    pthread_mutex_unlock(&ctx->lock);
+    if (state == CK_LAUNCH_DONE) {
+        if (dev_err == CK_DEV_ERR_TX_TOO_BIG)
+            return ck_fail(CK_ERR_INVALID_ARGUMENT, "launch %u of '%s': its transmit variables exceed %u bytes, so "
+                           "no group was forked", id, kn, CK_TX_WORDS * 4);
+        return CK_OK;
+    }
+    if (ended)
+        return ck_fail(CK_ERR_OPENCL, "launch %u of '%s' cannot finish: the megakernel ended (%s)", id, kn,
+                       ck_cl_error_name(mk_status));
+    char *state_text = ck_context_describe_state(ctx, 2.0);
+    ck_status s = ck_fail(CK_ERR_TIMEOUT, "launch %u of '%s' (%u groups) did not finish within %.1f s: %s.\n%s", id,
+                          kn, l->groups, timeout_s, why, state_text);
+    free(state_text);
+    return s;
+}
+
+ck_status ck_launch_get_stats(const ck_launch *l, ck_launch_stats *out)
+{
+    if (!l || !out)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_launch_get_stats: launch and out must not be NULL");
+    if (l->state != CK_LAUNCH_DONE)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "launch %u has not finished: call ck_wait first", l->id);
+    memset(out, 0, sizeof *out);
+    out->queue_ms = (l->t_begin - l->t_sent) * 1e3;
+    out->gather_ms = (l->t_started - l->t_begin) * 1e3;
+    out->exec_ms = (l->t_done - l->t_started) * 1e3;
+    out->total_ms = (l->t_done - l->t_sent) * 1e3;
+    out->groups = l->groups;
+    out->initial_groups = l->initial;
+    out->max_active = l->coop ? l->max_m : l->initial;
+    out->kills = l->kills;
+    out->forked = l->forked;
+    out->resizes = l->resizes;
+    return CK_OK;
+}
+
+void ck_launch_release(ck_launch *l)
+{
+    if (!l)
+        return;
+    ck_context *ctx = l->ctx;
+    if (!ctx) {
+        free(l);
+        return;
+    }
+    pthread_mutex_lock(&ctx->lock);
+    int done = l->state == CK_LAUNCH_DONE;
+    l->user_released = 1;
+    pthread_mutex_unlock(&ctx->lock);
+    if (done)
+        free(l);
+}

@@ -1,0 +1,167 @@
+/* Arena storage and buffers: one buffer per context that every pointer
+ * argument points into (arena base + offset on the device). Its storage
+ * follows the transport, because the host must reach it while the
+ * megakernel runs: fine-grain SVM (cl20), a zero-copy host buffer (cl12 on a
+ * CPU device), or device memory filled through a second queue (cl12 on a GPU,
+ * where a running kernel does not block copies). */
+#include "context_internal.h"
+#include "error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t default_arena(const ck_device *dev)
+{
+    uint64_t want = dev->info.is_cpu ? (64ull << 20) : (1ull << 30);
+    uint64_t quarter = dev->info.global_mem_bytes / 4;
+    return quarter && quarter < want ? quarter : want;
+}
+
+ck_status ck_arena_storage_create(ck_context *ctx)
+{
+    ck_device *dev = ctx->dev;
+    uint64_t bytes = ctx->opts.arena_bytes ? ctx->opts.arena_bytes : default_arena(dev);
+    bytes = (bytes + 4095) & ~(uint64_t)4095;
+    cl_int err = CL_SUCCESS;
+    if (dev->info.transport == CK_TRANSPORT_SVM) {
+        ctx->arena_svm = clSVMAlloc(dev->context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, bytes, 0);
+        if (!ctx->arena_svm)
+            return ck_fail(CK_ERR_OPENCL, "clSVMAlloc of a %llu-byte arena failed: ask for a smaller "
+                           "ck_context_options.arena_bytes", (unsigned long long)bytes);
+        ctx->arena_host = ctx->arena_svm;
+    } else if (dev->info.is_cpu) {
+        ctx->arena_backing = aligned_alloc(4096, bytes);
+        if (!ctx->arena_backing)
+            return ck_fail(CK_ERR_NO_MEMORY, "out of host memory for a %llu-byte arena", (unsigned long long)bytes);
+        ctx->arena_buf = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes,
+                                        ctx->arena_backing, &err);
+        if (!ctx->arena_buf)
+            return ck_fail_cl(err, "clCreateBuffer(arena, CL_MEM_USE_HOST_PTR)", "");
+        void *p = clEnqueueMapBuffer(dev->queue, ctx->arena_buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
+                                     NULL, NULL, &err);
+        if (!p)
+            return ck_fail_cl(err, "clEnqueueMapBuffer(arena)", "");
+        if (p != ctx->arena_backing)
+            return ck_fail(CK_ERR_NO_PATH, "device '%s' copies host buffers instead of using them in place; use "
+                           "--path cl20", dev->info.device_name);
+        ctx->arena_host = p;
+    } else {
+        ctx->arena_buf = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+        if (!ctx->arena_buf)
+            return ck_fail_cl(err, "clCreateBuffer(arena)", "ask for a smaller ck_context_options.arena_bytes");
+        ctx->xfer = clCreateCommandQueueWithProperties(dev->context, dev->device, NULL, &err);
+        if (!ctx->xfer)
+            return ck_fail_cl(err, "clCreateCommandQueueWithProperties(transfer queue)", "");
+    }
+    ck_arena_init(&ctx->arena, bytes);
+    return CK_OK;
+}
+
+void ck_arena_storage_destroy(ck_context *ctx)
+{
+    if (ctx->arena_svm)
+        clSVMFree(ctx->dev->context, ctx->arena_svm);
+    if (ctx->arena_buf) {
+        if (ctx->arena_backing && ctx->arena_host) {
+            cl_event ev = NULL;
+            if (clEnqueueUnmapMemObject(ctx->dev->queue, ctx->arena_buf, ctx->arena_host, 0, NULL, &ev) ==
+                    CL_SUCCESS && ev) {
+                clWaitForEvents(1, &ev);
+                clReleaseEvent(ev);
+            }
+        }
+        clReleaseMemObject(ctx->arena_buf);
+    }
+    if (ctx->xfer)
+        clReleaseCommandQueue(ctx->xfer);
+    free(ctx->arena_backing);
+    ck_arena_destroy(&ctx->arena);
+}
+
+ck_status ck_arena_set_kernel_arg(ck_context *ctx, cl_kernel k, cl_uint index)
+{
+    if (ctx->arena_svm)
+        CK_CL_TRY(clSetKernelArgSVMPointer(k, index, ctx->arena_svm), "clSetKernelArgSVMPointer(arena)", "");
+    else
+        CK_CL_TRY(clSetKernelArg(k, index, sizeof(cl_mem), &ctx->arena_buf), "clSetKernelArg(arena)", "");
+    return CK_OK;
+}
+
+ck_status ck_buffer_alloc(ck_context *ctx, size_t bytes, ck_buffer *out)
+{
+    if (!ctx || !out || !ctx->built)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_buffer_alloc needs a built context");
+    if (bytes == 0)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "cannot allocate a buffer of 0 bytes");
+    pthread_mutex_lock(&ctx->arena_lock);
+    uint64_t off;
+    int r = ck_arena_alloc(&ctx->arena, bytes, &off);
+    uint64_t free_bytes = ck_arena_free_bytes(&ctx->arena);
+    pthread_mutex_unlock(&ctx->arena_lock);
+    if (r != 0)
+        return ck_fail(CK_ERR_NO_MEMORY, "the arena has no room for %zu bytes (%llu of %llu free); set "
+                       "ck_context_options.arena_bytes", bytes, (unsigned long long)free_bytes,
+                       (unsigned long long)ctx->arena.capacity);
+    out->offset = off;
+    out->size = bytes;
+    return CK_OK;
+}
+
+ck_status ck_buffer_free(ck_context *ctx, ck_buffer b)
+{
+    if (!ctx)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_buffer_free: context is NULL");
+    pthread_mutex_lock(&ctx->arena_lock);
+    int r = ck_arena_free(&ctx->arena, b.offset, b.size);
+    pthread_mutex_unlock(&ctx->arena_lock);
+    if (r != 0)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "buffer at offset %llu (%zu bytes) is not a live buffer",
+                       (unsigned long long)b.offset, b.size);
+    return CK_OK;
+}
+
+static ck_status check_range(ck_context *ctx, ck_buffer b, size_t offset, size_t bytes, const void *p)
+{
+    if (!ctx || !ctx->built || (!p && bytes))
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "buffer copy needs a built context and a host pointer");
+    if (offset > b.size || bytes > b.size - offset)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "copy of %zu bytes at %zu is outside the %zu-byte buffer", bytes,
+                       offset, b.size);
+    pthread_mutex_lock(&ctx->arena_lock);
+    int live = ck_arena_contains(&ctx->arena, b.offset, b.size);
+    pthread_mutex_unlock(&ctx->arena_lock);
+    if (!live)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "buffer at offset %llu is not a live buffer",
+                       (unsigned long long)b.offset);
+    return CK_OK;
+}
+
+ck_status ck_buffer_write(ck_context *ctx, ck_buffer b, size_t offset, const void *src, size_t bytes)
+{
+    ck_status s = check_range(ctx, b, offset, bytes, src);
+    if (s != CK_OK || !bytes)
+        return s;
+    if (ctx->arena_host) {
+        memcpy((char *)ctx->arena_host + b.offset + offset, src, bytes);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        return CK_OK;
+    }
+    CK_CL_TRY(clEnqueueWriteBuffer(ctx->xfer, ctx->arena_buf, CL_TRUE, b.offset + offset, bytes, src, 0, NULL, NULL),
+              "clEnqueueWriteBuffer(arena)", "");
+    return CK_OK;
+}
+
+ck_status ck_buffer_read(ck_context *ctx, ck_buffer b, size_t offset, void *dst, size_t bytes)
+{
+    ck_status s = check_range(ctx, b, offset, bytes, dst);
+    if (s != CK_OK || !bytes)
+        return s;
+    if (ctx->arena_host) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        memcpy(dst, (char *)ctx->arena_host + b.offset + offset, bytes);
+        return CK_OK;
+    }
+    CK_CL_TRY(clEnqueueReadBuffer(ctx->xfer, ctx->arena_buf, CL_TRUE, b.offset + offset, bytes, dst, 0, NULL, NULL),
+              "clEnqueueReadBuffer(arena)", "");
+    return CK_OK;
+}

@@ -1,0 +1,210 @@
+/* The semantic rules of DESIGN.md section 2, checked from inside running
+ * cooperative kernels (semantics.cl) on PoCL, on the path of argv[1]:
+ * kills take only the highest id and never 0, ids stay contiguous and
+ * unique, forked groups get thread 0's transmit values, M only moves at
+ * resizing barriers, barriers order memory. Each runs with the scheduler's
+ * real choices (ordinary launches force gathers) and under chaos seeds. */
+#include "ck.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static const char *path_name, *kernel_file;
+static unsigned chaos_seeds = 20;
+
+typedef struct {
+    ck_context *ctx;
+    ck_buffer bad, seen, scratch, busy_out;
+} fixture;
+
+static fixture open_ctx(uint64_t seed, int naive)
+{
+    fixture f;
+    memset(&f, 0, sizeof f);
+    ck_context_options o = {.chaos_seed = seed, .naive_resizing_barrier = naive, .timeout_s = 120};
+    if (ck_path_parse(path_name, &o.device.path) != CK_OK)
+        fail_msg("bad path %s", path_name);
+    /* PoCL unless CK_DEVICE names another device (the H100 run does). */
+    o.device.device = getenv("CK_DEVICE") ? NULL : "Portable Computing Language";
+    if (ck_context_create(&o, &f.ctx) != CK_OK)
+        fail_msg("%s", ck_last_error());
+    const char *coop[] = {"kill_fork_rules", "resizing_rules", "barrier_ordering", "hog"};
+    if (ck_context_add_file(f.ctx, kernel_file, coop, 4) != CK_OK || ck_context_build(f.ctx) != CK_OK)
+        fail_msg("%s", ck_last_error());
+    assert_true(ck_context_workers(f.ctx) >= 3);
+    assert_int_equal(ck_buffer_alloc(f.ctx, 16 * 4, &f.bad), CK_OK);
+    assert_int_equal(ck_buffer_alloc(f.ctx, 16 * 4, &f.seen), CK_OK);
+    assert_int_equal(ck_buffer_alloc(f.ctx, 1 << 16, &f.scratch), CK_OK);
+    assert_int_equal(ck_buffer_alloc(f.ctx, 1 << 16, &f.busy_out), CK_OK);
+    return f;
+}
+
+static void zero(fixture *f, ck_buffer b)
+{
+    static const uint32_t z[1 << 14];
+    assert_int_equal(ck_buffer_write(f->ctx, b, 0, z, b.size < sizeof z ? b.size : sizeof z), CK_OK);
+}
+
+/* Runs a cooperative launch while `stream` ordinary launches of the given
+ * group counts run beside it; returns its stats. */
+static ck_launch_stats run(fixture *f, const char *name, const ck_arg *args, size_t n, unsigned stream)
+{
+    zero(f, f->bad);
+    zero(f, f->seen);
+    zero(f, f->scratch);
+    unsigned W = ck_context_workers(f->ctx);
+    ck_launch *l;
+    if (ck_launch_kernel(f->ctx, name, W, args, n, &l) != CK_OK)
+        fail_msg("%s", ck_last_error());
+    const unsigned counts[4] = {1, W / 4 ? W / 4 : 1, W / 2 ? W / 2 : 1, W - 1 ? W - 1 : 1};
+    for (unsigned i = 0; i < stream; ++i) {
+        ck_arg a[2] = {ck_arg_buffer(f->busy_out), ck_arg_uint(2000)};
+        ck_launch *b;
+        if (ck_launch_kernel(f->ctx, "busy", counts[i % 4], a, 2, &b) != CK_OK || ck_wait(b, 60) != CK_OK)
+            fail_msg("ordinary launch %u: %s", i, ck_last_error());
+        ck_launch_release(b);
+    }
+    if (ck_wait(l, 120) != CK_OK)
+        fail_msg("%s: %s", name, ck_last_error());
+    ck_launch_stats st;
+    assert_int_equal(ck_launch_get_stats(l, &st), CK_OK);
+    ck_launch_release(l);
+    return st;
+}
+
+static void read_words(fixture *f, ck_buffer b, uint32_t *w, size_t n)
+{
+    assert_int_equal(ck_buffer_read(f->ctx, b, 0, w, n * 4), CK_OK);
+}
+
+static void check_kill_fork(fixture *f, unsigned stream, unsigned *kills, unsigned *forked_threads)
+{
+    ck_arg a[4] = {ck_arg_buffer(f->bad), ck_arg_buffer(f->seen), ck_arg_buffer(f->scratch), ck_arg_uint(300)};
+    ck_launch_stats st = run(f, "kill_fork_rules", a, 4, stream);
+    uint32_t bad[4], seen[4];
+    read_words(f, f->bad, bad, 4);
+    read_words(f, f->seen, seen, 4);
+    if (bad[0] || bad[1] || bad[2])
+        fail_msg("kill/fork rules broken: %u live groups with id >= M, %u duplicate ids, %u wrong transmit values",
+                 bad[0], bad[1], bad[2]);
+    assert_true(seen[0] >= 300);      /* group 0 alone does 300 steps */
+    assert_int_equal(seen[1], 1);     /* group 0 finished: never killed */
+    *kills += st.kills;
+    *forked_threads += seen[2];
+}
+
+static void test_kill_and_fork_rules(void **state)
+{
+    unsigned kills = 0, forked = 0;
+    fixture f = open_ctx(0, 0);
+    check_kill_fork(&f, 8, &kills, &forked); /* real scheduler: gathers for ordinary launches */
+    ck_context_destroy(f.ctx);
+    for (unsigned seed = 1; seed <= chaos_seeds; ++seed) {
+        f = open_ctx(seed, 0);
+        check_kill_fork(&f, seed % 3, &kills, &forked);
+        ck_context_destroy(f.ctx);
+    }
+    print_message("kills %u, forked threads checked %u\n", kills, forked);
+    assert_true(kills > 0);
+    assert_true(forked > 0);
+}
+
+static void check_resizing(fixture *f, unsigned stream, unsigned *resizes)
+{
+    ck_arg a[5] = {ck_arg_buffer(f->bad), ck_arg_buffer(f->seen), ck_arg_buffer(f->scratch), ck_arg_uint(60),
+                   ck_arg_uint(4096)};
+    ck_launch_stats st = run(f, "resizing_rules", a, 5, stream);
+    uint32_t bad[4], seen[4];
+    read_words(f, f->bad, bad, 4);
+    read_words(f, f->seen, seen, 4);
+    if (bad[0] || bad[1] || bad[2] || bad[3])
+        fail_msg("resizing rules broken: %u ids >= M, %u stale reads after a barrier, %u changes of M inside an "
+                 "interval, %u changes across a plain barrier", bad[0], bad[1], bad[2], bad[3]);
+    assert_int_equal(seen[1], 60);
+    *resizes += st.resizes;
+}
+
+static void resizing_suite(int naive)
+{
+    unsigned resizes = 0;
+    fixture f = open_ctx(0, naive);
+    check_resizing(&f, 8, &resizes);
+    ck_context_destroy(f.ctx);
+    for (unsigned seed = 1; seed <= chaos_seeds; ++seed) {
+        f = open_ctx(100 + seed, naive);
+        check_resizing(&f, seed % 3, &resizes);
+        ck_context_destroy(f.ctx);
+    }
+    print_message("resizes %u\n", resizes);
+    assert_true(resizes > 0);
+}
+
+static void test_resizing_rules_query_form(void **state) { resizing_suite(0); }
+static void test_resizing_rules_naive_form(void **state) { resizing_suite(1); }
+
+static void test_barrier_orders_memory(void **state)
+{
+    for (unsigned seed = 0; seed <= 3; ++seed) {
+        fixture f = open_ctx(seed, 0);
+        ck_arg a[4] = {ck_arg_buffer(f.bad), ck_arg_buffer(f.seen), ck_arg_buffer(f.scratch), ck_arg_uint(300)};
+        run(&f, "barrier_ordering", a, 4, 0); /* it never yields: no ordinary launch beside it */
+        uint32_t bad, seen;
+        read_words(&f, f.bad, &bad, 1);
+        read_words(&f, f.seen, &seen, 1);
+        assert_int_equal(bad, 0);
+        assert_int_equal(seen, 300);
+        ck_context_destroy(f.ctx);
+    }
+}
+
+/* A cooperative kernel that never yields: an ordinary launch must time out
+ * with a message naming it, and everything completes once it is let go. */
+static void test_kernel_that_does_not_yield(void **state)
+{
+    fixture f = open_ctx(0, 0);
+    zero(&f, f.scratch);
+    unsigned W = ck_context_workers(f.ctx);
+    ck_arg a[2] = {ck_arg_buffer(f.scratch), ck_arg_buffer(f.bad)};
+    ck_launch *hog, *b;
+    assert_int_equal(ck_launch_kernel(f.ctx, "hog", W, a, 2, &hog), CK_OK);
+    ck_arg ba[2] = {ck_arg_buffer(f.busy_out), ck_arg_uint(10)};
+    assert_int_equal(ck_launch_kernel(f.ctx, "busy", W, ba, 2, &b), CK_OK);
+    assert_int_equal(ck_wait(b, 1.0), CK_ERR_TIMEOUT);
+    const char *m = ck_last_error();
+    if (!strstr(m, "'hog'") || !strstr(m, "does not yield") || !strstr(m, "scheduler:"))
+        fail_msg("timeout message does not name the kernel that does not yield:\n%s", m);
+    uint32_t one = 1;
+    assert_int_equal(ck_buffer_write(f.ctx, f.scratch, 0, &one, 4), CK_OK);
+    if (ck_wait(b, 60) != CK_OK || ck_wait(hog, 60) != CK_OK)
+        fail_msg("%s", ck_last_error());
+    ck_launch_release(b);
+    ck_launch_release(hog);
+    assert_int_equal(ck_context_destroy(f.ctx), CK_OK);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s cl20|cl12 semantics.cl [chaos-seeds]\n", argv[0]);
+        return 2;
+    }
+    path_name = argv[1];
+    kernel_file = argv[2];
+    if (argc > 3)
+        chaos_seeds = (unsigned)atoi(argv[3]);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kill_and_fork_rules),
+        cmocka_unit_test(test_resizing_rules_query_form),
+        cmocka_unit_test(test_resizing_rules_naive_form),
+        cmocka_unit_test(test_barrier_orders_memory),
+        cmocka_unit_test(test_kernel_that_does_not_yield),
+    };
+    char name[64];
+    snprintf(name, sizeof name, "semantics-%s", path_name);
+    return cmocka_run_group_tests_name(name, tests, NULL, NULL);
+}
