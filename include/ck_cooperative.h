@@ -21,10 +21,12 @@
  * barriers are a spin barrier across all work-groups of the launch, which
  * only completes if every group is co-resident (launch no more groups than
  * the discovered occupancy, see ckinfo). The barrier needs two zeroed words
- * of global memory: on OpenCL C 2.0 and later they are a program-scope
- * variable; on OpenCL C 1.2 define CK_PLAIN_BARRIER_WORDS to an expression of
- * type `volatile global uint *` (for instance a kernel parameter) before
- * including this header. */
+ * of global memory: where the compiler has program-scope global variables
+ * (OpenCL C 2.0, or 3.0 with __opencl_c_program_scope_global_variables) they
+ * are one; elsewhere (OpenCL C 1.2: NVIDIA; PoCL 3.1) define
+ * CK_PLAIN_BARRIER_WORDS to an expression of type `volatile global uint *`
+ * (for instance a kernel parameter) before including this header, or the
+ * barrier fails to compile with a name that says so. */
 #ifndef CK_COOPERATIVE_H
 #define CK_COOPERATIVE_H
 
@@ -36,7 +38,8 @@
 
 #if defined(CK_PLAIN_BARRIER_WORDS)
 #define CK_PLAIN_BARRIER_PTR (CK_PLAIN_BARRIER_WORDS)
-#elif defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 200
+#elif defined(__opencl_c_program_scope_global_variables) || \
+    (defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ == 200)
 volatile global uint ck_plain_barrier_words[2];
 #define CK_PLAIN_BARRIER_PTR ck_plain_barrier_words
 #endif
@@ -62,6 +65,10 @@ void ck_plain_global_barrier(volatile global uint *w)
 }
 #define global_barrier() ck_plain_global_barrier(CK_PLAIN_BARRIER_PTR)
 #define resizing_global_barrier() ck_plain_global_barrier(CK_PLAIN_BARRIER_PTR)
+#else
+/* No storage for the barrier: using one fails to compile with this name. */
+#define global_barrier() define_CK_PLAIN_BARRIER_WORDS_to_use_global_barrier_in_plain_OpenCL()
+#define resizing_global_barrier() define_CK_PLAIN_BARRIER_WORDS_to_use_global_barrier_in_plain_OpenCL()
 #endif
 
 #endif /* !CK_MEGAKERNEL */

@@ -204,7 +204,10 @@ void ck_request_fork(ck_wg_t *ctx, uint point, const void *tx, uint tx_bytes)
 uint ck_wait_arrivals(ck_wg_t *ctx, CK_PTR count)
 {
     for (uint spins = 0;; ++spins) {
-        if (ck_load_acquire(count) >= ck_load_relaxed(CK_L(ctx, CK_L_M)))
+        /* The count first: a group that forked before arriving published the
+         * larger M before its arrival, so this acquire makes it visible. */
+        uint arrived = ck_load_acquire(count);
+        if (arrived >= ck_load_relaxed(CK_L(ctx, CK_L_M)))
             return 1;
         if ((spins & CK_SPIN_CHECK) == 0 && ck_aborting(ctx))
             return 0;
