@@ -59,17 +59,21 @@ size_t ck_get_global_size(ck_wg_t *ctx, uint dim)
 
 /* ------------------------------------------------------------ helpers */
 
-uint ck_aborting(ck_wg_t *ctx)
-{
-    return ck_ch_aborted(ctx->ch) | ck_load_relaxed(ctx->sched + CK_H_EXIT);
-}
+/* Nonzero once the megakernel is stopping. Workers look only at the exit
+ * word in device memory, which the scheduler sets when the host aborts: on a
+ * discrete GPU every read of host memory crosses the bus, and thousands of
+ * spinning groups polling it would saturate it (measured: it made barriers
+ * and offer_kill hundreds of times slower on the H100). */
+uint ck_aborting(ck_wg_t *ctx) { return ck_load_relaxed(ctx->sched + CK_H_EXIT); }
 
 /* Takes the cooperative context lock (thread 0 only). Returns 0 if it gave
- * up because the megakernel is being aborted. */
+ * up because the megakernel is stopping. `ch` is the channel for the
+ * scheduler, which watches the host's abort flag itself; 0 for workers. */
 uint ck_lock(CK_PTR sched, CK_PTR ch)
 {
     for (uint spins = 0; ck_cas(sched + CK_H_LOCK, 0u, 1u) != 0u; ++spins)
-        if ((spins & CK_SPIN_CHECK) == 0 && ck_ch_aborted(ch))
+        if ((spins & CK_SPIN_CHECK) == 0 &&
+            (ck_load_relaxed(sched + CK_H_EXIT) || (ch != 0 && ck_ch_aborted(ch))))
             return 0;
     return 1;
 }
@@ -159,11 +163,9 @@ uint ck_offer_kill_t0(ck_wg_t *ctx)
 {
     if (!ctx->coop || ctx->group == 0)
         return 0;
-    if (ck_aborting(ctx))
-        return 1;
-    if (!ctx->chaos && !ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)))
-        return 0;
-    if (!ck_lock(ctx->sched, ctx->ch))
+    if (!ctx->chaos && !ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)) && !ck_aborting(ctx))
+        return 0; /* the common case: two loads of device memory */
+    if (ck_aborting(ctx) || !ck_lock(ctx->sched, 0))
         return 1;
     uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
     uint req = ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ));
@@ -191,7 +193,7 @@ int ck_offer_kill(ck_wg_t *ctx)
 void ck_request_fork(ck_wg_t *ctx, uint point, const void *tx, uint tx_bytes)
 {
     if (get_local_id(0) == 0 && ctx->coop &&
-        (ctx->chaos || ck_load_relaxed(ctx->sched + CK_H_RES_N)) && ck_lock(ctx->sched, ctx->ch)) {
+        (ctx->chaos || ck_load_relaxed(ctx->sched + CK_H_RES_N)) && ck_lock(ctx->sched, 0)) {
         uint first = ck_load_relaxed(CK_L(ctx, CK_L_M));
         uint k = ck_fork_prepare_locked(ctx, ck_fork_choice_locked(ctx), tx_bytes);
         ck_fork_dispatch_locked(ctx, k, first, point, tx, tx_bytes);
@@ -205,8 +207,10 @@ uint ck_wait_arrivals(ck_wg_t *ctx, CK_PTR count)
 {
     for (uint spins = 0;; ++spins) {
         /* The count first: a group that forked before arriving published the
-         * larger M before its arrival, so this acquire makes it visible. */
-        uint arrived = ck_load_acquire(count);
+         * larger M before its arrival, so acquiring the count makes it
+         * visible. Spins are relaxed; the fence makes the load an acquire. */
+        uint arrived = ck_load_relaxed(count);
+        ck_fence_acq_rel();
         if (arrived >= ck_load_relaxed(CK_L(ctx, CK_L_M)))
             return 1;
         if ((spins & CK_SPIN_CHECK) == 0 && ck_aborting(ctx))
@@ -218,9 +222,11 @@ uint ck_wait_arrivals(ck_wg_t *ctx, CK_PTR count)
 uint ck_wait_release(ck_wg_t *ctx, CK_PTR word, uint old, uint *released)
 {
     for (uint spins = 0;; ++spins) {
-        *released = ck_load_acquire(word);
-        if (*released != old)
+        *released = ck_load_relaxed(word); /* relaxed spin, one acquire fence */
+        if (*released != old) {
+            ck_fence_acq_rel();
             return 1;
+        }
         if ((spins & CK_SPIN_CHECK) == 0 && ck_aborting(ctx))
             return 0;
     }
@@ -259,7 +265,7 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
             if (!ck_wait_arrivals(ctx, count))
                 return 0;
         }
-        if (!ck_lock(ctx->sched, ctx->ch))
+        if (!ck_lock(ctx->sched, 0))
             return 0;
         uint m = ck_load_relaxed(CK_L(ctx, CK_L_M)), m_new = m, k = 0;
         if (resize) {

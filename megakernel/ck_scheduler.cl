@@ -368,10 +368,12 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
         if (get_local_id(0) == 0) {
             uint cmd = last, leave = 0;
             for (uint spins = 0;; ++spins) {
-                cmd = ck_load_acquire(rec + CK_W_CMD);
-                if (cmd != last)
+                cmd = ck_load_relaxed(rec + CK_W_CMD); /* relaxed spin, one acquire fence */
+                if (cmd != last) {
+                    ck_fence_acq_rel();
                     break;
-                if ((spins & CK_SPIN_CHECK) == 0 && (ck_load_relaxed(s + CK_H_EXIT) || ck_ch_aborted(ch))) {
+                }
+                if ((spins & CK_SPIN_CHECK) == 0 && ck_load_relaxed(s + CK_H_EXIT)) {
                     leave = 1;
                     break;
                 }
@@ -412,7 +414,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
         if (get_local_id(0) == 0) {
             if (!ctx.coop) {
                 ck_fetch_add(L + CK_L_DONE, 1u);
-            } else if (!ctx.killed && ck_lock(s, ch)) {
+            } else if (!ctx.killed && ck_lock(s, 0)) {
                 ck_store_relaxed(L + CK_L_FINISHED, ck_load_relaxed(L + CK_L_FINISHED) + 1u);
                 ck_unlock(s);
             }
