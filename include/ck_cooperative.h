@@ -45,23 +45,34 @@ volatile global uint ck_plain_barrier_words[2];
 #endif
 
 #ifdef CK_PLAIN_BARRIER_PTR
-/* Sense-free generation barrier over every group of the launch. */
+/* Device-scope fence. NVIDIA's OpenCL compiles mem_fence too weakly to
+ * order global memory between work-groups: build with -DCK_NV_PTX_FENCES
+ * there (the framework's runtime does so itself). */
+#if defined(CK_NV_PTX_FENCES)
+#define CK_PLAIN_FENCE() __asm__ volatile("membar.gl;" ::: "memory")
+#else
+#define CK_PLAIN_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+
+/* Generation barrier over every group of the launch. */
 void ck_plain_global_barrier(volatile global uint *w)
 {
+    CK_PLAIN_FENCE();
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (get_local_id(0) == 0) {
         uint gen = w[1];
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        CK_PLAIN_FENCE();
         if (atomic_inc(&w[0]) == get_num_groups(0) - 1) {
             w[0] = 0;
-            mem_fence(CLK_GLOBAL_MEM_FENCE);
+            CK_PLAIN_FENCE();
             atomic_inc(&w[1]);
         } else {
             while (w[1] == gen) {}
         }
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        CK_PLAIN_FENCE();
     }
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    CK_PLAIN_FENCE();
 }
 #define global_barrier() ck_plain_global_barrier(CK_PLAIN_BARRIER_PTR)
 #define resizing_global_barrier() ck_plain_global_barrier(CK_PLAIN_BARRIER_PTR)

@@ -165,7 +165,14 @@ uint ck_offer_kill_t0(ck_wg_t *ctx)
         return 0;
     if (!ctx->chaos && !ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)) && !ck_aborting(ctx))
         return 0; /* the common case: two loads of device memory */
-    if (ck_aborting(ctx) || !ck_lock(ctx->sched, 0))
+    if (ck_aborting(ctx))
+        return 1;
+    /* Only group M-1 can be accepted: the others need not queue for the lock
+     * (with thousands of groups they would serialise on it). If M moves
+     * meanwhile, declining is a legal outcome of offer_kill. */
+    if (ctx->group + 1u != ck_load_relaxed(CK_L(ctx, CK_L_M)))
+        return 0;
+    if (!ck_lock(ctx->sched, 0))
         return 1;
     uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
     uint req = ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ));

@@ -422,6 +422,10 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
             uint i = ck_fetch_add(s + CK_H_RING_TAIL, 1u);
             ck_store_release(s + CK_SH_RING(max_workers) + (i & (ring_size - 1u)), w + 1u);
         }
+        /* Close the thread-0 stretch with a barrier: PoCL 3.1 was seen to run
+         * thread-0-guarded code on every work-item when such a stretch ends a
+         * loop body without one (apps/README.md has the reproducer). */
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
 

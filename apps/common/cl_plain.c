@@ -1,0 +1,165 @@
+/* apps/common/cl_plain.c: raw OpenCL device opening and program builds for
+ * the plain baselines (see cl_plain.h). */
+#include "cl_plain.h"
+#include "paths.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *app_cl_errstr(cl_int e)
+{
+    switch (e) {
+#define E(x) case x: return #x;
+        E(CL_SUCCESS) E(CL_DEVICE_NOT_FOUND) E(CL_DEVICE_NOT_AVAILABLE) E(CL_COMPILER_NOT_AVAILABLE)
+        E(CL_MEM_OBJECT_ALLOCATION_FAILURE) E(CL_OUT_OF_RESOURCES) E(CL_OUT_OF_HOST_MEMORY)
+        E(CL_BUILD_PROGRAM_FAILURE) E(CL_INVALID_VALUE) E(CL_INVALID_DEVICE) E(CL_INVALID_CONTEXT)
+        E(CL_INVALID_COMMAND_QUEUE) E(CL_INVALID_MEM_OBJECT) E(CL_INVALID_BUILD_OPTIONS) E(CL_INVALID_PROGRAM)
+        E(CL_INVALID_PROGRAM_EXECUTABLE) E(CL_INVALID_KERNEL_NAME) E(CL_INVALID_KERNEL) E(CL_INVALID_ARG_INDEX)
+        E(CL_INVALID_ARG_VALUE) E(CL_INVALID_ARG_SIZE) E(CL_INVALID_KERNEL_ARGS) E(CL_INVALID_WORK_DIMENSION)
+        E(CL_INVALID_WORK_GROUP_SIZE) E(CL_INVALID_WORK_ITEM_SIZE) E(CL_INVALID_GLOBAL_OFFSET)
+        E(CL_INVALID_EVENT_WAIT_LIST) E(CL_INVALID_EVENT) E(CL_INVALID_OPERATION) E(CL_INVALID_BUFFER_SIZE)
+        E(CL_INVALID_GLOBAL_WORK_SIZE) E(CL_INVALID_PLATFORM) E(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+#undef E
+    default:
+        return "unknown OpenCL error";
+    }
+}
+
+int app_cl_fail(cl_int e, const char *what, char *err, size_t err_len)
+{
+    snprintf(err, err_len, "%s failed: %s (%d)", what, app_cl_errstr(e), (int)e);
+    return -1;
+}
+
+/* Finds the raw platform/device whose names equal the runtime's choice. */
+static int find_device(const ck_device_info *info, app_cl *out, char *err, size_t err_len)
+{
+    cl_platform_id plats[16];
+    cl_uint np = 0;
+    cl_int e = clGetPlatformIDs(16, plats, &np);
+    if (e != CL_SUCCESS)
+        return app_cl_fail(e, "clGetPlatformIDs", err, err_len);
+    for (cl_uint p = 0; p < np && p < 16; ++p) {
+        char pname[128] = "";
+        if (clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL) != CL_SUCCESS)
+            continue;
+        if (strcmp(pname, info->platform_name) != 0)
+            continue;
+        cl_device_id devs[64];
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 64, devs, &nd) != CL_SUCCESS)
+            continue;
+        for (cl_uint d = 0; d < nd && d < 64; ++d) {
+            char dname[128] = "";
+            if (clGetDeviceInfo(devs[d], CL_DEVICE_NAME, sizeof dname, dname, NULL) != CL_SUCCESS)
+                continue;
+            if (strcmp(dname, info->device_name) == 0) {
+                out->platform = plats[p];
+                out->device = devs[d];
+                return 0;
+            }
+        }
+    }
+    snprintf(err, err_len, "raw OpenCL: no device named '%s / %s' (the runtime's choice)", info->platform_name,
+             info->device_name);
+    return -1;
+}
+
+int app_cl_open(app_cl_request *req, app_cl *out, char *err, size_t err_len)
+{
+    memset(out, 0, sizeof *out);
+    ck_device *dev = NULL;
+    if (ck_device_open(&req->device, &dev) != CK_OK) {
+        snprintf(err, err_len, "opening the device: %s", ck_last_error());
+        return -1;
+    }
+    const ck_device_info *info = ck_device_get_info(dev);
+    ck_device_info copy = *info;
+    if (req->want_occupancy) {
+        ck_occupancy_options o;
+        memset(&o, 0, sizeof o);
+        o.work_group_size = req->work_group_size ? req->work_group_size : 64;
+        o.barrier_rounds = 2;
+        ck_occupancy_result r;
+        if (ck_occupancy_discover(dev, &o, &r) != CK_OK) {
+            snprintf(err, err_len, "discovering occupancy: %s", ck_last_error());
+            ck_device_close(dev);
+            return -1;
+        }
+        req->occupancy = r.occupancy;
+    }
+    ck_device_close(dev);
+    if (find_device(&copy, out, err, err_len))
+        return -1;
+    snprintf(out->cl_std, sizeof out->cl_std, "%s", copy.opencl_c_std);
+    snprintf(out->name, sizeof out->name, "%s / %s", copy.platform_name, copy.device_name);
+    out->path = copy.path;
+    out->is_cpu = copy.is_cpu;
+    cl_int e;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)out->platform, 0};
+    out->context = clCreateContext(props, 1, &out->device, NULL, NULL, &e);
+    if (e != CL_SUCCESS)
+        return app_cl_fail(e, "clCreateContext (plain baseline)", err, err_len);
+    out->queue = clCreateCommandQueueWithProperties(out->context, out->device, NULL, &e);
+    if (e != CL_SUCCESS) {
+        app_cl_close(out);
+        return app_cl_fail(e, "clCreateCommandQueueWithProperties (plain baseline)", err, err_len);
+    }
+    return 0;
+}
+
+void app_cl_close(app_cl *c)
+{
+    if (!c)
+        return;
+    if (c->queue)
+        clReleaseCommandQueue(c->queue);
+    if (c->context)
+        clReleaseContext(c->context);
+    memset(c, 0, sizeof *c);
+}
+
+int app_cl_build(app_cl *c, const char *rel, const char *extra_options, cl_program *out, char *err, size_t err_len)
+{
+    *out = NULL;
+    char path[1024];
+    app_kernel_path(rel, path, sizeof path);
+    char *src = app_read_file(path, err, err_len);
+    if (!src)
+        return -1;
+    /* As the runtime does for the megakernel: on NVIDIA's 1.2 path, kernels
+     * may use PTX fences (membar.gl) where mem_fence is too weak; if the
+     * compiler refuses inline PTX, build without. */
+    int nv12 = c->path == CK_PATH_CL12 && strstr(c->name, "NVIDIA") != NULL;
+    char opts[2048];
+    snprintf(opts, sizeof opts, "-cl-std=%s -DCK_PATH_%s%s -I %s -I %s %s", c->cl_std[0] ? c->cl_std : "CL1.2",
+             c->path == CK_PATH_CL20 ? "CL20" : "CL12", nv12 ? " -DCK_NV_PTX_FENCES" : "", app_include_dir(),
+             app_kernel_dir(), extra_options ? extra_options : "");
+    cl_int e;
+    const char *srcs[] = {src};
+    cl_program p = clCreateProgramWithSource(c->context, 1, srcs, NULL, &e);
+    free(src);
+    if (e != CL_SUCCESS)
+        return app_cl_fail(e, "clCreateProgramWithSource", err, err_len);
+    e = clBuildProgram(p, 1, &c->device, opts, NULL, NULL);
+    if (e == CL_BUILD_PROGRAM_FAILURE && nv12) {
+        char *at = strstr(opts, " -DCK_NV_PTX_FENCES");
+        memmove(at, at + strlen(" -DCK_NV_PTX_FENCES"), strlen(at + strlen(" -DCK_NV_PTX_FENCES")) + 1);
+        e = clBuildProgram(p, 1, &c->device, opts, NULL, NULL);
+    }
+    if (e != CL_SUCCESS) {
+        size_t n = 0;
+        char *log = NULL;
+        if (clGetProgramBuildInfo(p, c->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) == CL_SUCCESS && n > 0 &&
+            (log = calloc(n + 1, 1)) != NULL)
+            clGetProgramBuildInfo(p, c->device, CL_PROGRAM_BUILD_LOG, n, log, NULL);
+        snprintf(err, err_len, "building %s with '%s' failed: %s (%d): %s", path, opts, app_cl_errstr(e), (int)e,
+                 log ? log : "(no build log)");
+        free(log);
+        clReleaseProgram(p);
+        return -1;
+    }
+    *out = p;
+    return 0;
+}

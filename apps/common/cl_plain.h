@@ -1,0 +1,58 @@
+/* apps/common/cl_plain.h: raw OpenCL for the plain baselines (no megakernel):
+ * opening the same device and path the runtime would pick, building a kernel
+ * file, and error strings. Every OpenCL call is checked; failures return -1
+ * with a message in err naming the call. */
+#ifndef APPS_CL_PLAIN_H
+#define APPS_CL_PLAIN_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <stddef.h>
+
+#include "ck.h"
+
+typedef struct {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context context;
+    cl_command_queue queue;
+    char cl_std[16];   /* -cl-std value of the path ("CL3.0", "CL1.2")      */
+    char name[260];    /* "platform / device"                               */
+    ck_path path;
+    int is_cpu;
+} app_cl;
+
+typedef struct {
+    ck_device_options device; /* which device and path, as for the runtime    */
+    size_t work_group_size;   /* 0 = 64                                         */
+    unsigned occupancy;       /* out of app_cl_open when want_occupancy is set  */
+    int want_occupancy;       /* discover occupancy with ck_occupancy_discover  */
+} app_cl_request;
+
+/* Asks the runtime which device and atomics path `req` names (and, if
+ * req->want_occupancy, discovers the occupancy at req->work_group_size),
+ * closes the runtime's device, then opens that same device with raw OpenCL. */
+int app_cl_open(app_cl_request *req, app_cl *out, char *err, size_t err_len);
+void app_cl_close(app_cl *c);
+/* Builds kernel file `rel` (relative to the kernel directory) with
+ * "-cl-std=<path's> -DCK_PATH_CL20|CL12 -I <include dir> -I <kernel dir>"
+ * plus extra_options, and -DCK_NV_PTX_FENCES on NVIDIA's 1.2 path (as the
+ * runtime builds the megakernel) when the compiler takes inline PTX.
+ * On a compile error the message carries the start of the build log. */
+int app_cl_build(app_cl *c, const char *rel, const char *extra_options, cl_program *out, char *err, size_t err_len);
+/* Name of an OpenCL error code ("CL_OUT_OF_RESOURCES"). */
+const char *app_cl_errstr(cl_int e);
+
+/* Helpers for the baselines' host code: on failure they fill err with
+ * "<what>: <CL error>" and return -1. */
+int app_cl_fail(cl_int e, const char *what, char *err, size_t err_len);
+#define APP_CL_CHECK(call, what)                                                                                   \
+    do {                                                                                                           \
+        cl_int app_e_ = (call);                                                                                    \
+        if (app_e_ != CL_SUCCESS) {                                                                                \
+            app_cl_fail(app_e_, what, err, err_len);                                                               \
+            goto fail;                                                                                             \
+        }                                                                                                          \
+    } while (0)
+
+#endif

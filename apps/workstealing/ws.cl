@@ -1,0 +1,228 @@
+/* apps/workstealing/ws.cl: work stealing over an unbalanced task tree (in the
+ * spirit of UTS and of the paper's octree and game-tree apps), written as a
+ * cooperative kernel (paper section 3.2). Owner: apps.
+ *
+ * A task is (seed, depth). Processing it, the whole work-group computes
+ * `units` hash chains of `iters` rounds and adds their sum to a global
+ * checksum; then thread 0 pushes 0..3 children (fewer on average than one
+ * per task below max_depth, decided by a hash of the seed, so subtrees have
+ * wildly different sizes). Result: tasks done and the checksum, which do not
+ * depend on who ran what; the host compares them with a CPU reference.
+ *
+ * Queues: nq = N (the launch's most work-groups) deques in global memory,
+ * each guarded by a spin mutex (atomic compare-exchange). The owner pushes
+ * and pops at the top; thieves take from the bottom; pop_or_steal scans
+ * every queue 0..nq-1, because a work-group that was killed may have left
+ * tasks in its queue. offer_kill() and request_fork() sit at the top of the
+ * main loop, where a work-group holds no task and no mutex; the queue id is
+ * read from get_group_id after request_fork, so a forked group serves its
+ * own queue (nothing is transmitted). Termination: ctr[WS_PENDING] counts
+ * tasks created and not yet finished (children are added before their
+ * parent is retired), so it reaches 0 exactly when all work is done,
+ * whoever left or joined in between.
+ *
+ * Plain OpenCL (no CK_MEGAKERNEL): offer_kill/request_fork are no-ops and
+ * this is an occupancy-bound persistent kernel; launch it with no more
+ * groups than the occupancy and nq = number of groups. */
+#ifndef CK_MEGAKERNEL
+/* No global barrier here: a null barrier pointer keeps ck_cooperative.h from
+ * declaring its program-scope barrier words (not every OpenCL 3.0 device
+ * supports program-scope global variables). */
+#define CK_PLAIN_BARRIER_WORDS ((volatile global uint *)0)
+#endif
+#include "ck_cooperative.h"
+
+/* A device-scope fence. On NVIDIA's OpenCL 1.2, mem_fence does not order
+ * accesses for other work-groups (seen on the H100: tasks lost and run twice),
+ * so there it is PTX membar.gl; the runtime defines CK_NV_PTX_FENCES for the
+ * megakernel, and the plain baseline's build does the same. */
+#if defined(CK_NV_PTX_FENCES)
+#define WS_FENCE() __asm__ volatile("membar.gl;" ::: "memory")
+#elif defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 200
+#define WS_FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device)
+#else
+#define WS_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+
+/* Words per queue in qmeta (padded to keep queues on separate cache lines). */
+#define WS_QSTRIDE 16
+#define WS_LOCK 0
+#define WS_LO 1 /* bottom: next task a thief takes         */
+#define WS_HI 2 /* top: one past the owner's newest task    */
+/* Counters in ctr. */
+#define WS_PENDING 0
+#define WS_DONE 1
+#define WS_SUM 2
+#define WS_OVERFLOW 3
+#define WS_STEALS 4
+/* Slots of the work-group's local array. */
+#define WS_L_HAVE 0
+#define WS_L_SEED 1
+#define WS_L_DEPTH 2
+#define WS_L_ACC 3
+#define WS_L_MORE 4
+
+uint ws_hash(uint x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+uint ws_unit(uint seed, uint u, uint iters)
+{
+    uint r = seed ^ (u * 0x9e3779b9u);
+    for (uint i = 0; i < iters; i++)
+        r = ws_hash(r + i);
+    return r;
+}
+
+uint ws_children(uint seed, uint depth, uint max_depth)
+{
+    if (depth >= max_depth)
+        return 0;
+    uint k = ws_hash(seed ^ 0x5bd1e995u) & 7u;
+    return k < 3u ? 0u : k < 6u ? 1u : k - 4u;
+}
+
+uint ws_child_seed(uint seed, uint c) { return ws_hash(seed + (c + 1u) * 0x632be5abu); }
+
+void ws_lock(volatile global uint *m)
+{
+    while (atomic_cmpxchg(&m[WS_LOCK], 0u, 1u) != 0u) {
+    }
+    WS_FENCE();
+}
+
+void ws_unlock(volatile global uint *m)
+{
+    WS_FENCE();
+    atomic_xchg(&m[WS_LOCK], 0u);
+}
+
+/* Thread 0: pushes a task on queue qid, or on the next queue with room. */
+int ws_push(global uint *qmeta, global uint *qtasks, uint nq, uint cap, uint qid, uint seed, uint depth)
+{
+    for (uint i = 0; i < nq; i++) {
+        uint q = (qid + i) % nq;
+        volatile global uint *m = (volatile global uint *)qmeta + q * WS_QSTRIDE;
+        if (i > 0 && m[WS_HI] - m[WS_LO] >= cap)
+            continue;
+        ws_lock(m);
+        uint lo = m[WS_LO], hi = m[WS_HI];
+        int ok = hi - lo < cap;
+        if (ok) {
+            volatile global uint *t = (volatile global uint *)qtasks + 2 * ((size_t)q * cap + hi % cap);
+            t[0] = seed;
+            t[1] = depth;
+            m[WS_HI] = hi + 1u;
+        }
+        ws_unlock(m);
+        if (ok)
+            return 1;
+    }
+    return 0;
+}
+
+/* Thread 0 pops the newest task of queue qid or steals the oldest task of
+ * another queue; the task (if any) is broadcast through lt. Work-group level. */
+void ws_pop_or_steal(global uint *qmeta, global uint *qtasks, global uint *ctr, uint nq, uint cap, uint qid,
+                     local uint *lt)
+{
+    if (get_local_id(0) == 0) {
+        uint got = 0;
+        for (uint i = 0; i < nq && !got; i++) {
+            uint q = (qid + i) % nq;
+            volatile global uint *m = (volatile global uint *)qmeta + q * WS_QSTRIDE;
+            if (m[WS_HI] == m[WS_LO])
+                continue;
+            ws_lock(m);
+            uint lo = m[WS_LO], hi = m[WS_HI];
+            if (hi != lo) {
+                uint slot = i == 0 ? hi - 1u : lo;
+                volatile global uint *t = (volatile global uint *)qtasks + 2 * ((size_t)q * cap + slot % cap);
+                lt[WS_L_SEED] = t[0];
+                lt[WS_L_DEPTH] = t[1];
+                if (i == 0)
+                    m[WS_HI] = hi - 1u;
+                else
+                    m[WS_LO] = lo + 1u;
+                got = 1;
+            }
+            ws_unlock(m);
+            if (got && i > 0)
+                atomic_inc((volatile global uint *)&ctr[WS_STEALS]);
+        }
+        lt[WS_L_HAVE] = got;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* Work-group level: processes the task in lt (if lt says there is one),
+ * pushes its children to queue qid, then retires it.
+ *
+ * Two shapes here work around a PoCL 3.1 kernel-compiler bug: when a loop
+ * that exits with a break holds a conditional containing a barrier, and
+ * thread-0-guarded code follows that barrier with no further barrier before
+ * the end of the conditional or of the loop body, the guarded code runs on
+ * every work-item (as if get_local_id(0) were 0 for all). The megakernel
+ * puts every kernel body, and the peeled code that resumes forked groups,
+ * under such conditionals. So this function is called whether or not there
+ * is a task (no barrier under a condition in this kernel), and it ends with
+ * a barrier after its thread-0 part. */
+void ws_process(global uint *qmeta, global uint *qtasks, global uint *ctr, uint nq, uint cap, uint qid,
+                uint max_depth, uint units, uint iters, local uint *lt)
+{
+    uint have = lt[WS_L_HAVE], seed = lt[WS_L_SEED], depth = lt[WS_L_DEPTH];
+    if (get_local_id(0) == 0)
+        lt[WS_L_ACC] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint s = 0;
+    for (uint u = get_local_id(0); have && u < units; u += get_local_size(0))
+        s += ws_unit(seed, u, iters);
+    atomic_add(&lt[WS_L_ACC], s);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0 && have) {
+        volatile global uint *c = (volatile global uint *)ctr;
+        uint nc = ws_children(seed, depth, max_depth);
+        atomic_add(&c[WS_SUM], lt[WS_L_ACC]);
+        atomic_inc(&c[WS_DONE]);
+        if (nc > 0) {
+            WS_FENCE();
+            atomic_add(&c[WS_PENDING], nc);
+        }
+        for (uint k = 0; k < nc; k++)
+            if (!ws_push(qmeta, qtasks, nq, cap, qid, ws_child_seed(seed, k), depth + 1u)) {
+                atomic_inc(&c[WS_OVERFLOW]);
+                atomic_dec(&c[WS_PENDING]);
+            }
+        WS_FENCE();
+        atomic_dec(&c[WS_PENDING]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* Work-group level: is any task still pending? */
+int ws_more_work(global uint *ctr, local uint *lt)
+{
+    if (get_local_id(0) == 0)
+        lt[WS_L_MORE] = ((volatile global uint *)ctr)[WS_PENDING] != 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return lt[WS_L_MORE];
+}
+
+kernel void ws_coop(global uint *qmeta, global uint *qtasks, global uint *ctr, uint nq, uint cap, uint max_depth,
+                    uint units, uint iters)
+{
+    local uint lt[5];
+    while (ws_more_work(ctr, lt)) {
+        offer_kill();
+        request_fork();
+        uint qid = get_group_id(0);
+        ws_pop_or_steal(qmeta, qtasks, ctr, nq, cap, qid, lt);
+        ws_process(qmeta, qtasks, ctr, nq, cap, qid, max_depth, units, iters, lt);
+    }
+}

@@ -1,0 +1,88 @@
+/* tests/apps/test_apps_chaos.c (owner: apps): one cooperative application
+ * (argv[1]: bfs or ws) under chaos mode, where the runtime makes every legal
+ * scheduling choice at random, for chaos seeds argv[3]..argv[4] on path
+ * argv[2]. Each seed gets its own context (the seed is a context option),
+ * runs the kernel standalone and then multitasked with a matmul stream whose
+ * group count cycles through 1, N/4, N/2, N-1, and checks both results
+ * against the CPU reference; BFS alternates R-MAT and grid inputs. All seeds
+ * run; the failing ones are listed. Needs POCL_MAX_PTHREAD_COUNT (8). */
+#include "apps_test_util.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+static app_kind kind;
+static ck_path path;
+static unsigned first_seed, last_seed;
+
+static void test_chaos_seeds(void **state)
+{
+    app *inputs[2];
+    char err[1024], why[1200];
+    for (unsigned v = 0; v < 2; ++v) {
+        app_config c = apps_test_config(kind, v);
+        if (app_create(&c, &inputs[v], err, sizeof err))
+            fail_msg("app_create: %s", err);
+    }
+    const char *exprs[] = {"1", "N/4", "N/2", "N-1"};
+    unsigned failures = 0, kills = 0, forks = 0;
+    char failed[512] = "";
+    for (unsigned seed = first_seed; seed <= last_seed; ++seed) {
+        app *a = inputs[kind == APP_KIND_BFS ? seed % 2 : 0];
+        ck_context_options o = apps_test_context(path, seed, 0);
+        app_session s;
+        int bad = 0;
+        if (app_session_open(a, &o, 32, 0, &s, err, sizeof err)) {
+            snprintf(why, sizeof why, "session: %s", err);
+            bad = 1;
+        } else {
+            unsigned g;
+            app_parse_group_expr(exprs[seed % 4], s.coop_groups, &g);
+            for (int mm = 0; mm < 2 && !bad; ++mm) {
+                app_multitask_result r;
+                if (apps_test_run(&s, mm ? g : 0, why, sizeof why, &r)) {
+                    bad = 1;
+                } else {
+                    kills += r.coop.kills;
+                    forks += r.coop.forked;
+                }
+                app_multitask_result_free(&r);
+            }
+            if (app_session_close(&s, err, sizeof err) && !bad) {
+                snprintf(why, sizeof why, "closing: %s", err);
+                bad = 1;
+            }
+        }
+        if (bad) {
+            print_error("chaos seed %u (%s): %s\n", seed, app_describe(a), why);
+            size_t len = strlen(failed);
+            snprintf(failed + len, sizeof failed - len, " %u", seed);
+            ++failures;
+        }
+    }
+    print_message("%s on %s: chaos seeds %u..%u: %u failed; %u kills and %u forked groups in all\n",
+                  app_kind_name(kind), ck_path_name(path), first_seed, last_seed, failures, kills, forks);
+    for (unsigned v = 0; v < 2; ++v)
+        app_destroy(inputs[v]);
+    if (failures)
+        fail_msg("%u chaos seeds failed:%s", failures, failed);
+    /* Chaos mode must actually have exercised kills and forks. */
+    assert_true(kills > 0 && forks > 0);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 5 || app_kind_parse(argv[1], &kind) || ck_path_parse(argv[2], &path) != CK_OK ||
+        path == CK_PATH_AUTO || (first_seed = (unsigned)atoi(argv[3])) == 0 ||
+        (last_seed = (unsigned)atoi(argv[4])) < first_seed) {
+        fprintf(stderr, "usage: %s bfs|ws cl20|cl12 FIRST_SEED LAST_SEED (seeds >= 1)\n", argv[0]);
+        return 2;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_chaos_seeds),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

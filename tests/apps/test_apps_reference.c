@@ -1,0 +1,321 @@
+/* tests/apps/test_apps_reference.c (owner: apps): the CPU references and the
+ * checkers against tiny hand-checked cases, and proof that the checkers fail
+ * on wrong answers: BFS levels (with and without a reference), the
+ * work-stealing task tree, matmul's expected entries, the --noncoop group
+ * expressions, and the app layer's input descriptions. No OpenCL device is
+ * needed. */
+#include "app.h"
+#include "bfs/bfs.h"
+#include "check.h"
+#include "graph.h"
+#include "matmul.h"
+#include "multitask.h"
+#include "workstealing/ws.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static app_csr make_graph(int32_t n, const int32_t (*pairs)[2], size_t np, int symmetric)
+{
+    app_edges e;
+    memset(&e, 0, sizeof e);
+    e.n = n;
+    for (size_t i = 0; i < np; ++i)
+        assert_int_equal(app_edges_push(&e, pairs[i][0], pairs[i][1]), 0);
+    app_csr g;
+    char err[256];
+    assert_int_equal(app_csr_build(&e, symmetric, &g, err, sizeof err), 0);
+    app_edges_free(&e);
+    return g;
+}
+
+static void test_bfs_cpu_hand_cases(void **state)
+{
+    /* 0-1-2-3 path plus a triangle 4-5-6 not connected to it, and 7 alone. */
+    const int32_t pairs[][2] = {{0, 1}, {1, 2}, {2, 3}, {4, 5}, {5, 6}, {6, 4}};
+    app_csr g = make_graph(8, pairs, 6, 1);
+    int32_t lv[8];
+    assert_int_equal(app_bfs_cpu(&g, 1, lv), 3);
+    int32_t want1[] = {1, 0, 1, 2, -1, -1, -1, -1};
+    assert_memory_equal(lv, want1, sizeof want1);
+    assert_int_equal(app_bfs_cpu(&g, 5, lv), 2);
+    int32_t want5[] = {-1, -1, -1, -1, 1, 0, 1, -1};
+    assert_memory_equal(lv, want5, sizeof want5);
+    assert_int_equal(app_bfs_cpu(&g, 7, lv), 1);
+    app_csr_free(&g);
+
+    /* A 3x3 grid from the corner: levels are Manhattan distances. */
+    app_edges e;
+    char err[256];
+    assert_int_equal(app_gen_grid(3, 3, 0, 1, &e, err, sizeof err), 0);
+    assert_int_equal(app_csr_build(&e, 1, &g, err, sizeof err), 0);
+    int32_t grid[9];
+    assert_int_equal(app_bfs_cpu(&g, 0, grid), 5);
+    for (int32_t v = 0; v < 9; ++v)
+        assert_int_equal(grid[v], v % 3 + v / 3);
+    app_csr_free(&g);
+    app_edges_free(&e);
+
+    /* Directed: 0->1->2, 2->0; from 1 node 0 is two hops away. */
+    const int32_t dpairs[][2] = {{0, 1}, {1, 2}, {2, 0}};
+    g = make_graph(3, dpairs, 3, 0);
+    assert_int_equal(app_bfs_cpu(&g, 1, lv), 3);
+    assert_int_equal(lv[0], 2);
+    assert_int_equal(lv[2], 1);
+    app_csr_free(&g);
+}
+
+static void test_bfs_checker_detects_wrong_levels(void **state)
+{
+    const int32_t pairs[][2] = {{0, 1}, {1, 2}, {2, 3}, {0, 4}, {4, 3}, {5, 6}};
+    app_csr g = make_graph(7, pairs, 6, 1);
+    int32_t ref[7], got[7];
+    app_bfs_cpu(&g, 0, ref);
+    char msg[512];
+    memcpy(got, ref, sizeof got);
+    assert_int_equal(app_bfs_check(&g, 0, got, ref, msg, sizeof msg), 0);
+    assert_int_equal(app_bfs_check(&g, 0, got, NULL, msg, sizeof msg), 0);
+
+    /* One corrupted level: found against the reference, with the node named. */
+    got[3] = 3;
+    assert_int_equal(app_bfs_check(&g, 0, got, ref, msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "node 3: got 3, expected 2"));
+    /* ... and by the independent validation (edge 4->3 spans two levels). */
+    assert_true(app_bfs_check(&g, 0, got, NULL, msg, sizeof msg) > 0);
+    assert_non_null(strstr(msg, "->3 goes from level 1 to level 3"));
+
+    /* An unreached node that should be reached. */
+    memcpy(got, ref, sizeof got);
+    got[4] = -1;
+    assert_true(app_bfs_check(&g, 0, got, NULL, msg, sizeof msg) > 0);
+    assert_non_null(strstr(msg, "edge"));
+    /* A node of the other component claimed reachable. */
+    memcpy(got, ref, sizeof got);
+    got[5] = 1;
+    got[6] = 2;
+    assert_true(app_bfs_check(&g, 0, got, NULL, msg, sizeof msg) > 0);
+    /* The source not at level 0. */
+    memcpy(got, ref, sizeof got);
+    got[0] = 1;
+    assert_true(app_bfs_check(&g, 0, got, NULL, msg, sizeof msg) > 0);
+    assert_non_null(strstr(msg, "source"));
+    /* Garbage. */
+    for (int i = 0; i < 7; ++i)
+        got[i] = 1000 + i;
+    assert_true(app_bfs_check(&g, 0, got, NULL, msg, sizeof msg) > 0);
+    assert_non_null(strstr(msg, "impossible"));
+    app_csr_free(&g);
+}
+
+static void test_check_i32_message(void **state)
+{
+    int32_t a[] = {1, 2, 3, 4, 5, 6, 7}, b[] = {1, 0, 3, 0, 0, 0, 0};
+    char msg[256];
+    assert_int_equal(app_check_i32("x", a, a, 7, msg, sizeof msg), 0);
+    assert_string_equal(msg, "");
+    assert_int_equal(app_check_i32("x", b, a, 7, msg, sizeof msg), 5);
+    assert_non_null(strstr(msg, "x 1: got 0, expected 2"));
+    assert_non_null(strstr(msg, "5 differences"));
+    char tiny[8];
+    assert_int_equal(app_check_i32("x", b, a, 7, tiny, sizeof tiny), 5); /* truncates safely */
+}
+
+static void test_ws_reference_hand_cases(void **state)
+{
+    /* One root, depth 0: exactly one task, whose value is the sum of its units. */
+    app_ws_params p = {1, 0, 3, 2, 99};
+    app_ws_result r;
+    assert_int_equal(app_ws_cpu(&p, &r), 0);
+    assert_int_equal(r.tasks, 1);
+    uint32_t seed = app_ws_root_seed(99, 0), want = 0;
+    for (uint32_t u = 0; u < 3; ++u)
+        want += app_ws_hash(app_ws_hash((seed ^ (u * 0x9e3779b9u)) + 0) + 1);
+    assert_int_equal(r.checksum, want);
+    assert_int_equal(app_ws_task_value(seed, 3, 2), want);
+
+    /* Depth 1 by hand: the root plus its children (0..3 of them). */
+    p.max_depth = 1;
+    assert_int_equal(app_ws_cpu(&p, &r), 0);
+    uint32_t nc = app_ws_children(seed, 0, 1);
+    assert_true(nc <= 3);
+    assert_int_equal(r.tasks, 1 + nc);
+    uint32_t sum = app_ws_task_value(seed, 3, 2);
+    for (uint32_t c = 0; c < nc; ++c) {
+        assert_int_equal(app_ws_children(app_ws_child_seed(seed, c), 1, 1), 0);
+        sum += app_ws_task_value(app_ws_child_seed(seed, c), 3, 2);
+    }
+    assert_int_equal(r.checksum, sum);
+
+    /* The children distribution: 0..3, mean 1, all values occur. */
+    unsigned hist[4] = {0, 0, 0, 0};
+    for (uint32_t s = 0; s < 8000; ++s) {
+        uint32_t k = app_ws_children(app_ws_hash(s), 0, 10);
+        assert_true(k <= 3);
+        hist[k]++;
+    }
+    for (int k = 0; k < 4; ++k)
+        assert_true(hist[k] > 500);
+    double mean = (hist[1] + 2.0 * hist[2] + 3.0 * hist[3]) / 8000.0;
+    assert_true(mean > 0.9 && mean < 1.1);
+    assert_int_equal(app_ws_children(12345, 7, 7), 0); /* depth limit */
+
+    /* Irregular: the roots' subtrees have very different sizes. */
+    app_ws_params big = {64, 60, 1, 0, 5};
+    uint32_t smallest = 0xffffffffu, largest = 0, total = 0;
+    static uint32_t stack[64 * 200][2];
+    for (uint32_t i = 0; i < 64; ++i) {
+        uint32_t top = 0, size = 0;
+        stack[top][0] = app_ws_root_seed(5, i);
+        stack[top++][1] = 0;
+        while (top) {
+            --top;
+            uint32_t s0 = stack[top][0], d = stack[top][1];
+            ++size;
+            for (uint32_t c = 0; c < app_ws_children(s0, d, 60); ++c) {
+                stack[top][0] = app_ws_child_seed(s0, c);
+                stack[top++][1] = d + 1;
+            }
+        }
+        smallest = size < smallest ? size : smallest;
+        largest = size > largest ? size : largest;
+        total += size;
+    }
+    assert_true(largest > 20 * smallest);
+    assert_int_equal(app_ws_cpu(&big, &r), 0);
+    assert_int_equal(r.tasks, total);
+    assert_true(r.max_depth_seen <= 60);
+
+    /* Deterministic, and the seed matters. */
+    app_ws_result r2, r3;
+    assert_int_equal(app_ws_cpu(&big, &r2), 0);
+    assert_memory_equal(&r, &r2, sizeof r);
+    big.seed = 6;
+    assert_int_equal(app_ws_cpu(&big, &r3), 0);
+    assert_true(r3.checksum != r.checksum);
+}
+
+static void test_ws_checker_detects_errors(void **state)
+{
+    app_ws_result want = {100, 0xabcdef01u, 9, 0, 0, 0}, got = want;
+    char msg[256];
+    got.steals = 77; /* informational: ignored */
+    assert_int_equal(app_ws_check(&got, &want, msg, sizeof msg), 0);
+    got.tasks = 99;
+    assert_int_equal(app_ws_check(&got, &want, msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "tasks done: got 99, expected 100"));
+    got = want;
+    got.checksum ^= 4;
+    assert_int_equal(app_ws_check(&got, &want, msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "checksum"));
+    got = want;
+    got.overflow = 2;
+    got.pending = 1;
+    assert_int_equal(app_ws_check(&got, &want, msg, sizeof msg), 2);
+    assert_non_null(strstr(msg, "lost"));
+    assert_non_null(strstr(msg, "pending"));
+    /* Capacity covers the roots' share plus two siblings per level. */
+    app_ws_params p = {100, 10, 1, 1, 1};
+    assert_true(app_ws_capacity(&p, 7) >= 15 + 22);
+    assert_true(app_ws_capacity(&p, 1) >= 100 + 22);
+}
+
+static void test_matmul_expected_entries(void **state)
+{
+    const int n = 8;
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            float s = 5.0f;
+            for (int k = 0; k < n; ++k)
+                s += app_matmul_a(n, i, k) * app_matmul_b(n, k, j);
+            assert_true(app_matmul_expected(n, i, j, 5.0f) == s);
+            assert_true(app_matmul_a(n, i, j) >= -2 && app_matmul_a(n, i, j) <= 2);
+            assert_true(app_matmul_b(n, i, j) >= -3 && app_matmul_b(n, i, j) <= 3);
+        }
+    /* The salt changes every entry, so a stale result is detected. */
+    assert_true(app_matmul_expected(64, 3, 4, 1.0f) != app_matmul_expected(64, 3, 4, 2.0f));
+}
+
+static void test_group_expressions(void **state)
+{
+    unsigned g;
+    assert_int_equal(app_parse_group_expr("1", 7, &g), 0);
+    assert_int_equal(g, 1);
+    assert_int_equal(app_parse_group_expr("N/4", 7, &g), 0);
+    assert_int_equal(g, 1);
+    assert_int_equal(app_parse_group_expr("N/4", 132, &g), 0);
+    assert_int_equal(g, 33);
+    assert_int_equal(app_parse_group_expr("N/2", 7, &g), 0);
+    assert_int_equal(g, 3);
+    assert_int_equal(app_parse_group_expr("N-1", 7, &g), 0);
+    assert_int_equal(g, 6);
+    assert_int_equal(app_parse_group_expr("N-1", 1, &g), 0);
+    assert_int_equal(g, 1);
+    assert_int_equal(app_parse_group_expr("N", 7, &g), 0);
+    assert_int_equal(g, 7);
+    assert_int_equal(app_parse_group_expr("12", 7, &g), 0);
+    assert_int_equal(g, 7);
+    assert_int_equal(app_parse_group_expr("N/3", 7, &g), -1);
+    assert_int_equal(app_parse_group_expr("0", 7, &g), -1);
+    assert_int_equal(app_parse_group_expr("x", 7, &g), -1);
+    assert_int_equal(app_parse_group_expr("", 7, &g), -1);
+}
+
+static void test_app_layer_inputs(void **state)
+{
+    app_config c;
+    app *a;
+    char err[256];
+    app_config_defaults(&c, APP_KIND_BFS);
+    c.graph = "grid";
+    c.scale = 6;
+    assert_int_equal(app_create(&c, &a, err, sizeof err), 0);
+    assert_non_null(strstr(app_describe(a), "grid 8x8"));
+    assert_non_null(strstr(app_describe(a), "source 0"));
+    app_destroy(a);
+    c.graph = "rmat";
+    c.scale = 8;
+    assert_int_equal(app_create(&c, &a, err, sizeof err), 0);
+    assert_non_null(strstr(app_describe(a), "256 nodes"));
+    app_destroy(a);
+    c.graph = "/nonexistent.gr";
+    assert_int_equal(app_create(&c, &a, err, sizeof err), -1);
+    assert_non_null(strstr(err, "/nonexistent.gr"));
+    c.graph = "grid";
+    c.source = 1000;
+    assert_int_equal(app_create(&c, &a, err, sizeof err), -1);
+    assert_non_null(strstr(err, "source"));
+
+    app_config_defaults(&c, APP_KIND_WS);
+    c.ws.roots = 8;
+    c.ws.max_depth = 4;
+    assert_int_equal(app_create(&c, &a, err, sizeof err), 0);
+    assert_non_null(strstr(app_describe(a), "8 roots"));
+    app_destroy(a);
+
+    app_kind k;
+    assert_int_equal(app_kind_parse("bfs", &k), 0);
+    assert_int_equal(k, APP_KIND_BFS);
+    assert_int_equal(app_kind_parse("workstealing", &k), 0);
+    assert_int_equal(k, APP_KIND_WS);
+    assert_int_equal(app_kind_parse("sssp", &k), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bfs_cpu_hand_cases),
+        cmocka_unit_test(test_bfs_checker_detects_wrong_levels),
+        cmocka_unit_test(test_check_i32_message),
+        cmocka_unit_test(test_ws_reference_hand_cases),
+        cmocka_unit_test(test_ws_checker_detects_errors),
+        cmocka_unit_test(test_matmul_expected_entries),
+        cmocka_unit_test(test_group_expressions),
+        cmocka_unit_test(test_app_layer_inputs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
