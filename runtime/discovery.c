@@ -29,7 +29,11 @@ ck_status ck_discovery_close(ck_device *dev, ck_channel *ch, size_t launched, do
             seen = c;
             last_change = now;
         }
-        if (seen >= launched || (seen > 0 && now - last_change >= quiet))
+        /* Fewer tickets than compute units: more groups are probably still
+         * starting (a CPU device's threads under load), so wait longer. The
+         * hint only lengthens the wait; the count itself is what was seen. */
+        double need_quiet = seen < dev->info.compute_units ? (quiet > 1.0 ? quiet : 1.0) : quiet;
+        if (seen >= launched || (seen > 0 && now - last_change >= need_quiet))
             break;
         if (now - t0 > timeout_s)
             return ck_fail(CK_ERR_TIMEOUT, "no work-group of %zu started within %.1f s; the device may be busy or "

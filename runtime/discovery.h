@@ -7,8 +7,9 @@
 
 /* Waits until every launched group holds a ticket or the ticket count has
  * not moved for the quiet period (150 ms on CPU devices, 5 ms otherwise;
- * CK_DISCOVERY_QUIET_MS overrides), closes the poll, and returns the number
- * of discovered groups. t0 is when the launch was enqueued.
+ * CK_DISCOVERY_QUIET_MS overrides; at least 1 s while fewer tickets than
+ * compute units were taken), closes the poll, and returns the number of
+ * discovered groups. t0 is when the launch was enqueued.
  * Errors: CK_ERR_TIMEOUT (no group started, or the poll did not close, by
  * t0 + timeout_s). The caller aborts the launch on error. */
 ck_status ck_discovery_close(ck_device *dev, ck_channel *ch, size_t launched, double t0, double timeout_s,

@@ -61,10 +61,10 @@ kernel void message_passing(CK_PTR flag, CK_PTR ack, global uint *data, global u
             for (uint i = 0; i < 16; ++i) data[i] = r * 16u + i;
             ck_store_release(flag, r);
             for (uint s = 0; ck_load_acquire(ack) != r; ++s)
-                if (s > (1u << 28)) { errors[1] = 1u; return; }
+                if (s > (1u << 31)) { errors[1] = 1u; return; }
         } else {
             for (uint s = 0; ck_load_acquire(flag) != r; ++s)
-                if (s > (1u << 28)) { errors[1] = 1u; return; }
+                if (s > (1u << 31)) { errors[1] = 1u; return; }
             for (uint i = 0; i < 16; ++i)
                 if (data[i] != r * 16u + i) errors[0] += 1u;
             ck_store_release(ack, r);

@@ -50,22 +50,27 @@ static int check_forks(program *pg, func *fn) {
     stmt *g = fn->gotos.v[0];
     return st_error(pg->dg, g->line, "%s in cooperative kernel '%s', which has fork points "
                     "(%s() on line %d): goto and labels cannot be combined with fork points",
-                    g->kind == ST_GOTO ? "goto" : "a label", fn->name, p0, f0->st->line);
+                    g->kind == ST_GOTO ? "goto" : "a label", fn->name, p0,
+                    st_user_line(pg->dg, f0->st->line, NULL));
   }
   if (fn->cond_pp.n) {
     stmt *d = fn->cond_pp.v[0];
     return st_error(pg->dg, d->line, "conditional preprocessor directive inside cooperative "
                     "kernel '%s', which has fork points (%s() on line %d): move the #if "
-                    "outside the kernel", fn->name, p0, f0->st->line);
+                    "outside the kernel", fn->name, p0, st_user_line(pg->dg, f0->st->line, NULL));
   }
   for (size_t k = 0; k < fn->forks.n; k++) {
     fork_point *fp = fn->forks.v[k];
     const char *p = prim_name(fp->st->prim);
     for (stmt *a = fp->st->parent; a; a = a->parent) {
-      if (a->kind == ST_SWITCH || a->kind == ST_CASE || a->kind == ST_DEFAULT)
+      if (a->kind == ST_SWITCH || a->kind == ST_CASE || a->kind == ST_DEFAULT) {
+        stmt *sw = a;
+        while (sw->kind != ST_SWITCH && sw->parent) sw = sw->parent;
         return st_error(pg->dg, fp->st->line, "%s() inside a switch statement (line %d) is not "
                         "supported in kernel '%s'; move it out of the switch", p,
-                        a->kind == ST_SWITCH ? a->line : a->line, fn->name);
+                        st_user_line(pg->dg, sw->line, NULL),
+                        fn->name);
+      }
       if (is_loop(a)) fp->outer_loop = a;
     }
     if (fp->outer_loop && st_vec_push(pg->ar, &fp->outer_loop->peeled, fp))

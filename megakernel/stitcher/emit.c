@@ -12,15 +12,6 @@
 void em_init(emitter *e, program *pg) {
   memset(e, 0, sizeof *e);
   e->pg = pg;
-  st_buf q = {0};
-  for (const char *s = pg->file; *s; s++) {
-    if (*s == '"' || *s == '\\') sb_put(&q, "\\", 1);
-    if (*s == '\n') continue;
-    sb_put(&q, s, 1);
-  }
-  e->file = q.p ? st_strdup(pg->ar, q.p) : "";
-  if (!e->file) e->out.failed = 1;
-  sb_free(&q);
   e->cur_line = -1000;
   e->at_bol = 1;
   e->last_tok = -1;
@@ -42,31 +33,43 @@ void em_newline(emitter *e) {
   if (!e->at_bol) raw(e, "\n", 1);
 }
 
-void em_sync(emitter *e, int line) {
-  if (!e->in_gen && line == e->cur_line) return;
-  if (!e->in_gen && line > e->cur_line && line - e->cur_line <= 4) {
+/* #line N "file" with the file name's quotes and backslashes escaped */
+static void line_directive(emitter *e, int line, const char *file) {
+  sb_printf(&e->out, "#line %d \"", line);
+  for (const char *s = file; *s; s++) {
+    if (*s == '"' || *s == '\\') sb_put(&e->out, "\\", 1);
+    if (*s != '\n') sb_put(&e->out, s, 1);
+  }
+  sb_puts(&e->out, "\"\n");
+  e->out_lines++;
+  e->at_bol = 1;
+  e->last_tok = -1;
+}
+
+void em_sync(emitter *e, int phys) {
+  const char *file;
+  int line = st_user_line(e->pg->dg, phys, &file);
+  int same = !e->in_gen && e->cur_file && !strcmp(file, e->cur_file);
+  if (same && line == e->cur_line) return;
+  if (same && line > e->cur_line && line - e->cur_line <= 4) {
     while (e->cur_line < line) raw(e, "\n", 1);
     e->last_tok = -1;
     return;
   }
   em_newline(e);
-  sb_printf(&e->out, "#line %d \"%s\"\n", line, e->file);
-  e->out_lines++;
+  line_directive(e, line, file);
   e->cur_line = line;
-  e->at_bol = 1;
+  e->cur_file = file;
   e->in_gen = 0;
-  e->last_tok = -1;
 }
 
 void em_generated_section(emitter *e) {
   em_newline(e);
   int next = e->out_lines + 2; /* the line after the directive, counted from 1 */
-  sb_printf(&e->out, "#line %d \"" GEN_FILE "\"\n", next);
-  e->out_lines++;
+  line_directive(e, next, GEN_FILE);
   e->cur_line = next;
-  e->at_bol = 1;
+  e->cur_file = NULL;
   e->in_gen = 1;
-  e->last_tok = -1;
 }
 
 void em_tok(emitter *e, int i) {
@@ -80,7 +83,11 @@ void em_tok(emitter *e, int i) {
     e->last_tok = -1;
     return;
   }
-  if (t->kind == TK_EOF || !*text) return;
+  if (t->kind == TK_EOF) return;
+  if (!*text) { /* dropped: the next token keeps its spacing relative to this one */
+    if (e->last_tok == i - 1) e->last_tok = i;
+    return;
+  }
   em_sync(e, t->line);
   int adjacent = e->last_tok == i - 1 && i > 0 && e->pg->tl.t[i - 1].end == t->off;
   if (e->at_bol) {

@@ -34,15 +34,27 @@ void sb_puts(st_buf *b, const char *s);
 void sb_printf(st_buf *b, const char *fmt, ...);
 void sb_free(st_buf *b);
 
+/* Where the user's own #line directives move the presumed file and line: from physical
+ * line phys + 1 on, line numbers count from line, in file. */
+typedef struct {
+  int phys, line;
+  const char *file;
+} st_line_mark;
+
 typedef struct {
   char *err;
   size_t err_len;
-  const char *file;
+  const char *file;    /* the input's name */
   int failed;
+  st_line_mark *marks; /* in order of phys; filled by the lexer */
+  size_t n_marks;
 } st_diag;
 
-/* Records "file:line: error: <message>" unless an error is already recorded; returns -1. */
+/* Records "file:line: error: <message>" unless an error is already recorded; returns -1.
+ * line is a physical line of the input; it is reported where #line directives put it. */
 int st_error(st_diag *d, int line, const char *fmt, ...);
+/* The presumed line (and file, if file is non-NULL) of physical line phys. */
+int st_user_line(const st_diag *d, int phys, const char **file);
 
 /* Growable pointer vector stored in the arena (old storage is simply abandoned). */
 typedef struct {
@@ -105,7 +117,7 @@ typedef struct {
   size_t n;
   declarator *d;
   int is_typedef, is_transmit, is_local, is_constant, is_const;
-  int transmit_tok, local_tok, const_tok;
+  int transmit_tok, local_tok;
 } decl;
 
 typedef struct fork_point fork_point;
@@ -136,7 +148,6 @@ typedef struct {
   const char *name;
   decl *dc;
   declarator *dr;
-  int root_index; /* index of its declaration among the root block's items */
 } tvar;
 
 struct fork_point {
@@ -207,7 +218,6 @@ struct func {
   st_vec gotos;        /* stmt* ST_GOTO and ST_LABEL */
   st_vec cond_pp;      /* stmt* conditional preprocessor directives in the body */
   int uses_gb;         /* calls global_barrier directly */
-  int reaches_gb;      /* ... or through helpers */
   size_t arg_words;
 };
 
@@ -270,7 +280,7 @@ int st_kernel_attributes(program *pg, func *fn);
 /* emit.c: output with #line bookkeeping. */
 typedef struct {
   st_buf out;
-  const char *file;       /* #line file name, quoted and escaped */
+  const char *cur_file;   /* the file the device compiler assigns to the current line */
   int cur_line;           /* the line the device compiler assigns to the current line */
   int out_lines;          /* newlines written so far */
   int at_bol;

@@ -2,6 +2,7 @@
  * comments, string and character literals, preprocessor directives (one token each, with
  * continuation lines joined and comments blanked) and bracket matching. */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -75,6 +76,42 @@ static size_t skip_literal(const spliced *sp, size_t i) {
   return i < sp->n ? i + 1 : (size_t)-1;
 }
 
+/* "#line N" / "#line N "file"" / "# N "file"": remember where it moves line numbers (the
+ * directive itself is dropped; the output carries its own #line directives). */
+static int line_directive(st_arena *a, st_diag *d, token *t, int phys) {
+  const char *p = t->s + 1;
+  while (*p == ' ' || *p == '\t') p++;
+  if (!strncmp(p, "line", 4) && (p[4] == ' ' || p[4] == '\t')) p += 4;
+  else if (!isdigit((unsigned char)*p)) return 0;
+  while (*p == ' ' || *p == '\t') p++;
+  if (!isdigit((unsigned char)*p)) return 0;
+  long n = strtol(p, (char **)&p, 10);
+  while (*p == ' ' || *p == '\t') p++;
+  const char *file = d->n_marks ? d->marks[d->n_marks - 1].file : d->file;
+  if (*p == '"') {
+    const char *e = ++p;
+    while (*e && *e != '"') e += (*e == '\\' && e[1]) ? 2 : 1;
+    char *f = st_strndup(a, p, (size_t)(e - p));
+    if (!f) return -1;
+    /* undo the escapes of \\ and \" */
+    char *o = f;
+    for (const char *q = f; *q; q++) {
+      if (*q == '\\' && (q[1] == '\\' || q[1] == '"')) q++;
+      *o++ = *q;
+    }
+    *o = 0;
+    file = f;
+  }
+  st_line_mark *m = st_alloc(a, (d->n_marks + 1) * sizeof *m);
+  if (!m) return -1;
+  if (d->n_marks) memcpy(m, d->marks, d->n_marks * sizeof *m);
+  m[d->n_marks] = (st_line_mark){phys, (int)n, file};
+  d->marks = m;
+  d->n_marks++;
+  t->repl = "";
+  return 0;
+}
+
 static int lex_directive(st_arena *a, st_diag *d, const spliced *sp, size_t *pi, st_vec *v) {
   size_t i = *pi, start = i;
   st_buf b = {0};
@@ -117,6 +154,7 @@ static int lex_directive(st_arena *a, st_diag *d, const spliced *sp, size_t *pi,
   int r = push_tok(a, v, TK_PP, b.p, len, sp->line[start], start, i);
   sb_free(&b);
   *pi = i;
+  if (r == 0) r = line_directive(a, d, v->v[v->n - 1], sp->line[i < sp->n ? i : sp->n]);
   return r;
 }
 
@@ -222,7 +260,7 @@ int st_lex(st_arena *a, st_diag *d, const char *src, token_list *out) {
       token *o = &out->t[stack[sp_top - 1]];
       if (o->s[0] != want)
         return st_error(d, t->line, "'%c' does not match the '%c' on line %d", ch, o->s[0],
-                        o->line);
+                        st_user_line(d, o->line, NULL));
       o->match = (int)k;
       t->match = stack[--sp_top];
     }

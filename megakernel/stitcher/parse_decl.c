@@ -134,7 +134,7 @@ static int find_depth0(program *pg, int a, int b, const char *s) {
 int st_parse_decl(program *pg, scope *sc, int i0, int end, decl *out) {
   token *t = pg->tl.t;
   memset(out, 0, sizeof *out);
-  out->transmit_tok = out->local_tok = out->const_tok = -1;
+  out->transmit_tok = out->local_tok = -1;
   out->s0 = i0;
   int i = i0, seen_type = 0;
   while (i < end) {
@@ -161,7 +161,7 @@ int st_parse_decl(program *pg, scope *sc, int i0, int end, decl *out) {
       else if (!strcmp(s, "transmit")) out->is_transmit = 1, out->transmit_tok = i;
       else if (!strcmp(s, "local") || !strcmp(s, "__local")) out->is_local = 1, out->local_tok = i;
       else if (!strcmp(s, "constant") || !strcmp(s, "__constant")) out->is_constant = 1;
-      else if (!strcmp(s, "const")) out->is_const = 1, out->const_tok = i;
+      else if (!strcmp(s, "const")) out->is_const = 1;
       i++;
       continue;
     }

@@ -162,7 +162,6 @@ static int handle_decl(pctx *c, stmt *st, int i, int semi, int for_init) {
       tv->name = name;
       tv->dc = dc;
       tv->dr = d;
-      tv->root_index = (int)c->root->n_items; /* st is the next item of the root block */
       if (st_vec_push(pg->ar, &fn->tvars, tv)) return oom(c, i);
       kind = SYM_TRANSMIT;
     } else if (!pg->raw && dc->is_local && !d->is_ptr && !dc->is_typedef) {
@@ -536,6 +535,11 @@ int st_parse_body(program *pg, func *fn, scope *file_scope) {
   if (!pg->raw && reserved(&c, fn->name_tok)) return -1;
   for (size_t k = 0; k < fn->n_params; k++) {
     param *p = &fn->params[k];
+    for (int i = p->t0; i < p->t1 && !pg->raw; i++)
+      if (st_tok_is(&c.t[i], "transmit"))
+        return st_error(pg->dg, c.t[i].line, "'transmit' can only qualify a variable declared "
+                        "in the outermost block of a cooperative kernel (found in the parameters "
+                        "of '%s')", fn->name);
     if (p->name < 0) continue;
     if (reserved(&c, p->name)) return -1;
     symbol *s = st_declare(pg, c.sc, c.t[p->name].s, SYM_PARAM);

@@ -96,11 +96,12 @@ static int register_func(program *pg, func *fn) {
     func *old = s->fn;
     if (old->is_kernel != fn->is_kernel && !pg->raw)
       return st_error(pg->dg, fn->line, "'%s' is declared both as a kernel and as a function "
-                      "(line %d)", fn->name, old->line);
+                      "(line %d)", fn->name, st_user_line(pg->dg, old->line, NULL));
     if (fn->lb >= 0) {
-      if (old->lb >= 0 && !pg->raw)
-        return st_error(pg->dg, fn->line, "function '%s' is defined twice (first on line %d)",
-                        fn->name, old->line);
+      /* a helper may be defined in several #if branches; a kernel may not */
+      if (old->lb >= 0 && fn->is_kernel && !pg->raw)
+        return st_error(pg->dg, fn->line, "kernel '%s' is defined twice (first on line %d)",
+                        fn->name, st_user_line(pg->dg, old->line, NULL));
       s->fn = fn;
     }
     return 0;

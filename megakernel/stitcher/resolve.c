@@ -23,6 +23,20 @@ static const struct {
                 {"get_global_id", "ck_get_global_id"},
                 {"get_global_size", "ck_get_global_size"}};
 
+/* Names the generated code binds where user code could see them. Other ck_ names may be
+ * used (the runtime's prelude functions, e.g. its portable atomics); none may be declared. */
+static int generated_name(const char *s) {
+  static const char *const exact[] = {"ck_ctx", "ck_loc", "ck_resume", "ck_tx_in", "ck_tx",
+                                      "ck_txp", "ck_dispatch", "ck_locals_t", "ck_tx_any_t",
+                                      "ck_wg_t"};
+  static const char *const prefix[] = {"ck_pass", "ck_kernel_", "ck_locals_", "ck_tx_"};
+  for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+    if (!strcmp(s, exact[i])) return 1;
+  for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++)
+    if (!strncmp(s, prefix[i], strlen(prefix[i]))) return 1;
+  return 0;
+}
+
 int st_is_primitive(const char *s, prim_kind *k) {
   for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++)
     if (!strcmp(s, prims[i].name)) {
@@ -47,6 +61,45 @@ static int is_punct(const token *t, const char *s) {
   return t->kind == TK_PUNCT && strcmp(t->s, s) == 0;
 }
 
+/* Does parameter p (tokens of fn) point to constant memory? */
+static int constant_pointer(const token *t, const param *p) {
+  int cnst = 0;
+  for (int i = p->t0; i < p->t1; i++) {
+    if (st_tok_is(&t[i], "constant") || st_tok_is(&t[i], "__constant")) cnst = 1;
+    if (is_punct(&t[i], "*") || is_punct(&t[i], "[")) return cnst;
+  }
+  return 0;
+}
+
+/* A kernel's constant pointer parameter arrives as a global const pointer in stitched code
+ * (the arena is global memory), so it cannot be passed where a helper expects constant. */
+static int check_constant_args(program *pg, func *fn, scope *sc, int lp, func *callee) {
+  token *t = pg->tl.t;
+  if (!fn->is_kernel) return 0;
+  symbol *cs = st_lookup(pg, pg->fscope, callee->name);
+  if (cs && cs->fn) callee = cs->fn;
+  int rp = t[lp].match;
+  size_t arg = 0;
+  for (int a = lp + 1; a < rp; arg++) {
+    int b = a;
+    while (b < rp && !is_punct(&t[b], ",")) {
+      if (is_punct(&t[b], "(") || is_punct(&t[b], "[") || is_punct(&t[b], "{")) b = t[b].match;
+      b++;
+    }
+    if (b == a + 1 && t[a].kind == TK_IDENT && arg < callee->n_params) {
+      symbol *s = st_lookup(pg, sc, t[a].s);
+      if (s && s->kind == SYM_PARAM && s->pm && constant_pointer(t, s->pm) &&
+          constant_pointer(t, &callee->params[arg]))
+        return st_error(pg->dg, t[a].line, "kernel '%s' passes its constant parameter '%s' to "
+                        "'%s', whose parameter %zu is declared constant: stitched kernels receive "
+                        "constant pointer parameters as global const pointers, so declare that "
+                        "parameter 'global const'", fn->name, t[a].s, callee->name, arg + 1);
+    }
+    a = b + 1;
+  }
+  return 0;
+}
+
 int st_resolve_range(program *pg, func *fn, scope *sc, int a, int b) {
   token *t = pg->tl.t;
   for (int i = a; i < b; i++) {
@@ -56,9 +109,9 @@ int st_resolve_range(program *pg, func *fn, scope *sc, int a, int b) {
     const char *s = k->s;
     int call = is_punct(&t[i + 1], "(");
     int empty = call && t[i + 1].match == i + 2;
-    if (!strncmp(s, "ck_", 3))
-      return st_error(pg->dg, k->line, "identifier '%s' is reserved: names starting with "
-                      "'ck_' belong to the stitcher", s);
+    if (generated_name(s))
+      return st_error(pg->dg, k->line, "identifier '%s' is reserved: the stitcher generates it "
+                      "(names starting with 'ck_' belong to the stitcher and the runtime)", s);
     if (st_is_primitive(s, NULL))
       return st_error(pg->dg, k->line, "%s() must be called as a statement of its own, "
                       "'%s();' (found inside an expression or a loop header in '%s')", s, s,
@@ -89,6 +142,7 @@ int st_resolve_range(program *pg, func *fn, scope *sc, int a, int b) {
         return st_error(pg->dg, k->line, "'%s' calls kernel '%s': calling a kernel from "
                         "another function is not supported by the stitcher", fn->name, s);
       t[i + 1].repl = empty ? "(ck_ctx" : "(ck_ctx, ";
+      if (check_constant_args(pg, fn, sc, i + 1, sym->fn)) return -1;
       if (st_vec_push(pg->ar, &fn->calls, sym->fn))
         return st_error(pg->dg, k->line, "out of memory");
     }

@@ -24,7 +24,7 @@ static int fill_result(program *pg, char *source, ck_stitch_result *out) {
     ck_stitch_kernel *K = &out->kernels[k];
     K->name = dup_str(fn->name);
     if (!K->name) return -1;
-    K->line = fn->line;
+    K->line = st_user_line(pg->dg, fn->line, NULL);
     K->cooperative = fn->cooperative;
     K->arg_words = fn->arg_words;
     K->n_fork_points = (unsigned)fn->forks.n;
@@ -63,7 +63,7 @@ int ck_stitch(const ck_stitch_input *in, ck_stitch_result *out, char *err, size_
   if (err && err_len) err[0] = 0;
   if (out) memset(out, 0, sizeof *out);
   const char *file = in && in->file_name ? in->file_name : "<input>";
-  st_diag dg = {err, err_len, file, 0};
+  st_diag dg = {.err = err, .err_len = err_len, .file = file};
   if (!in || !out || !in->source) return st_error(&dg, 0, "ck_stitch: NULL argument");
   if (in->n_cooperative && !in->cooperative)
     return st_error(&dg, 0, "ck_stitch: n_cooperative is %zu but cooperative is NULL",

@@ -14,7 +14,29 @@ typedef struct {
   emitter *e;
   func *fn;
   token *t;
+  stmt *loop_pragma; /* "#pragma unroll" etc. held back for the loop emit_peeled emits */
 } bctx;
+
+static int is_loop(const stmt *s) {
+  return s->kind == ST_FOR || s->kind == ST_WHILE || s->kind == ST_DO;
+}
+
+/* A pragma that must be followed directly by a loop (clang rejects anything else). */
+static int is_loop_pragma(const bctx *b, const stmt *s) {
+  if (s->kind != ST_PP) return 0;
+  const char *p = b->t[s->t0].s + 1;
+  while (*p == ' ' || *p == '\t') p++;
+  if (strncmp(p, "pragma", 6) != 0) return 0;
+  return strstr(p, "unroll") != NULL || strstr(p, "clang loop") != NULL;
+}
+
+/* #define or #undef: the resume code, placed before the loop, must see it too */
+static int is_macro_directive(const bctx *b, const stmt *s) {
+  if (s->kind != ST_PP) return 0;
+  const char *p = b->t[s->t0].s + 1;
+  while (*p == ' ' || *p == '\t') p++;
+  return !strncmp(p, "define", 6) || !strncmp(p, "undef", 5);
+}
 
 /* break/continue targets of the code being emitted; NULL: native */
 typedef struct {
@@ -24,6 +46,7 @@ typedef struct {
 static const jctx NATIVE = {NULL, NULL};
 
 static void emit_stmt(bctx *b, stmt *s, jctx j);
+static void emit_items(bctx *b, stmt *block, jctx j);
 
 /* A declaration. uninit: declarators without initializers (resume blocks). for_init: the
  * declaration is a for-init, which has no ';' of its own. */
@@ -158,8 +181,11 @@ static void emit_rest(bctx *b, fork_point *fp, stmt **path, size_t k, size_t n, 
     size_t idx = 0;
     while (node->items[idx] != next) idx++;
     em_gen(e, "{");
-    for (size_t m = 0; m < idx; m++)
-      if (node->items[m]->kind == ST_DECL) emit_decl(b, node->items[m]->decl, 1, 0);
+    for (size_t m = 0; m < idx; m++) {
+      stmt *it = node->items[m];
+      if (it->kind == ST_DECL) emit_decl(b, it->decl, 1, 0);
+      else if (is_macro_directive(b, it)) em_tok(e, it->t0); /* the copy comes first */
+    }
     emit_rest(b, fp, path, k + 1, n, j);
     for (size_t m = idx + 1; m < node->n_items; m++) emit_stmt(b, node->items[m], j);
     em_gen(e, "}");
@@ -239,11 +265,22 @@ static void emit_peeled(bctx *b, stmt *L) {
     em_gen(e, "}");
   }
   em_gen(e, "\n} else {\n");
+  if (b->loop_pragma) em_tok(e, b->loop_pragma->t0);
+  b->loop_pragma = NULL;
   emit_loop(b, L, 0, 0);
   em_gen(e, "} }");
   for (size_t f = 0; f < L->peeled.n; f++)
     em_genf(e, "ck_p%d_b0: ;", ((fork_point *)L->peeled.v[f])->index);
   em_gen(e, "}");
+}
+
+static void emit_items(bctx *b, stmt *block, jctx j) {
+  for (size_t k = 0; k < block->n_items; k++) {
+    stmt *next = k + 1 < block->n_items ? block->items[k + 1] : NULL;
+    if (next && is_loop(next) && next->peeled.n && is_loop_pragma(b, block->items[k]))
+      b->loop_pragma = block->items[k]; /* emit_peeled puts it back in front of the loop */
+    else emit_stmt(b, block->items[k], j);
+  }
 }
 
 static void emit_stmt(bctx *b, stmt *s, jctx j) {
@@ -258,7 +295,7 @@ static void emit_stmt(bctx *b, stmt *s, jctx j) {
     break;
   case ST_BLOCK:
     em_tok(e, s->t0);
-    for (size_t k = 0; k < s->n_items; k++) emit_stmt(b, s->items[k], j);
+    emit_items(b, s, j);
     em_tok(e, s->t1 - 1);
     break;
   case ST_DECL:
@@ -306,13 +343,13 @@ static void emit_stmt(bctx *b, stmt *s, jctx j) {
 }
 
 void st_emit_body(emitter *e, func *fn) {
-  bctx b = {e, fn, e->pg->tl.t};
+  bctx b = {e, fn, e->pg->tl.t, NULL};
   stmt *body = fn->body;
   em_tok(e, body->t0);
   for (size_t k = 0; k < fn->forks.n; k++) {
     int p = ((fork_point *)fn->forks.v[k])->index;
     em_genf(e, "if (ck_resume == %du) goto ck_res_%d;", p, p);
   }
-  for (size_t k = 0; k < body->n_items; k++) emit_stmt(&b, body->items[k], NATIVE);
+  emit_items(&b, body, NATIVE);
   em_tok(e, body->t1 - 1);
 }

@@ -10,10 +10,10 @@ static void emit_struct_field(emitter *e, decl *dc, declarator *d, const char *f
   token *t = e->pg->tl.t;
   for (int i = dc->s0; i < dc->s1; i++)
     if (i != dc->local_tok && i != dc->transmit_tok) em_tok(e, i);
-  em_range(e, d->d0, d->name);
-  if (field && strcmp(field, t[d->name].s) != 0) em_gen(e, field);
-  else em_tok(e, d->name);
-  em_range(e, d->name + 1, d->d1);
+  const char *saved = t[d->name].repl;
+  if (field) t[d->name].repl = field;
+  em_range(e, d->d0, d->d1);
+  t[d->name].repl = saved;
   em_gen(e, ";");
 }
 

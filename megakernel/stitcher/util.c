@@ -122,11 +122,20 @@ void sb_free(st_buf *b) {
   memset(b, 0, sizeof *b);
 }
 
+int st_user_line(const st_diag *d, int phys, const char **file) {
+  const st_line_mark *m = NULL;
+  for (size_t k = 0; k < d->n_marks && d->marks[k].phys < phys; k++) m = &d->marks[k];
+  if (file) *file = m ? m->file : d->file;
+  return m ? m->line + (phys - m->phys - 1) : phys;
+}
+
 int st_error(st_diag *d, int line, const char *fmt, ...) {
   if (d->failed) return -1;
   d->failed = 1;
   if (!d->err || d->err_len == 0) return -1;
-  int n = snprintf(d->err, d->err_len, "%s:%d: error: ", d->file, line);
+  const char *file = d->file;
+  if (line > 0) line = st_user_line(d, line, &file);
+  int n = snprintf(d->err, d->err_len, "%s:%d: error: ", file, line);
   if (n < 0 || (size_t)n >= d->err_len) return -1;
   va_list ap;
   va_start(ap, fmt);
