@@ -135,6 +135,7 @@ void ck_fork_dispatch_locked(ck_wg_t *ctx, uint k, uint first, uint point, const
             dst[b] = src[b];
         CK_PTR rec = s + CK_SH_WORKER(w);
         ck_store_relaxed(rec + CK_W_SLOT, ctx->slot);
+        ck_store_relaxed(rec + CK_W_LAUNCH, ck_load_relaxed(CK_L(ctx, CK_L_ID)));
         ck_store_relaxed(rec + CK_W_GROUP, first + i);
         ck_store_relaxed(rec + CK_W_RESUME, point);
         ck_store_relaxed(rec + CK_W_STATE, 1u);

@@ -56,6 +56,7 @@
 #define CK_W_RESUME      3u
 #define CK_W_STATE       4u   /* 0 idle, 1 busy, 2 reserved (for diagnostics)    */
 #define CK_W_TASKS       5u   /* tasks run                                       */
+#define CK_W_LAUNCH      6u   /* host id of the launch of the current task       */
 #define CK_W_WORDS       32u
 
 #define CK_SH_LAUNCH(s)     (CK_H_WORDS + (s) * CK_L_WORDS)

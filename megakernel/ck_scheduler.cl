@@ -69,6 +69,7 @@ void ck_assign(ck_sched_t *S, uint w, uint slot, uint group)
 {
     CK_PTR rec = S->s + CK_SH_WORKER(w);
     ck_store_relaxed(rec + CK_W_SLOT, slot);
+    ck_store_relaxed(rec + CK_W_LAUNCH, ck_load_relaxed(S->s + CK_SH_LAUNCH(slot) + CK_L_ID));
     ck_store_relaxed(rec + CK_W_GROUP, group);
     ck_store_relaxed(rec + CK_W_RESUME, 0u);
     ck_store_relaxed(rec + CK_W_STATE, 1u);
@@ -110,6 +111,13 @@ void ck_worker_idle(ck_sched_t *S, uint w)
 {
     uint slot = ck_load_relaxed(S->s + CK_SH_WORKER(w) + CK_W_SLOT);
     CK_PTR L = S->s + CK_SH_LAUNCH(slot);
+    if (ck_load_relaxed(L + CK_L_STATE) != 2u ||
+        ck_load_relaxed(L + CK_L_ID) != ck_load_relaxed(S->s + CK_SH_WORKER(w) + CK_W_LAUNCH)) {
+        /* A group dropped from a cooperative launch that has finished since:
+         * its slot is free or holds another launch now. */
+        ck_free_push(S, w);
+        return;
+    }
     if (!ck_load_relaxed(L + CK_L_COOP)) {
         uint next = ck_load_relaxed(L + CK_L_NEXT), groups = ck_load_relaxed(L + CK_L_GROUPS);
         if (next < groups) { /* more logical groups than workers: next wave */
