@@ -3,6 +3,7 @@
 #include "channel.h"
 #include "clock.h"
 #include "error.h"
+#include "zero_copy.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -15,8 +16,8 @@ struct ck_channel {
     ck_transport transport;
     uint32_t *words;   /* the host's view                         */
     void *svm;         /* CL20: clSVMAlloc pointer (== words)      */
-    cl_mem buf;        /* CL12: the pinned or zero-copy buffer     */
-    void *backing;     /* CL12 on CPU: our page-aligned allocation */
+    cl_mem buf;        /* CL12 on NVIDIA: the pinned buffer        */
+    ck_zero_copy zc;   /* CL12 on a CPU device                     */
 };
 
 static _Atomic uint32_t *at(const ck_channel *ch, unsigned word)
@@ -63,40 +64,27 @@ ck_status ck_channel_create(ck_device *dev, ck_channel **out)
         }
         ch->words = ch->svm;
     } else {
-        if (dev->create_buffer_nv) {
+        if (!dev->create_buffer_nv) {
+            ck_status s = ck_zero_copy_create(dev, CHANNEL_BYTES, "channel", &ch->zc);
+            if (s != CK_OK) {
+                free(ch);
+                return s;
+            }
+            ch->words = ch->zc.backing;
+        } else {
             ch->buf = dev->create_buffer_nv(dev->context, CL_MEM_READ_WRITE,
                                             CK_MEM_LOCATION_HOST_NV | CK_MEM_PINNED_NV, CHANNEL_BYTES, NULL, &err);
             if (!ch->buf) {
                 free(ch);
                 return ck_fail_cl(err, "clCreateBufferNV(pinned host memory) for the channel", "");
             }
-        } else {
-            size_t bytes = (CHANNEL_BYTES + 4095) & ~(size_t)4095;
-            ch->backing = aligned_alloc(4096, bytes);
-            if (!ch->backing) {
-                free(ch);
-                return ck_fail(CK_ERR_NO_MEMORY, "out of host memory for the channel");
+            void *p = clEnqueueMapBuffer(dev->queue, ch->buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                         CHANNEL_BYTES, 0, NULL, NULL, &err);
+            if (!p) {
+                ck_channel_destroy(ch);
+                return ck_fail_cl(err, "clEnqueueMapBuffer of the channel", "");
             }
-            memset(ch->backing, 0, bytes);
-            ch->buf = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, CHANNEL_BYTES,
-                                     ch->backing, &err);
-            if (!ch->buf) {
-                free(ch->backing);
-                free(ch);
-                return ck_fail_cl(err, "clCreateBuffer(CL_MEM_USE_HOST_PTR) for the channel", "");
-            }
-        }
-        void *p = clEnqueueMapBuffer(dev->queue, ch->buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, CHANNEL_BYTES,
-                                     0, NULL, NULL, &err);
-        if (!p) {
-            ck_channel_destroy(ch);
-            return ck_fail_cl(err, "clEnqueueMapBuffer of the channel", "");
-        }
-        ch->words = p;
-        if (ch->backing && p != ch->backing) {
-            ck_channel_destroy(ch);
-            return ck_fail(CK_ERR_NO_PATH, "device '%s' copies host buffers instead of using them in place, so "
-                           "a running kernel cannot see the host: use --path cl20", dev->info.device_name);
+            ch->words = p;
         }
     }
     ck_channel_reset(ch);
@@ -123,7 +111,7 @@ void ck_channel_destroy(ck_channel *ch)
         clFinish(ch->dev->queue);
         clReleaseMemObject(ch->buf);
     }
-    free(ch->backing);
+    ck_zero_copy_destroy(ch->dev, &ch->zc);
     free(ch);
 }
 
@@ -132,7 +120,8 @@ ck_status ck_channel_set_kernel_arg(ck_channel *ch, cl_kernel k, cl_uint index)
     if (ch->svm)
         CK_CL_TRY(clSetKernelArgSVMPointer(k, index, ch->svm), "clSetKernelArgSVMPointer(channel)", "");
     else
-        CK_CL_TRY(clSetKernelArg(k, index, sizeof(cl_mem), &ch->buf), "clSetKernelArg(channel)", "");
+        CK_CL_TRY(clSetKernelArg(k, index, sizeof(cl_mem), ch->buf ? &ch->buf : &ch->zc.buf),
+                  "clSetKernelArg(channel)", "");
     return CK_OK;
 }
 

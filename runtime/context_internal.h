@@ -8,6 +8,7 @@
 #include "channel.h"
 #include "ck_sched_layout.h"
 #include "stitcher.h"
+#include "zero_copy.h"
 
 #include <pthread.h>
 
@@ -50,12 +51,12 @@ struct ck_context {
     unsigned groups, workers;
     size_t max_workers, ring_size;
 
-    /* Arena storage: exactly one of svm / buf is set. */
+    /* Arena storage: exactly one of svm / zero-copy / device buffer. */
     ck_arena arena;
     void *arena_svm;
-    cl_mem arena_buf;
-    void *arena_host;     /* zero-copy view (CPU), or NULL (device memory) */
-    void *arena_backing;  /* our allocation behind a CPU zero-copy buffer   */
+    ck_zero_copy arena_zc; /* cl12 on a CPU device                          */
+    cl_mem arena_buf;      /* cl12 on a GPU: device memory                  */
+    void *arena_host;      /* the host's view (SVM or zero-copy), else NULL */
     cl_command_queue xfer; /* transfers to device-memory arenas            */
     pthread_mutex_t arena_lock;
 

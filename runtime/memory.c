@@ -30,21 +30,10 @@ ck_status ck_arena_storage_create(ck_context *ctx)
                            "ck_context_options.arena_bytes", (unsigned long long)bytes);
         ctx->arena_host = ctx->arena_svm;
     } else if (dev->info.is_cpu) {
-        ctx->arena_backing = aligned_alloc(4096, bytes);
-        if (!ctx->arena_backing)
-            return ck_fail(CK_ERR_NO_MEMORY, "out of host memory for a %llu-byte arena", (unsigned long long)bytes);
-        ctx->arena_buf = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes,
-                                        ctx->arena_backing, &err);
-        if (!ctx->arena_buf)
-            return ck_fail_cl(err, "clCreateBuffer(arena, CL_MEM_USE_HOST_PTR)", "");
-        void *p = clEnqueueMapBuffer(dev->queue, ctx->arena_buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
-                                     NULL, NULL, &err);
-        if (!p)
-            return ck_fail_cl(err, "clEnqueueMapBuffer(arena)", "");
-        if (p != ctx->arena_backing)
-            return ck_fail(CK_ERR_NO_PATH, "device '%s' copies host buffers instead of using them in place; use "
-                           "--path cl20", dev->info.device_name);
-        ctx->arena_host = p;
+        ck_status s = ck_zero_copy_create(dev, bytes, "arena", &ctx->arena_zc);
+        if (s != CK_OK)
+            return s;
+        ctx->arena_host = ctx->arena_zc.backing;
     } else {
         ctx->arena_buf = clCreateBuffer(dev->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
         if (!ctx->arena_buf)
@@ -61,20 +50,11 @@ void ck_arena_storage_destroy(ck_context *ctx)
 {
     if (ctx->arena_svm)
         clSVMFree(ctx->dev->context, ctx->arena_svm);
-    if (ctx->arena_buf) {
-        if (ctx->arena_backing && ctx->arena_host) {
-            cl_event ev = NULL;
-            if (clEnqueueUnmapMemObject(ctx->dev->queue, ctx->arena_buf, ctx->arena_host, 0, NULL, &ev) ==
-                    CL_SUCCESS && ev) {
-                clWaitForEvents(1, &ev);
-                clReleaseEvent(ev);
-            }
-        }
+    if (ctx->arena_buf)
         clReleaseMemObject(ctx->arena_buf);
-    }
+    ck_zero_copy_destroy(ctx->dev, &ctx->arena_zc);
     if (ctx->xfer)
         clReleaseCommandQueue(ctx->xfer);
-    free(ctx->arena_backing);
     ck_arena_destroy(&ctx->arena);
 }
 
@@ -83,7 +63,8 @@ ck_status ck_arena_set_kernel_arg(ck_context *ctx, cl_kernel k, cl_uint index)
     if (ctx->arena_svm)
         CK_CL_TRY(clSetKernelArgSVMPointer(k, index, ctx->arena_svm), "clSetKernelArgSVMPointer(arena)", "");
     else
-        CK_CL_TRY(clSetKernelArg(k, index, sizeof(cl_mem), &ctx->arena_buf), "clSetKernelArg(arena)", "");
+        CK_CL_TRY(clSetKernelArg(k, index, sizeof(cl_mem), ctx->arena_buf ? &ctx->arena_buf : &ctx->arena_zc.buf),
+                  "clSetKernelArg(arena)", "");
     return CK_OK;
 }
 
