@@ -28,6 +28,7 @@ typedef struct {
     uint chaos;            /* chaos mode on                            */
     uint naive;            /* naive resizing barrier                   */
     uint phase;            /* primitive calls so far: picks a broadcast slot */
+    uint launch;           /* host id of the launch this group belongs to  */
 } ck_wg_t;
 
 #define CK_L(ctx, field) ((ctx)->sched + CK_SH_LAUNCH((ctx)->slot) + (field))
@@ -304,6 +305,16 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
     }
     if (!ck_wait_release(ctx, word, old, &released))
         return 0;
+    /* A group dropped here may be slow to see the release: by then its
+     * launch can have finished and the slot can hold a new launch whose
+     * barrier word happens to carry the very sequence number this group
+     * expects (the same kernel on the same input passes through the same
+     * sequence numbers). Such a straggler must not join the new launch: its
+     * arrivals would stand in for a real group at the next barrier, which
+     * then leaves as dropped while still counted in M. The slot's launch id,
+     * written before the new launch's first barrier word, tells them apart. */
+    if (ck_load_relaxed(CK_L(ctx, CK_L_ID)) != ctx->launch)
+        return 0;
     uint expected = ((old >> CK_M_BITS) + 1u) & (0xffffffffu >> CK_M_BITS);
     if (naive && (released >> CK_M_BITS) == expected) {
         /* Phase 2 of the naive form: one offer_kill, then arrive again. */
@@ -311,7 +322,7 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
             return 0;
         old = released;
         ck_fetch_add(count, 1u);
-        if (!ck_wait_release(ctx, word, old, &released))
+        if (!ck_wait_release(ctx, word, old, &released) || ck_load_relaxed(CK_L(ctx, CK_L_ID)) != ctx->launch)
             return 0;
         expected = ((old >> CK_M_BITS) + 1u) & (0xffffffffu >> CK_M_BITS);
     }

@@ -159,7 +159,7 @@ uint ck_try_start(ck_sched_t *S, uint slot, uint nothing_else_waits)
         ck_store_relaxed(L + CK_L_M, m0);
         ck_store_relaxed(L + CK_L_MAX_M, m0);
         ck_store_relaxed(L + CK_L_INITIAL, m0);
-        ck_store_relaxed(L + CK_L_BAR_WORD, m0);
+        ck_store_release(L + CK_L_BAR_WORD, m0);
         ck_store_relaxed(L + CK_L_RNG, (S->chaos_seed ^ (ck_load_relaxed(L + CK_L_ID) * 0x9E3779B9u)) | 1u);
         ck_store_release(s + CK_H_COOP_SLOT, slot + 1u);
         for (uint g = 0; g < m0; ++g)
@@ -391,11 +391,12 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
             scratch[2] = ck_load_relaxed(rec + CK_W_SLOT);
             scratch[3] = ck_load_relaxed(rec + CK_W_GROUP);
             scratch[4] = ck_load_relaxed(rec + CK_W_RESUME);
+            scratch[5] = ck_load_relaxed(rec + CK_W_LAUNCH);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         uint leave = scratch[0];
         last = scratch[1];
-        uint slot = scratch[2], group = scratch[3], resume = scratch[4];
+        uint slot = scratch[2], group = scratch[3], resume = scratch[4], launch = scratch[5];
         barrier(CLK_LOCAL_MEM_FENCE);
         if (leave)
             return;
@@ -415,6 +416,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
         ctx.chaos = chaos;
         ctx.naive = naive;
         ctx.phase = 0;
+        ctx.launch = launch;
         ck_dispatch(&ctx, ck_load_relaxed(L + CK_L_KERNEL), resume, (global const void *)(s + CK_SH_TX(max_workers, w)),
                     arena, (global const ulong *)(L + CK_L_ARGS), pool, locals);
         ck_fence_acq_rel();

@@ -92,6 +92,24 @@ kernel void barrier_ordering(global uint *bad, global uint *seen, global uint *s
     }
 }
 
+/* A short run of resizing barriers, launched again and again in one context:
+ * after barrier r every live group counts itself once and group 0 records
+ * M', so the counts equal M' exactly. A group dropped by one launch that
+ * joined the next launch in the same slot (the straggler rule) would count
+ * twice or leave a real group behind. */
+kernel void relaunch_rounds(global uint *count, global uint *mprime, uint rounds)
+{
+    transmit uint r = 0;
+    while (r < rounds) {
+        resizing_global_barrier();
+        if (get_local_id(0) == 0) {
+            atomic_inc(&count[r]);
+            if (get_group_id(0) == 0) mprime[r] = get_num_groups(0);
+        }
+        r++;
+    }
+}
+
 /* Never yields: loops on global barriers until the host writes a nonzero
  * word. Group 0 samples the word and every group acts on that sample after
  * a barrier, so all groups leave the loop at the same iteration. */
