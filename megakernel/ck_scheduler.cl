@@ -22,6 +22,7 @@ typedef struct {
     ck_ch_cursor cur;
     uint max_workers, ring_size, workers;
     uint free_n;
+    uint coop_returned;  /* completions of the running cooperative launch seen */
     uint chaos_seed, rng;
 } ck_sched_t;
 
@@ -131,6 +132,7 @@ void ck_worker_idle(ck_sched_t *S, uint w)
         return;
     }
     ck_free_push(S, w);
+    S->coop_returned += 1u;
     if (!ck_lock(S->s, S->ch))
         return;
     uint done = ck_load_relaxed(L + CK_L_FINISHED) == ck_load_relaxed(L + CK_L_M);
@@ -161,6 +163,7 @@ uint ck_try_start(ck_sched_t *S, uint slot, uint nothing_else_waits)
         ck_store_relaxed(L + CK_L_INITIAL, m0);
         ck_store_release(L + CK_L_BAR_WORD, m0);
         ck_store_relaxed(L + CK_L_RNG, (S->chaos_seed ^ (ck_load_relaxed(L + CK_L_ID) * 0x9E3779B9u)) | 1u);
+        S->coop_returned = 0;
         ck_store_release(s + CK_H_COOP_SLOT, slot + 1u);
         for (uint g = 0; g < m0; ++g)
             ck_assign(S, ck_free_pop(S), slot, g);
@@ -170,14 +173,18 @@ uint ck_try_start(ck_sched_t *S, uint slot, uint nothing_else_waits)
     }
     uint need = min(groups, S->workers);
     if (coop_slot && S->free_n < need) {
-        /* Gather: take back the fork reservation, then ask for kills. */
+        /* Gather: take back the fork reservation, then ask for the kills
+         * still missing. Groups already killed or finished whose workers
+         * have not come back through the ring yet are on their way: asking
+         * for them again would take twice the groups the launch needs (seen
+         * on the H100: half the groups asked for, all but one taken). */
         if (!ck_lock(s, S->ch))
             return 0;
         ck_revoke_locked(S);
         CK_PTR C = s + CK_SH_LAUNCH(coop_slot - 1u);
-        uint want = S->free_n < need ? need - S->free_n : 0u;
-        if (ck_load_relaxed(C + CK_L_KILL_REQ) < want)
-            ck_store_relaxed(C + CK_L_KILL_REQ, want);
+        uint coming = ck_load_relaxed(C + CK_L_KILLS) + ck_load_relaxed(C + CK_L_FINISHED) - S->coop_returned;
+        uint have = S->free_n + coming;
+        ck_store_relaxed(C + CK_L_KILL_REQ, have < need ? need - have : 0u);
         ck_unlock(s);
     }
     if (S->free_n < need)
@@ -285,6 +292,7 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint ring
     S.ring_size = ring_size;
     S.workers = workers;
     S.free_n = 0;
+    S.coop_returned = 0;
     S.chaos_seed = chaos_seed;
     S.rng = chaos_seed ? chaos_seed : 1u;
     for (uint w = workers; w > 0; --w) /* pop order: worker 0 first */
