@@ -48,8 +48,9 @@ rmat-mt)
   run rmat_mt1000 $rmat --noncoop N/4,N/2,N-1 --period-ms 1000 --runs $runs
   ;;
 ws)
-  for r in 1024 4096 16384; do
+  for r in 65536 262144; do
     run ws_alone_$r --app ws --ws-roots $r --noncoop none --runs 1
   done
+  run ws_mt_65536 --app ws --ws-roots 65536 --matmul-size 256 --runs $runs
   ;;
 esac
