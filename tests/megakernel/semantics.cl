@@ -2,13 +2,14 @@
  * counts violations into `bad` (index per rule) and evidence that the rule
  * was exercised into `seen`; the host asserts bad == 0 and seen > 0. */
 
-/* An ordinary kernel used to make the scheduler ask for groups back. */
-kernel void busy(global uint *out, uint n)
+/* An ordinary kernel used to make the scheduler ask for groups back. `out`
+ * holds `len` words: on a GPU the work-items outnumber them by far. */
+kernel void busy(global uint *out, uint n, uint len)
 {
     uint acc = (uint)get_global_id(0);
     for (uint i = 0; i < n; ++i)
         acc = acc * 1664525u + 1013904223u;
-    out[get_global_id(0)] = acc;
+    out[get_global_id(0) % len] = acc;
 }
 
 /* Kill and fork rules: at every step a live group's id is below M (a kill of

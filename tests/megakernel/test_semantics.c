@@ -16,6 +16,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#define BUSY_WORDS (1u << 14) /* words of busy's output buffer */
+
 static const char *path_name, *kernel_file;
 static unsigned chaos_seeds = 20;
 
@@ -42,7 +44,7 @@ static fixture open_ctx(uint64_t seed, int naive)
     assert_int_equal(ck_buffer_alloc(f.ctx, 16 * 4, &f.bad), CK_OK);
     assert_int_equal(ck_buffer_alloc(f.ctx, 16 * 4, &f.seen), CK_OK);
     assert_int_equal(ck_buffer_alloc(f.ctx, 1 << 16, &f.scratch), CK_OK);
-    assert_int_equal(ck_buffer_alloc(f.ctx, 1 << 16, &f.busy_out), CK_OK);
+    assert_int_equal(ck_buffer_alloc(f.ctx, BUSY_WORDS * 4, &f.busy_out), CK_OK);
     assert_int_equal(ck_buffer_alloc(f.ctx, 1 << 16, &f.extra), CK_OK);
     return f;
 }
@@ -66,9 +68,9 @@ static ck_launch_stats run(fixture *f, const char *name, const ck_arg *args, siz
         fail_msg("%s", ck_last_error());
     const unsigned counts[4] = {1, W / 4 ? W / 4 : 1, W / 2 ? W / 2 : 1, W - 1 ? W - 1 : 1};
     for (unsigned i = 0; i < stream; ++i) {
-        ck_arg a[2] = {ck_arg_buffer(f->busy_out), ck_arg_uint(2000)};
+        ck_arg a[3] = {ck_arg_buffer(f->busy_out), ck_arg_uint(2000), ck_arg_uint(BUSY_WORDS)};
         ck_launch *b;
-        if (ck_launch_kernel(f->ctx, "busy", counts[i % 4], a, 2, &b) != CK_OK || ck_wait(b, 60) != CK_OK)
+        if (ck_launch_kernel(f->ctx, "busy", counts[i % 4], a, 3, &b) != CK_OK || ck_wait(b, 60) != CK_OK)
             fail_msg("ordinary launch %u: %s", i, ck_last_error());
         ck_launch_release(b);
     }
@@ -240,8 +242,8 @@ static void test_gathers_take_only_what_is_needed(void **state)
             break;
         }
         unsigned need = t % 2 ? W - 1 : 1;
-        ck_arg ba[2] = {ck_arg_buffer(f.busy_out), ck_arg_uint(200)};
-        if (ck_launch_kernel(f.ctx, "busy", need, ba, 2, &b) == CK_OK) {
+        ck_arg ba[3] = {ck_arg_buffer(f.busy_out), ck_arg_uint(200), ck_arg_uint(BUSY_WORDS)};
+        if (ck_launch_kernel(f.ctx, "busy", need, ba, 3, &b) == CK_OK) {
             if (ck_wait(b, 60) != CK_OK)
                 snprintf(why, sizeof why, "trial %u, ordinary launch: %s", t, ck_last_error());
             ck_launch_release(b);
@@ -285,8 +287,8 @@ static void test_kernel_that_does_not_yield(void **state)
     ck_arg a[2] = {ck_arg_buffer(f.scratch), ck_arg_buffer(f.bad)};
     ck_launch *hog, *b;
     assert_int_equal(ck_launch_kernel(f.ctx, "hog", W, a, 2, &hog), CK_OK);
-    ck_arg ba[2] = {ck_arg_buffer(f.busy_out), ck_arg_uint(10)};
-    assert_int_equal(ck_launch_kernel(f.ctx, "busy", W, ba, 2, &b), CK_OK);
+    ck_arg ba[3] = {ck_arg_buffer(f.busy_out), ck_arg_uint(10), ck_arg_uint(BUSY_WORDS)};
+    assert_int_equal(ck_launch_kernel(f.ctx, "busy", W, ba, 3, &b), CK_OK);
     assert_int_equal(ck_wait(b, 1.0), CK_ERR_TIMEOUT);
     const char *m = ck_last_error();
     if (!strstr(m, "'hog'") || !strstr(m, "does not yield") || !strstr(m, "scheduler:"))
