@@ -29,6 +29,7 @@ typedef struct {
     char noncoop[256];
     double period_ms;
     int matmul_size;      /* 0 = automatic */
+    int ws_roots_given;   /* --ws-roots seen (else: automatic by device) */
     unsigned runs;
     int json;
     size_t wg;
@@ -71,7 +72,8 @@ static void usage(FILE *f)
             "  --source V               BFS source (default: largest degree; grid: 0)\n"
             "  --ws-roots R --ws-depth D --ws-units U --ws-iters I\n"
             "                           work-stealing tree: roots, depth limit, hash chains per task and\n"
-            "                           rounds per chain (defaults 256, 96, 64, 16)\n"
+            "                           rounds per chain (defaults: roots 256 on CPUs and 65536 on GPUs,\n"
+            "                           where 256 roots end in about 10 ms; 96, 64, 16)\n"
             "  --seed S                 generator seed (default 1)\n"
             "device and runtime:\n"
             "  --device S  --path cl20|cl12|auto  --wg SIZE (default 64)\n"
@@ -195,6 +197,7 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--ws-roots")) {
             if (parse_uint(v, 1, 1u << 24, &o->app.ws.roots))
                 return bad_cli("--ws-roots must be 1..2^24");
+            o->ws_roots_given = 1;
         } else if (!strcmp(a, "--ws-depth")) {
             if (parse_uint(v, 0, 100000, &o->app.ws.max_depth))
                 return bad_cli("--ws-depth must be 0..100000");
@@ -591,16 +594,23 @@ static void run_config(report *rep, app_session *s, config_result *c)
     }
 }
 
+/* 1 if the device the options select is a CPU (or cannot be opened: the
+ * session reports that error itself later). */
+static int device_is_cpu(const options *o)
+{
+    ck_device *dev;
+    if (ck_device_open(&o->device, &dev) != CK_OK)
+        return 1;
+    int cpu = ck_device_get_info(dev)->is_cpu;
+    ck_device_close(dev);
+    return cpu;
+}
+
 static int auto_matmul_size(const options *o)
 {
     if (o->matmul_size)
         return o->matmul_size;
-    ck_device *dev;
-    if (ck_device_open(&o->device, &dev) != CK_OK)
-        return 128;
-    int cpu = ck_device_get_info(dev)->is_cpu;
-    ck_device_close(dev);
-    return cpu ? 128 : 1024;
+    return device_is_cpu(o) ? 128 : 1024;
 }
 
 static void run_cooperative(report *rep)
@@ -670,6 +680,11 @@ int main(int argc, char **argv)
     static report rep;
     rep.o = &o;
     char err[1024];
+    /* Work stealing's default tree ends in about 10 ms on a large GPU, before
+     * a matmul stream of 40 ms periods can ask for anything: GPUs get a tree
+     * of 65536 roots (about 45 ms alone on the H100, docs/RESULTS.md). */
+    if (o.app.kind == APP_KIND_WS && !o.ws_roots_given && !device_is_cpu(&o))
+        o.app.ws.roots = 65536;
     if (app_create(&o.app, &rep.a, err, sizeof err)) {
         fprintf(stderr, "ckrun: %s\n", err);
         return 1;
