@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Runs the megakernel's semantic tests and a smoke of the tools on the lent
-# NVIDIA machine (device tool). cmocka is not installed there: the call
-# carries Debian's libcmocka packages in .devpkgs/, unpacked under /tmp.
-# Usage: tools/device_megakernel.sh OUTDIR [CHAOS_SEEDS]
+# Runs the megakernel's semantic tests, the launch API tests and both
+# applications under chaos seeds (ckrun --chaos, multitasked with matmul) on
+# the lent NVIDIA machine (device tool). cmocka is not installed there: the
+# call carries Debian's libcmocka packages in .devpkgs/, unpacked under /tmp.
+# Usage: tools/device_megakernel.sh OUTDIR [CHAOS_SEEDS [APP_CHAOS_SEEDS]]
 set -u
-out=${1:?usage: device_megakernel.sh OUTDIR [CHAOS_SEEDS]}; seeds=${2:-4}
+out=${1:?usage: device_megakernel.sh OUTDIR [CHAOS_SEEDS [APP_CHAOS_SEEDS]]}; seeds=${2:-4}; app_seeds=${3:-0}
 mkdir -p "$out"
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 mkdir -p /tmp/cm && for f in .devpkgs/*.deb; do dpkg -x "$f" /tmp/cm; done
@@ -16,3 +17,19 @@ meson setup $b >$out/meson.log 2>&1 && meson compile -C $b >>$out/meson.log 2>&1
 export CK_DEVICE=NVIDIA
 set -o pipefail
 CK_DUMP_SOURCE=$out/megakernel.cl timeout 500 $b/tests/megakernel/test_semantics cl12 tests/megakernel/semantics.cl $seeds 2>&1 | tee $out/semantics.log
+timeout 300 $b/tests/megakernel/test_launch_api cl12 tests/megakernel/launch_kernels.cl 2>&1 | tee $out/launch_api.log
+set +o pipefail
+# Chaos on the device: every legal scheduling choice at random, thousands of
+# groups, results checked against the CPU reference by ckrun.
+for s in $(seq 1 $app_seeds); do
+  for args in "--app bfs --graph rmat --scale 16" "--app bfs --graph grid --scale 16" "--app ws --ws-roots 4096"; do
+    mm=$([ $((s % 2)) = 0 ] && echo N/2 || echo 1,N-1)
+    if timeout 120 $b/tools/ckrun --device NVIDIA --chaos $s $args --noncoop $mm --matmul-size 256 --plain none \
+        > $out/chaos_tmp.txt 2>&1; then
+      echo "chaos $s $args: PASS $(grep -c PASS $out/chaos_tmp.txt) configurations"
+    else
+      echo "chaos $s $args: FAIL"; cat $out/chaos_tmp.txt
+    fi
+  done
+done | tee $out/chaos.log
+echo "app chaos runs failed: $(grep -c ': FAIL' $out/chaos.log)"
