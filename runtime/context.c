@@ -273,6 +273,15 @@ static ck_status build_program(ck_context *ctx)
     return ck_kernel_create(ctx->program, "ck_megakernel", &ctx->kernel);
 }
 
+/* The megakernel has ended: it no longer keeps other contexts' releases parked. */
+static void megakernel_gone(ck_context *ctx)
+{
+    if (ctx->mk_counted) {
+        ctx->mk_counted = 0;
+        ck_device_note_megakernel(0);
+    }
+}
+
 ck_status ck_context_build(ck_context *ctx)
 {
     if (!ctx)
@@ -325,6 +334,10 @@ ck_status ck_context_build(ck_context *ctx)
     err = clEnqueueNDRangeKernel(ctx->dev->queue, ctx->kernel, 1, NULL, &global, &wg, 0, NULL, &ctx->mk_event);
     if (err == CL_SUCCESS)
         err = clFlush(ctx->dev->queue);
+    if (err == CL_SUCCESS) {
+        ctx->mk_counted = 1;
+        ck_device_note_megakernel(1);
+    }
     if (err != CL_SUCCESS)
         return ck_fail_cl(err, "clEnqueueNDRangeKernel(megakernel)",
                           "the megakernel may need more registers or local memory than a group of this size has; "
@@ -340,13 +353,15 @@ ck_status ck_context_build(ck_context *ctx)
         ck_channel_abort(ctx->ch);
         if (ck_event_wait(ctx->mk_event, 30.0, "megakernel") != CK_OK)
             return ck_fail(s, "%s (and the aborted megakernel did not end within 30 s)", why);
+        megakernel_gone(ctx);
         return ck_fail(s, "%s", why);
     }
     ctx->groups = found;
     ctx->workers = found - 1;
     if (pthread_create(&ctx->progress, NULL, progress_main, ctx) != 0) {
         ck_channel_abort(ctx->ch);
-        ck_event_wait(ctx->mk_event, 30.0, "megakernel");
+        if (ck_event_wait(ctx->mk_event, 30.0, "megakernel") == CK_OK)
+            megakernel_gone(ctx);
         return ck_fail(CK_ERR_NO_MEMORY, "cannot start the runtime's progress thread");
     }
     ctx->progress_started = 1;
@@ -390,6 +405,7 @@ ck_status ck_context_destroy(ck_context *ctx)
             return ck_fail(CK_ERR_TIMEOUT, "the megakernel did not stop even after abort (a kernel loops without "
                            "reaching a primitive); its resources are left allocated");
         }
+        megakernel_gone(ctx);
     }
     for (ck_launch *l = ctx->inflight, *n; l; l = n) {
         n = l->next;

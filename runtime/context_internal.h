@@ -46,6 +46,7 @@ struct ck_context {
     cl_program program;
     cl_kernel kernel;
     cl_event mk_event;
+    int mk_counted;          /* counted in ck_device_note_megakernel until it has ended */
     ck_channel *ch;
     cl_mem sched, poll;
     unsigned groups, workers;

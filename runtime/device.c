@@ -6,6 +6,7 @@
 
 #include <CL/cl_ext.h>
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -373,6 +374,56 @@ ck_status ck_device_open(const ck_device_options *opts, ck_device **out)
     return CK_OK;
 }
 
+/* OpenCL contexts closed while a megakernel runs (see ck_device_note_megakernel). */
+static pthread_mutex_t parked_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned running_megakernels;
+static cl_context *parked;
+static size_t n_parked, cap_parked;
+
+void ck_device_note_megakernel(int running)
+{
+    cl_context *release = NULL;
+    size_t n = 0;
+    pthread_mutex_lock(&parked_lock);
+    if (running)
+        running_megakernels += 1;
+    else if (running_megakernels)
+        running_megakernels -= 1;
+    if (!running_megakernels) {
+        release = parked;
+        n = n_parked;
+        parked = NULL;
+        n_parked = cap_parked = 0;
+    }
+    pthread_mutex_unlock(&parked_lock);
+    for (size_t i = 0; i < n; ++i)
+        clReleaseContext(release[i]);
+    free(release);
+}
+
+/* 1 if the context was parked for later release. */
+static int park_context(cl_context c)
+{
+    int done = 0;
+    pthread_mutex_lock(&parked_lock);
+    if (running_megakernels) {
+        if (n_parked == cap_parked) {
+            size_t cap = cap_parked ? 2 * cap_parked : 4;
+            cl_context *p = realloc(parked, cap * sizeof *p);
+            if (p) {
+                parked = p;
+                cap_parked = cap;
+            }
+        }
+        /* Out of memory: leak the context rather than hang in its release. */
+        if (n_parked < cap_parked)
+            parked[n_parked++] = c;
+        done = 1;
+    }
+    pthread_mutex_unlock(&parked_lock);
+    return done;
+}
+
 void ck_device_close(ck_device *dev)
 {
     if (!dev)
@@ -383,7 +434,7 @@ void ck_device_close(ck_device *dev)
         clFinish(dev->queue);
         clReleaseCommandQueue(dev->queue);
     }
-    if (dev->context)
+    if (dev->context && !park_context(dev->context))
         clReleaseContext(dev->context);
     free(dev);
 }

@@ -28,4 +28,12 @@ void ck_device_evaluate_paths(ck_device_info *info);
  * Errors: CK_ERR_NO_PATH, naming what the device lacks. */
 ck_status ck_device_choose_path(ck_device_info *info, ck_path want);
 
+/* Counts this process's running megakernels (running = 1 when one starts,
+ * 0 when it has ended). NVIDIA's clReleaseContext waits until the whole
+ * device is idle, which a running megakernel never is (measured on the H100:
+ * destroying a second context hung for good). So ck_device_close parks the
+ * OpenCL context while any megakernel runs, and the last megakernel to end
+ * releases the parked ones. Cannot fail. */
+void ck_device_note_megakernel(int running);
+
 #endif
