@@ -167,6 +167,19 @@ static void test_barrier_orders_memory(void **state)
     }
 }
 
+/* After a relaunch_rounds launch (counts in f->scratch, M' in f->extra):
+ * every round counted exactly M' groups. Writes the first mismatch to why. */
+static void check_rounds(fixture *f, unsigned rounds, const char *where, char *why, size_t why_len)
+{
+    static uint32_t count[1u << 14], mprime[1u << 14];
+    read_words(f, f->scratch, count, rounds);
+    read_words(f, f->extra, mprime, rounds);
+    for (unsigned r = 0; r < rounds && !why[0]; ++r)
+        if (mprime[r] == 0 || count[r] != mprime[r])
+            snprintf(why, why_len, "%s, round %u: %u groups counted themselves after a barrier that released M' = %u",
+                     where, r, count[r], mprime[r]);
+}
+
 /* Back-to-back launches of one cooperative kernel in one context, under
  * chaos: a group dropped at a barrier may see the release only after its
  * launch has finished and the next launch is using the same slot, possibly at
@@ -182,9 +195,9 @@ static void relaunch_suite(int naive)
         fixture f = open_ctx(300 + seed + 10 * (unsigned)naive, naive);
         unsigned W = ck_context_workers(f.ctx);
         for (unsigned i = 0; i < LAUNCHES && !why[0]; ++i) {
-            zero(&f, f.bad);
-            zero(&f, f.seen);
-            ck_arg a[3] = {ck_arg_buffer(f.bad), ck_arg_buffer(f.seen), ck_arg_uint(ROUNDS)};
+            zero(&f, f.scratch);
+            zero(&f, f.extra);
+            ck_arg a[3] = {ck_arg_buffer(f.scratch), ck_arg_buffer(f.extra), ck_arg_uint(ROUNDS)};
             ck_launch *l;
             if (ck_launch_kernel(f.ctx, "relaunch_rounds", W, a, 3, &l) != CK_OK) {
                 snprintf(why, sizeof why, "seed %u, launch %u: %s", seed, i, ck_last_error());
@@ -198,13 +211,9 @@ static void relaunch_suite(int naive)
             }
             resizes += st.resizes;
             ck_launch_release(l);
-            uint32_t count[ROUNDS], mprime[ROUNDS];
-            read_words(&f, f.bad, count, ROUNDS);
-            read_words(&f, f.seen, mprime, ROUNDS);
-            for (unsigned r = 0; r < ROUNDS && !why[0]; ++r)
-                if (mprime[r] == 0 || count[r] != mprime[r])
-                    snprintf(why, sizeof why, "seed %u, launch %u, round %u: %u groups counted themselves after a "
-                             "barrier that released M' = %u", seed, i, r, count[r], mprime[r]);
+            char where[64];
+            snprintf(where, sizeof where, "seed %u, launch %u", seed, i);
+            check_rounds(&f, ROUNDS, where, why, sizeof why);
         }
         /* Destroy before failing: a megakernel left running would hold every
          * PoCL thread and starve the tests after this one. */
@@ -230,7 +239,6 @@ static void test_gathers_take_only_what_is_needed(void **state)
     enum { ROUNDS = 2000, TRIALS = 24 };
     fixture f = open_ctx(0, 0);
     unsigned W = ck_context_workers(f.ctx), kills = 0;
-    static uint32_t count[ROUNDS], mprime[ROUNDS];
     char why[256] = "";
     for (unsigned t = 0; t < TRIALS && !why[0]; ++t) {
         zero(&f, f.scratch);
@@ -261,12 +269,9 @@ static void test_gathers_take_only_what_is_needed(void **state)
             kills += st.kills;
         }
         ck_launch_release(l);
-        read_words(&f, f.scratch, count, ROUNDS);
-        read_words(&f, f.extra, mprime, ROUNDS);
-        for (unsigned r = 0; r < ROUNDS && !why[0]; ++r)
-            if (mprime[r] == 0 || count[r] != mprime[r])
-                snprintf(why, sizeof why, "trial %u, round %u: %u groups counted themselves after a barrier that "
-                         "released M' = %u", t, r, count[r], mprime[r]);
+        char where[32];
+        snprintf(where, sizeof where, "trial %u", t);
+        check_rounds(&f, ROUNDS, where, why, sizeof why);
     }
     /* Destroy before failing (see relaunch_suite). */
     if (ck_context_destroy(f.ctx) != CK_OK && !why[0])
