@@ -169,6 +169,8 @@ typedef struct {
     int naive_resizing_barrier; /* 1: one offer_kill per resizing barrier (paper's naive
                                    form); 0: the query form of the paper's section 4.2 */
     double timeout_s;           /* deadline of builds and default of waits; 0 = 60 s   */
+    int quiet_warnings;         /* 1: do not write the build's warnings to stderr
+                                   (ck_context_build_warnings still has them)         */
 } ck_context_options;
 
 /* Opens the device and prepares an empty context. opts may be NULL.
@@ -192,6 +194,14 @@ ck_status ck_context_add_file(ck_context *ctx, const char *path, const char *con
  * CK_ERR_OPENCL, CK_ERR_NO_MEMORY, CK_ERR_INVALID_ARGUMENT (built twice or
  * no source). */
 ck_status ck_context_build(ck_context *ctx);
+/* The warnings of the last ck_context_build, one per line
+ * ("file:line: warning: sentence"): code that stitches and compiles but is not
+ * portable, such as mem_fence or a hand-made atomic_cmpxchg spin lock between
+ * work-groups in a cooperative kernel (use the synchronisation calls of
+ * ck_cooperative.h). They are also written to stderr at build unless
+ * quiet_warnings is set. "" if there are none or before a build; never NULL;
+ * owned by ctx. Cannot fail. */
+const char *ck_context_build_warnings(const ck_context *ctx);
 /* Worker groups of the running megakernel (occupancy minus the scheduler
  * group); 0 before a successful build. */
 unsigned ck_context_workers(const ck_context *ctx);

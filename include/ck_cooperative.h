@@ -1,5 +1,6 @@
 /* Device header for kernel authors: the cooperative kernels primitives with
- * the paper's names. Include it from OpenCL C:
+ * the paper's names, and the portable synchronisation calls that work between
+ * work-groups on every device. Include it from OpenCL C:
  *
  *     #include "ck_cooperative.h"
  *
@@ -10,27 +11,115 @@
  *   transmit                     qualifier of root-scope variables of a
  *                                cooperative kernel that forked groups inherit
  *
+ * Synchronisation between work-groups (device scope, global memory). Plain
+ * loads, stores, mem_fence and the OpenCL 1.2 atomic_* functions are not
+ * enough for it: atomic_* order nothing around them, and NVIDIA's OpenCL
+ * compiles mem_fence(CLK_GLOBAL_MEM_FENCE) too weakly to order memory between
+ * work-groups (on the H100 a work-stealing kernel whose locks used mem_fence
+ * hung every time; with these calls it is correct). Use these instead:
+ *
+ *   device_fence_acquire()       later accesses stay after it
+ *   device_fence_release()       earlier accesses complete before it
+ *   device_fence_acq_rel()       both
+ *   device_load_acquire(p)       uint load; later accesses stay after it
+ *   device_load_acquire_int(p)   the same for int
+ *   device_store_release(p, v)   uint store; earlier accesses complete first
+ *   device_store_release_int(p, v)
+ *   device_atomic_add(p, v)      atomic read-modify-writes of a uint that are
+ *   device_atomic_sub(p, v)      also acquire and release fences: use them for
+ *   device_atomic_xchg(p, v)     counters and flags that announce data (the
+ *   device_atomic_cmpxchg(p, e, d)  1.2 atomic_* functions order nothing).
+ *                                Each returns the old value; cmpxchg stored d
+ *                                iff the old value equals e.
+ *   device_mutex_try_lock(m)     1 if it took the mutex (word *m == 0: free)
+ *   device_mutex_lock(m)         spins until it holds the mutex
+ *   device_mutex_unlock(m)       releases it; the holder's writes are visible
+ *                                to the next holder
+ *
+ * Pointers are `volatile global uint *` (or `int *` for the _int calls). The
+ * mutex calls are work-item level: let one work-item of a group (usually
+ * local id 0) take and release the lock, and share what it read through local
+ * memory and barrier(). Through the framework, a device_mutex_lock that waits
+ * while the host aborts the megakernel (after a timeout) gives up so the
+ * megakernel can stop; the kernel's results are void then.
+ *
  * Under the framework (the runtime stitches your source into the megakernel)
- * this header is not used: the stitcher rewrites the primitives, and
- * get_group_id, get_num_groups, get_global_id and get_global_size return the
- * logical values of the cooperative model.
+ * the runtime puts this header in front of your code itself; the stitcher
+ * rewrites the primitives, and get_group_id, get_num_groups, get_global_id
+ * and get_global_size return the logical values of the cooperative model.
  *
  * Without the framework (plain OpenCL, the paper's backwards compatibility)
- * the primitives become what the occupancy-bound execution model allows:
- * offer_kill and request_fork are no-ops, transmit is nothing, and both
- * barriers are a spin barrier across all work-groups of the launch, which
- * only completes if every group is co-resident (launch no more groups than
- * the discovered occupancy, see ckinfo). The barrier needs two zeroed words
- * of global memory: where the compiler has program-scope global variables
- * (OpenCL C 2.0, or 3.0 with __opencl_c_program_scope_global_variables) they
- * are one; elsewhere (OpenCL C 1.2: NVIDIA; PoCL 3.1) define
- * CK_PLAIN_BARRIER_WORDS to an expression of type `volatile global uint *`
- * (for instance a kernel parameter) before including this header, or the
- * barrier fails to compile with a name that says so. */
+ * build with -I pointing at this directory (ck_atomics.h is included from
+ * here; it picks the atomics path from -cl-std and NVIDIA's fences from the
+ * compiler). The synchronisation calls work as above, and the primitives
+ * become what the occupancy-bound execution model allows: offer_kill and
+ * request_fork are no-ops, transmit is nothing, and both barriers are a spin
+ * barrier across all work-groups of the launch, which only completes if every
+ * group is co-resident (launch no more groups than the discovered occupancy,
+ * see ckinfo). The barrier needs two zeroed words of global memory: where the
+ * compiler has program-scope global variables (OpenCL C 2.0, or 3.0 with
+ * __opencl_c_program_scope_global_variables) they are one; elsewhere (OpenCL
+ * C 1.2: NVIDIA; PoCL 3.1) define CK_PLAIN_BARRIER_WORDS to an expression of
+ * type `volatile global uint *` (for instance a kernel parameter) before
+ * including this header, or the barrier fails to compile with a name that
+ * says so. */
 #ifndef CK_COOPERATIVE_H
 #define CK_COOPERATIVE_H
 
-#ifndef CK_MEGAKERNEL
+#ifndef CK_ATOMICS_H
+#include "ck_atomics.h"
+#endif
+
+/* ------------------------------------------------ portable synchronisation */
+
+void device_fence_acquire(void) { ck_fence_acquire(); }
+void device_fence_release(void) { ck_fence_release(); }
+void device_fence_acq_rel(void) { ck_fence_acq_rel(); }
+
+uint device_load_acquire(volatile global uint *p) { return ck_load_acquire((CK_PTR)p); }
+int device_load_acquire_int(volatile global int *p) { return (int)ck_load_acquire((CK_PTR)p); }
+void device_store_release(volatile global uint *p, uint v) { ck_store_release((CK_PTR)p, v); }
+void device_store_release_int(volatile global int *p, int v) { ck_store_release((CK_PTR)p, (uint)v); }
+
+uint device_atomic_add(volatile global uint *p, uint v) { return ck_fetch_add((CK_PTR)p, v); }
+uint device_atomic_sub(volatile global uint *p, uint v) { return ck_fetch_sub((CK_PTR)p, v); }
+uint device_atomic_xchg(volatile global uint *p, uint v) { return ck_exchange((CK_PTR)p, v); }
+uint device_atomic_cmpxchg(volatile global uint *p, uint expected, uint desired)
+{
+    return ck_cas((CK_PTR)p, expected, desired);
+}
+
+int device_mutex_try_lock(volatile global uint *m)
+{
+    /* Read first: a failing compare-exchange still takes the line exclusive. */
+    return ck_load_relaxed((CK_PTR)m) == 0u && ck_cas((CK_PTR)m, 0u, 1u) == 0u;
+}
+
+void device_mutex_unlock(volatile global uint *m) { ck_store_release((CK_PTR)m, 0u); }
+
+/* Spins until it holds the mutex at m (returns 1), or until the word at stop
+ * (if stop is not null) becomes nonzero (returns 0, mutex not taken). */
+int ck_mutex_lock_or_stop(volatile global uint *m, CK_PTR stop)
+{
+    for (uint spins = 1; !device_mutex_try_lock(m); ++spins)
+        if (stop && (spins & 255u) == 0u && ck_load_relaxed(stop))
+            return 0;
+    return 1;
+}
+
+#ifdef CK_MEGAKERNEL
+
+/* Stitched code has the group's context in scope as ck_ctx; a lock waiting
+ * while the megakernel stops gives up (see ck_aborting in ck_primitives.cl). */
+void ck_device_mutex_lock(ck_wg_t *ctx, volatile global uint *m)
+{
+    ck_mutex_lock_or_stop(m, ctx->sched + CK_H_EXIT);
+}
+#define device_mutex_lock(m) ck_device_mutex_lock(ck_ctx, (m))
+
+#else /* plain OpenCL */
+
+void device_mutex_lock(volatile global uint *m) { ck_mutex_lock_or_stop(m, 0); }
 
 #define transmit
 #define offer_kill() ((void)0)
@@ -45,34 +134,27 @@ volatile global uint ck_plain_barrier_words[2];
 #endif
 
 #ifdef CK_PLAIN_BARRIER_PTR
-/* Device-scope fence. NVIDIA's OpenCL compiles mem_fence too weakly to
- * order global memory between work-groups: build with -DCK_NV_PTX_FENCES
- * there (the framework's runtime does so itself). */
-#if defined(CK_NV_PTX_FENCES)
-#define CK_PLAIN_FENCE() __asm__ volatile("membar.gl;" ::: "memory")
-#else
-#define CK_PLAIN_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
-#endif
-
-/* Generation barrier over every group of the launch. */
+/* Generation barrier over every group of the launch: w[0] counts arrivals,
+ * w[1] is the generation the last arrival moves on. */
 void ck_plain_global_barrier(volatile global uint *w)
 {
-    CK_PLAIN_FENCE();
+    CK_PTR count = (CK_PTR)w;
+    CK_PTR gen = (CK_PTR)(w + 1);
+    ck_fence_release(); /* every work-item's writes, before thread 0 arrives */
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (get_local_id(0) == 0) {
-        uint gen = w[1];
-        CK_PLAIN_FENCE();
-        if (atomic_inc(&w[0]) == get_num_groups(0) - 1) {
-            w[0] = 0;
-            CK_PLAIN_FENCE();
-            atomic_inc(&w[1]);
+        uint g = ck_load_acquire(gen);
+        if (ck_fetch_add(count, 1u) == get_num_groups(0) - 1) {
+            ck_store_relaxed(count, 0u);
+            ck_fetch_add(gen, 1u);
         } else {
-            while (w[1] == gen) {}
+            while (ck_load_relaxed(gen) == g) {
+            }
+            ck_fence_acquire();
         }
-        CK_PLAIN_FENCE();
     }
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    CK_PLAIN_FENCE();
+    ck_fence_acquire();
 }
 #define global_barrier() ck_plain_global_barrier(CK_PLAIN_BARRIER_PTR)
 #define resizing_global_barrier() ck_plain_global_barrier(CK_PLAIN_BARRIER_PTR)
@@ -82,5 +164,5 @@ void ck_plain_global_barrier(volatile global uint *w)
 #define resizing_global_barrier() define_CK_PLAIN_BARRIER_WORDS_to_use_global_barrier_in_plain_OpenCL()
 #endif
 
-#endif /* !CK_MEGAKERNEL */
+#endif /* CK_MEGAKERNEL */
 #endif

@@ -77,10 +77,16 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
 
 unsigned ck_context_workers(const ck_context *ctx) { return ctx && ctx->built ? ctx->workers : 0; }
 
+const char *ck_context_build_warnings(const ck_context *ctx)
+{
+    return ctx && ctx->stitch.warnings ? ctx->stitch.warnings : "";
+}
+
 const ck_device_info *ck_context_device_info(const ck_context *ctx) { return ctx ? &ctx->dev->info : NULL; }
 
 /* Blanks `#include "ck_cooperative.h"` lines (keeping line numbers): under the
- * framework the header is not needed and the device compiler cannot find it. */
+ * framework the runtime puts the header in front of the user's code itself,
+ * and the device compiler could not find the file. */
 static void blank_header_include(char *text)
 {
     for (char *p = text; (p = strstr(p, "ck_cooperative.h"));) {
@@ -185,6 +191,8 @@ static ck_status stitch_sources(ck_context *ctx)
     free(coop);
     if (r != 0)
         return ck_fail(CK_ERR_BUILD, "%s", err);
+    if (ctx->stitch.warnings && !ctx->opts.quiet_warnings)
+        fputs(ctx->stitch.warnings, stderr);
     for (size_t k = 0; k < ctx->stitch.n_kernels; ++k) {
         const ck_stitch_kernel *K = &ctx->stitch.kernels[k];
         if (K->reqd_wg_size && K->reqd_wg_size != ctx->opts.work_group_size)
@@ -255,6 +263,10 @@ static ck_status build_program(ck_context *ctx)
         parts[n++] = ck_embedded_source_text(*f);
     parts[n++] = ck_embedded_source_text("ck_sched_layout.h");
     parts[n++] = ck_embedded_source_text("ck_primitives.cl");
+    /* The kernel authors' header (its synchronisation calls), which the user's
+     * own #include lines no longer name (blank_header_include). */
+    parts[n++] = "\n#line 1 \"ck_cooperative.h\"\n";
+    parts[n++] = ck_embedded_source_text("ck_cooperative.h");
     parts[n++] = ctx->stitch.source;
     parts[n++] = "\n#line 1 \"ck_scheduler.cl\"\n";
     parts[n++] = ck_embedded_source_text("ck_scheduler.cl");

@@ -89,7 +89,7 @@ ck_status ck_program_build_parts(ck_device *dev, const char **parts, unsigned n,
             dev->info.nv_ptx_fences = 1;
             return CK_OK;
         }
-        snprintf(opts, sizeof opts, "-cl-std=%s -DCK_PATH_CL12 %s", in->opencl_c_std, options ? options : "");
+        snprintf(opts, sizeof opts, "-cl-std=%s -DCK_PATH_CL12 -DCK_NO_PTX_FENCES %s", in->opencl_c_std, options ? options : "");
         dev->info.nv_ptx_fences = 0;
     }
     return try_build(dev, parts, n, opts, out, 0);

@@ -1,4 +1,4 @@
-/* Test kernels for the portable atomics layer (megakernel/ck_atomics.h). */
+/* Test kernels for the portable atomics layer (include/ck_atomics.h). */
 
 /* One work-item checks the value each operation returns and leaves. */
 kernel void single_ops(CK_PTR a, global uint *res)

@@ -17,7 +17,7 @@ if command -v meson >/dev/null && command -v ninja >/dev/null && meson setup -Dt
 else
   echo "meson build unavailable; building with gcc"; tail -5 $out/meson.log
   gcc -O2 megakernel/embed_sources.c -o $b/embed && \
-  $b/embed $b/emb.c megakernel/ck_channel_layout.h megakernel/ck_atomics.h megakernel/ck_channel.cl \
+  $b/embed $b/emb.c megakernel/ck_channel_layout.h include/ck_atomics.h megakernel/ck_channel.cl \
      megakernel/ck_discovery.cl megakernel/ck_probe_kernels.cl megakernel/ck_sched_layout.h \
      megakernel/ck_primitives.cl megakernel/ck_scheduler.cl && \
   gcc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -DCL_TARGET_OPENCL_VERSION=300 -Iinclude -Imegakernel -Imegakernel/stitcher -Iruntime \

@@ -9,7 +9,7 @@ echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 build() { # $1 = source tree, $2 = build dir
   mkdir -p $2
   gcc -O2 $1/megakernel/embed_sources.c -o $2/embed && \
-  $2/embed $2/emb.c $1/megakernel/ck_channel_layout.h $1/megakernel/ck_atomics.h $1/megakernel/ck_channel.cl \
+  $2/embed $2/emb.c $1/megakernel/ck_channel_layout.h $1/include/ck_atomics.h $1/megakernel/ck_channel.cl \
      $1/megakernel/ck_discovery.cl $1/megakernel/ck_probe_kernels.cl $1/megakernel/ck_sched_layout.h \
      $1/megakernel/ck_primitives.cl $1/megakernel/ck_scheduler.cl && \
   gcc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -DCL_TARGET_OPENCL_VERSION=300 -I$1/include -I$1/megakernel \
@@ -18,7 +18,7 @@ build() { # $1 = source tree, $2 = build dir
 build . /tmp/base || exit 1
 rm -rf /tmp/var; cp -r . /tmp/var
 python3 - <<'PY'
-p='/tmp/var/megakernel/ck_atomics.h'; s=open(p).read()
+p='/tmp/var/include/ck_atomics.h'; s=open(p).read()
 s=s.replace("uint ck_sys_load_acquire(CK_PTR p) { uint v = *p; ck_sys_fence(); return v; }",
  'uint ck_sys_load_acquire(CK_PTR p) { uint v; __asm__ volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory"); return v; }')
 s=s.replace("void ck_sys_store_release(CK_PTR p, uint v) { ck_sys_fence(); *p = v; }",

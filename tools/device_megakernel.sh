@@ -1,19 +1,14 @@
 #!/usr/bin/env bash
 # Runs the megakernel's semantic tests, the launch API tests and both
 # applications under chaos seeds (ckrun --chaos, multitasked with matmul) on
-# the lent NVIDIA machine (device tool). cmocka is not installed there: the
-# call carries Debian's libcmocka packages in .devpkgs/, unpacked under /tmp.
+# the lent NVIDIA machine (device tool). The call carries .devpkgs/ (see
+# device_setup.sh).
 # Usage: tools/device_megakernel.sh OUTDIR [CHAOS_SEEDS [APP_CHAOS_SEEDS]]
 set -u
 out=${1:?usage: device_megakernel.sh OUTDIR [CHAOS_SEEDS [APP_CHAOS_SEEDS]]}; seeds=${2:-4}; app_seeds=${3:-0}
 mkdir -p "$out"
-echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-mkdir -p /tmp/cm && for f in .devpkgs/*.deb; do dpkg -x "$f" /tmp/cm; done
-export PKG_CONFIG_PATH=/tmp/cm/usr/lib/x86_64-linux-gnu/pkgconfig PKG_CONFIG_SYSROOT_DIR=/tmp/cm
-export LD_LIBRARY_PATH=/tmp/cm/usr/lib/x86_64-linux-gnu
 b=/tmp/ckb
-rm -rf $b
-meson setup $b >$out/meson.log 2>&1 && meson compile -C $b >>$out/meson.log 2>&1 || { tail -30 $out/meson.log; exit 1; }
+. "$(dirname "$0")/device_setup.sh"
 export CK_DEVICE=NVIDIA
 set -o pipefail
 CK_DUMP_SOURCE=$out/megakernel.cl timeout 500 $b/tests/megakernel/test_semantics cl12 tests/megakernel/semantics.cl $seeds 2>&1 | tee $out/semantics.log

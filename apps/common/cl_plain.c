@@ -128,13 +128,11 @@ int app_cl_build(app_cl *c, const char *rel, const char *extra_options, cl_progr
     char *src = app_read_file(path, err, err_len);
     if (!src)
         return -1;
-    /* As the runtime does for the megakernel: on NVIDIA's 1.2 path, kernels
-     * may use PTX fences (membar.gl) where mem_fence is too weak; if the
-     * compiler refuses inline PTX, build without. */
-    int nv12 = c->path == CK_PATH_CL12 && strstr(c->name, "NVIDIA") != NULL;
+    /* Built as a kernel author would build it: the include directory and the
+     * OpenCL C version, nothing else. ck_atomics.h picks the atomics path and
+     * NVIDIA's fences from the compiler's own macros. */
     char opts[2048];
-    snprintf(opts, sizeof opts, "-cl-std=%s -DCK_PATH_%s%s -I %s -I %s %s", c->cl_std[0] ? c->cl_std : "CL1.2",
-             c->path == CK_PATH_CL20 ? "CL20" : "CL12", nv12 ? " -DCK_NV_PTX_FENCES" : "", app_include_dir(),
+    snprintf(opts, sizeof opts, "-cl-std=%s -I %s -I %s %s", c->cl_std[0] ? c->cl_std : "CL1.2", app_include_dir(),
              app_kernel_dir(), extra_options ? extra_options : "");
     cl_int e;
     const char *srcs[] = {src};
@@ -143,11 +141,6 @@ int app_cl_build(app_cl *c, const char *rel, const char *extra_options, cl_progr
     if (e != CL_SUCCESS)
         return app_cl_fail(e, "clCreateProgramWithSource", err, err_len);
     e = clBuildProgram(p, 1, &c->device, opts, NULL, NULL);
-    if (e == CL_BUILD_PROGRAM_FAILURE && nv12) {
-        char *at = strstr(opts, " -DCK_NV_PTX_FENCES");
-        memmove(at, at + strlen(" -DCK_NV_PTX_FENCES"), strlen(at + strlen(" -DCK_NV_PTX_FENCES")) + 1);
-        e = clBuildProgram(p, 1, &c->device, opts, NULL, NULL);
-    }
     if (e != CL_SUCCESS) {
         size_t n = 0;
         char *log = NULL;

@@ -10,39 +10,32 @@
  * depend on who ran what; the host compares them with a CPU reference.
  *
  * Queues: nq = N (the launch's most work-groups) deques in global memory,
- * each guarded by a spin mutex (atomic compare-exchange). The owner pushes
- * and pops at the top; thieves take from the bottom; pop_or_steal scans
- * every queue 0..nq-1, because a work-group that was killed may have left
- * tasks in its queue. offer_kill() and request_fork() sit at the top of the
- * main loop, where a work-group holds no task and no mutex; the queue id is
- * read from get_group_id after request_fork, so a forked group serves its
- * own queue (nothing is transmitted). Termination: ctr[WS_PENDING] counts
- * tasks created and not yet finished (children are added before their
- * parent is retired), so it reaches 0 exactly when all work is done,
- * whoever left or joined in between.
+ * each guarded by a mutex (device_mutex_lock/unlock of ck_cooperative.h, so
+ * the task words written under the lock are seen by the next holder on every
+ * device). The owner pushes and pops at the top; thieves take from the
+ * bottom; pop_or_steal scans every queue 0..nq-1, because a work-group that
+ * was killed may have left tasks in its queue. offer_kill() and
+ * request_fork() sit at the top of the main loop, where a work-group holds no
+ * task and no mutex; the queue id is read from get_group_id after
+ * request_fork, so a forked group serves its own queue (nothing is
+ * transmitted). Termination: ctr[WS_PENDING] counts tasks created and not yet
+ * finished (children are added before their parent is retired, with
+ * device_atomic_add/sub, which order the pushes), so it reaches 0 exactly
+ * when all work is done, whoever left or joined in between.
+ *
+ * The synchronisation is written only with the portable calls of
+ * ck_cooperative.h: no #ifdef and no inline assembly, and the same file is
+ * correct through the framework and as plain OpenCL, on PoCL and on NVIDIA.
  *
  * Plain OpenCL (no CK_MEGAKERNEL): offer_kill/request_fork are no-ops and
  * this is an occupancy-bound persistent kernel; launch it with no more
  * groups than the occupancy and nq = number of groups. */
-#ifndef CK_MEGAKERNEL
 /* No global barrier here: a null barrier pointer keeps ck_cooperative.h from
- * declaring its program-scope barrier words (not every OpenCL 3.0 device
- * supports program-scope global variables). */
+ * declaring its program-scope barrier words in plain builds (not every OpenCL
+ * 3.0 device supports program-scope global variables); the framework ignores
+ * it. */
 #define CK_PLAIN_BARRIER_WORDS ((volatile global uint *)0)
-#endif
 #include "ck_cooperative.h"
-
-/* A device-scope fence. On NVIDIA's OpenCL 1.2, mem_fence does not order
- * accesses for other work-groups (seen on the H100: tasks lost and run twice),
- * so there it is PTX membar.gl; the runtime defines CK_NV_PTX_FENCES for the
- * megakernel, and the plain baseline's build does the same. */
-#if defined(CK_NV_PTX_FENCES)
-#define WS_FENCE() __asm__ volatile("membar.gl;" ::: "memory")
-#elif defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 200
-#define WS_FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device)
-#else
-#define WS_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
-#endif
 
 /* Words per queue in qmeta (padded to keep queues on separate cache lines). */
 #define WS_QSTRIDE 16
@@ -90,19 +83,6 @@ uint ws_children(uint seed, uint depth, uint max_depth)
 
 uint ws_child_seed(uint seed, uint c) { return ws_hash(seed + (c + 1u) * 0x632be5abu); }
 
-void ws_lock(volatile global uint *m)
-{
-    while (atomic_cmpxchg(&m[WS_LOCK], 0u, 1u) != 0u) {
-    }
-    WS_FENCE();
-}
-
-void ws_unlock(volatile global uint *m)
-{
-    WS_FENCE();
-    atomic_xchg(&m[WS_LOCK], 0u);
-}
-
 /* Thread 0: pushes a task on queue qid, or on the next queue with room. */
 int ws_push(global uint *qmeta, global uint *qtasks, uint nq, uint cap, uint qid, uint seed, uint depth)
 {
@@ -111,7 +91,7 @@ int ws_push(global uint *qmeta, global uint *qtasks, uint nq, uint cap, uint qid
         volatile global uint *m = (volatile global uint *)qmeta + q * WS_QSTRIDE;
         if (i > 0 && m[WS_HI] - m[WS_LO] >= cap)
             continue;
-        ws_lock(m);
+        device_mutex_lock(&m[WS_LOCK]);
         uint lo = m[WS_LO], hi = m[WS_HI];
         int ok = hi - lo < cap;
         if (ok) {
@@ -120,7 +100,7 @@ int ws_push(global uint *qmeta, global uint *qtasks, uint nq, uint cap, uint qid
             t[1] = depth;
             m[WS_HI] = hi + 1u;
         }
-        ws_unlock(m);
+        device_mutex_unlock(&m[WS_LOCK]);
         if (ok)
             return 1;
     }
@@ -139,7 +119,7 @@ void ws_pop_or_steal(global uint *qmeta, global uint *qtasks, global uint *ctr, 
             volatile global uint *m = (volatile global uint *)qmeta + q * WS_QSTRIDE;
             if (m[WS_HI] == m[WS_LO])
                 continue;
-            ws_lock(m);
+            device_mutex_lock(&m[WS_LOCK]);
             uint lo = m[WS_LO], hi = m[WS_HI];
             if (hi != lo) {
                 uint slot = i == 0 ? hi - 1u : lo;
@@ -152,7 +132,7 @@ void ws_pop_or_steal(global uint *qmeta, global uint *qtasks, global uint *ctr, 
                     m[WS_LO] = lo + 1u;
                 got = 1;
             }
-            ws_unlock(m);
+            device_mutex_unlock(&m[WS_LOCK]);
             if (got && i > 0)
                 atomic_inc((volatile global uint *)&ctr[WS_STEALS]);
         }
@@ -190,17 +170,14 @@ void ws_process(global uint *qmeta, global uint *qtasks, global uint *ctr, uint 
         uint nc = ws_children(seed, depth, max_depth);
         atomic_add(&c[WS_SUM], lt[WS_L_ACC]);
         atomic_inc(&c[WS_DONE]);
-        if (nc > 0) {
-            WS_FENCE();
-            atomic_add(&c[WS_PENDING], nc);
-        }
+        if (nc > 0)
+            device_atomic_add(&c[WS_PENDING], nc);
         for (uint k = 0; k < nc; k++)
             if (!ws_push(qmeta, qtasks, nq, cap, qid, ws_child_seed(seed, k), depth + 1u)) {
                 atomic_inc(&c[WS_OVERFLOW]);
-                atomic_dec(&c[WS_PENDING]);
+                device_atomic_sub(&c[WS_PENDING], 1u);
             }
-        WS_FENCE();
-        atomic_dec(&c[WS_PENDING]);
+        device_atomic_sub(&c[WS_PENDING], 1u); /* after the pushes above */
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
@@ -209,7 +186,7 @@ void ws_process(global uint *qmeta, global uint *qtasks, global uint *ctr, uint 
 int ws_more_work(global uint *ctr, local uint *lt)
 {
     if (get_local_id(0) == 0)
-        lt[WS_L_MORE] = ((volatile global uint *)ctr)[WS_PENDING] != 0u;
+        lt[WS_L_MORE] = device_load_acquire((volatile global uint *)&ctr[WS_PENDING]) != 0u;
     barrier(CLK_LOCAL_MEM_FENCE);
     return lt[WS_L_MORE];
 }

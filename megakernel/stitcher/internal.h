@@ -48,11 +48,15 @@ typedef struct {
   int failed;
   st_line_mark *marks; /* in order of phys; filled by the lexer */
   size_t n_marks;
+  st_buf warnings;     /* "file:line: warning: ...\n" lines, in the order found */
 } st_diag;
 
 /* Records "file:line: error: <message>" unless an error is already recorded; returns -1.
  * line is a physical line of the input; it is reported where #line directives put it. */
 int st_error(st_diag *d, int line, const char *fmt, ...);
+/* Appends "file:line: warning: <message>\n" to d->warnings (a failed allocation marks the
+ * buffer failed; the stitch then fails with "out of memory"). */
+void st_warn(st_diag *d, int line, const char *fmt, ...);
 /* The presumed line (and file, if file is non-NULL) of physical line phys. */
 int st_user_line(const st_diag *d, int phys, const char **file);
 
@@ -272,6 +276,11 @@ int st_is_primitive(const char *s, prim_kind *k);
 
 /* analyze.c: primitive placement, fork points, transmit, call graph. */
 int st_analyze(program *pg);
+
+/* lint.c: warnings on non-portable synchronisation in code cooperative kernels reach; the
+ * names of ck_cooperative.h's synchronisation calls. */
+int st_lint(program *pg);
+int st_is_sync_api(const char *s);
 
 /* metadata.c: kernel parameter kinds, sizes, offsets, attributes. */
 int st_kernel_params(program *pg, func *fn);

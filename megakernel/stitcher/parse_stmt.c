@@ -78,6 +78,9 @@ static int reserved(pctx *c, int i) {
   if (strncmp(c->t[i].s, "ck_", 3) == 0)
     return st_error(c->pg->dg, c->t[i].line, "identifier '%s' is reserved: names starting "
                     "with 'ck_' belong to the stitcher", c->t[i].s);
+  if (st_is_sync_api(c->t[i].s))
+    return st_error(c->pg->dg, c->t[i].line, "identifier '%s' is reserved: ck_cooperative.h "
+                    "defines it (a portable synchronisation call); rename yours", c->t[i].s);
   return 0;
 }
 

@@ -125,6 +125,9 @@ static int top_declaration(program *pg, int i, int semi, st_vec *cands) {
     if (!pg->raw && !strncmp(name, "ck_", 3))
       return st_error(pg->dg, t[d->name].line, "identifier '%s' is reserved: names starting "
                       "with 'ck_' belong to the stitcher", name);
+    if (!pg->raw && st_is_sync_api(name))
+      return st_error(pg->dg, t[d->name].line, "identifier '%s' is reserved: ck_cooperative.h "
+                      "defines it (a portable synchronisation call); rename yours", name);
     symbol *s = st_declare(pg, pg->fscope, name, dc->is_typedef ? SYM_TYPEDEF : SYM_VAR);
     if (!s) return -1;
     s->dc = dc;

@@ -50,7 +50,7 @@ static int fill_result(program *pg, char *source, ck_stitch_result *out) {
 static int run(program *pg, const char *src, char **source) {
   if (st_lex(pg->ar, pg->dg, src, &pg->tl)) return -1;
   if (st_parse_program(pg)) return -1;
-  if (st_analyze(pg)) return -1;
+  if (st_analyze(pg) || st_lint(pg)) return -1;
   for (size_t k = 0; k < pg->kernels.n; k++) {
     func *fn = pg->kernels.v[k];
     fn->index = (int)k;
@@ -78,13 +78,18 @@ int ck_stitch(const ck_stitch_input *in, ck_stitch_result *out, char *err, size_
   pg.n_coop = in->n_cooperative;
   char *source = NULL;
   int r = run(&pg, in->source, &source);
-  if (r == 0 && fill_result(&pg, source, out)) {
+  if (r == 0 && dg.warnings.failed) {
+    free(source);
+    r = st_error(&dg, 0, "out of memory");
+  } else if (r == 0 && (fill_result(&pg, source, out) ||
+                        (dg.warnings.len && !(out->warnings = dup_str(dg.warnings.p))))) {
     ck_stitch_result_free(out);
     r = st_error(&dg, 0, "out of memory");
   } else if (r != 0) {
     free(source);
     if (!dg.failed) st_error(&dg, 0, ar.failed ? "out of memory" : "internal error");
   }
+  sb_free(&dg.warnings);
   st_arena_free(&ar);
   return r ? -1 : 0;
 }
@@ -102,6 +107,7 @@ void ck_stitch_result_free(ck_stitch_result *r) {
     free(K->params);
   }
   free(r->kernels);
+  free(r->warnings);
   memset(r, 0, sizeof *r);
 }
 

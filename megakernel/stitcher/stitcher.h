@@ -46,6 +46,8 @@ typedef struct {
   char *source;           /* generated OpenCL C, NUL-terminated; goes after the prelude */
   size_t n_kernels;       /* kernel index k (ck_dispatch's ck_kernel) = position here */
   ck_stitch_kernel *kernels;
+  char *warnings;         /* NULL, or lines "file:line: warning: sentence\n": code that
+                             stitches but is not portable (see README.md, Warnings) */
 } ck_stitch_result;
 
 typedef struct {
@@ -56,7 +58,8 @@ typedef struct {
 } ck_stitch_input;
 
 /* Stitches a program.
- * On success returns 0 and fills *out (release it with ck_stitch_result_free).
+ * On success returns 0 and fills *out (release it with ck_stitch_result_free); warnings,
+ * if any, are in out->warnings.
  * On failure returns -1, leaves *out zeroed, and writes one NUL-terminated message
  * "file:line: error: sentence" into err (truncated to err_len; err may be NULL when
  * err_len is 0). Failures: in or out or in->source NULL; a lexical or syntax error the

@@ -144,6 +144,19 @@ int st_error(st_diag *d, int line, const char *fmt, ...) {
   return -1;
 }
 
+void st_warn(st_diag *d, int line, const char *fmt, ...) {
+  const char *file = d->file;
+  if (line > 0) line = st_user_line(d, line, &file);
+  sb_printf(&d->warnings, "%s:%d: warning: ", file, line);
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  sb_puts(&d->warnings, msg);
+  sb_puts(&d->warnings, "\n");
+}
+
 int st_vec_push(st_arena *a, st_vec *v, void *item) {
   if (v->n == v->cap) {
     size_t cap = v->cap ? v->cap * 2 : 8;

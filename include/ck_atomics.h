@@ -1,21 +1,47 @@
 /* The portable atomics and fences layer: the one place where device code is
- * mapped onto what a device offers. Every other device file uses only the
- * ck_* names below.
+ * mapped onto what a device offers. The megakernel's own device code and the
+ * synchronisation calls of ck_cooperative.h (the ones kernel authors use) are
+ * written only with the ck_* names below.
  *
  *   CK_PATH_CL20: OpenCL C 2.0 / 3.0 atomics (atomic_uint, explicit orders and
  *                 scopes). Used with fine-grain SVM + SVM atomics.
  *   CK_PATH_CL12: OpenCL 1.2 atomic_* functions on volatile pointers plus
  *                 mem_fence(CLK_GLOBAL_MEM_FENCE). Used where the device has
  *                 only relaxed, work-group-scope 2.0 atomics (NVIDIA).
- *   CK_NV_PTX_FENCES (1.2 path only, set by the runtime when the NVIDIA
- *                 compiler accepts inline PTX): device-scope fences become
- *                 membar.gl, system-scope fences membar.sys, and system-scope
- *                 acquire loads / release stores ld.acquire.sys / st.release.sys.
+ *   CK_NV_PTX_FENCES (1.2 path only): device-scope fences become membar.gl,
+ *                 system-scope fences membar.sys, and system-scope acquire
+ *                 loads / release stores ld.acquire.sys / st.release.sys.
+ *                 NVIDIA's OpenCL compiles mem_fence(CLK_GLOBAL_MEM_FENCE)
+ *                 too weakly to order memory between work-groups (measured on
+ *                 the H100: a work-stealing kernel whose locks used mem_fence
+ *                 hung; with membar.gl it was correct).
+ *
+ * The runtime defines the path for the megakernel (and CK_NV_PTX_FENCES when
+ * NVIDIA's compiler accepts inline PTX, else CK_NO_PTX_FENCES). A plain OpenCL
+ * build that defines neither path gets one from the compiler: CL20 where the
+ * OpenCL C version has acquire/release device-scope atomics, else CL12, with
+ * PTX fences when the compiler is NVIDIA's (it defines __NV_CL_C_VERSION).
  *
  * Operations on "device" memory are ordered at device scope; the ck_sys_*
  * variants are for the host-visible channel and are ordered for the host. */
 #ifndef CK_ATOMICS_H
 #define CK_ATOMICS_H
+
+#if !defined(CK_PATH_CL20) && !defined(CK_PATH_CL12)
+#if defined(__OPENCL_C_VERSION__) &&                                                   \
+    (__OPENCL_C_VERSION__ == 200 ||                                                    \
+     (__OPENCL_C_VERSION__ >= 300 && defined(__opencl_c_atomic_order_acq_rel) &&      \
+      defined(__opencl_c_atomic_scope_device)))
+#define CK_PATH_CL20 1
+#else
+#define CK_PATH_CL12 1
+#endif
+#endif
+
+#if defined(CK_PATH_CL12) && defined(__NV_CL_C_VERSION) && !defined(CK_NV_PTX_FENCES) && \
+    !defined(CK_NO_PTX_FENCES)
+#define CK_NV_PTX_FENCES 1
+#endif
 
 #if defined(CK_PATH_CL20)
 
@@ -49,6 +75,8 @@ void ck_fence_acq_rel(void)
 {
     atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acq_rel, CK_SCOPE_DEV);
 }
+void ck_fence_acquire(void) { atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acquire, CK_SCOPE_DEV); }
+void ck_fence_release(void) { atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_release, CK_SCOPE_DEV); }
 
 uint ck_sys_load_acquire(CK_PTR p) { return atomic_load_explicit(p, memory_order_acquire, CK_SCOPE_SYS); }
 uint ck_sys_load_relaxed(CK_PTR p) { return atomic_load_explicit(p, memory_order_relaxed, CK_SCOPE_SYS); }
@@ -71,6 +99,9 @@ void ck_sys_fence(void) { __asm__ volatile("membar.sys;" ::: "memory"); }
 void ck_fence_acq_rel(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }
 void ck_sys_fence(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }
 #endif
+/* One full fence serves both directions on this path. */
+void ck_fence_acquire(void) { ck_fence_acq_rel(); }
+void ck_fence_release(void) { ck_fence_acq_rel(); }
 
 uint ck_load_relaxed(CK_PTR p) { return *p; }
 uint ck_load_acquire(CK_PTR p) { uint v = *p; ck_fence_acq_rel(); return v; }
@@ -108,8 +139,6 @@ void ck_sys_store_release(CK_PTR p, uint v) { ck_sys_fence(); *p = v; }
 uint ck_sys_load_relaxed(CK_PTR p) { return *p; }
 void ck_sys_store_relaxed(CK_PTR p, uint v) { *p = v; }
 
-#else
-#error "ck_atomics.h: the runtime must define CK_PATH_CL20 or CK_PATH_CL12"
 #endif
 
 #endif

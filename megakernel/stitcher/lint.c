@@ -1,0 +1,159 @@
+/* lint.c: warnings about synchronisation between work-groups that is not portable, in
+ * the code a cooperative kernel runs (its body and every helper it reaches). Owns two
+ * checks: mem_fence/read_mem_fence/write_mem_fence on global memory (NVIDIA's OpenCL
+ * compiles them too weakly to order memory between work-groups), and hand-made spin locks
+ * (atomic_cmpxchg or atomic_xchg with constant operands inside a loop), whose 1.2 atomics
+ * order no other memory. Both name the portable calls of ck_cooperative.h instead. It also
+ * owns the list of those calls' names, which user code may use but not declare. */
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const sync_api[] = {
+    "device_fence_acquire", "device_fence_release", "device_fence_acq_rel",
+    "device_load_acquire", "device_load_acquire_int", "device_store_release",
+    "device_store_release_int", "device_atomic_add", "device_atomic_sub",
+    "device_atomic_xchg", "device_atomic_cmpxchg", "device_mutex_try_lock",
+    "device_mutex_lock", "device_mutex_unlock"};
+
+int st_is_sync_api(const char *s) {
+  for (size_t i = 0; i < sizeof sync_api / sizeof sync_api[0]; i++)
+    if (!strcmp(s, sync_api[i])) return 1;
+  return 0;
+}
+
+static int is_punct(const token *t, const char *s) {
+  return t->kind == TK_PUNCT && strcmp(t->s, s) == 0;
+}
+
+static int in_list(const char *s, const char *const *list, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(s, list[i])) return 1;
+  return 0;
+}
+
+/* Token ranges [t0, t1) of the loops of a statement tree. */
+static int collect_loops(program *pg, stmt *s, st_vec *out) {
+  if (!s) return 0;
+  if ((s->kind == ST_FOR || s->kind == ST_WHILE || s->kind == ST_DO) &&
+      st_vec_push(pg->ar, out, s))
+    return -1;
+  if (collect_loops(pg, s->init, out) || collect_loops(pg, s->body, out) ||
+      collect_loops(pg, s->els, out))
+    return -1;
+  for (size_t i = 0; i < s->n_items; i++)
+    if (collect_loops(pg, s->items[i], out)) return -1;
+  return 0;
+}
+
+static int inside_loop(const st_vec *loops, int tok) {
+  for (size_t i = 0; i < loops->n; i++) {
+    const stmt *l = loops->v[i];
+    if (tok >= l->t0 && tok < l->t1) return 1;
+  }
+  return 0;
+}
+
+/* A constant operand: an integer literal, optionally negated or parenthesised. */
+static int constant_operand(const token *t, int a, int b) {
+  while (a < b && (is_punct(&t[a], "(") || is_punct(&t[a], "-") || is_punct(&t[a], "+"))) a++;
+  while (b > a && is_punct(&t[b - 1], ")")) b--;
+  return b == a + 1 && t[a].kind == TK_NUMBER;
+}
+
+/* Does the pointer operand [a, b) name local memory (a local cast, a hoisted local array
+ * of the kernel, or a parameter declared local)? */
+static int local_operand(program *pg, func *fn, int a, int b) {
+  token *t = pg->tl.t;
+  for (int i = a; i < b; i++) {
+    if (st_tok_is(&t[i], "local") || st_tok_is(&t[i], "__local")) return 1;
+    if (t[i].kind != TK_IDENT) continue;
+    for (size_t k = 0; k < fn->locals.n; k++) {
+      hoisted_local *hl = fn->locals.v[k];
+      if (!strcmp(t[hl->dr->name].s, t[i].s)) return 1;
+    }
+    for (size_t p = 0; p < fn->n_params; p++) {
+      param *pm = &fn->params[p];
+      if (pm->name < 0 || strcmp(t[pm->name].s, t[i].s)) continue;
+      for (int q = pm->t0; q < pm->t1; q++)
+        if (st_tok_is(&t[q], "local") || st_tok_is(&t[q], "__local")) return 1;
+    }
+  }
+  return 0;
+}
+
+/* "cooperative kernel 'k'" or "'h' (reached from cooperative kernel 'k')". */
+static const char *where(program *pg, func *fn, func *kernel) {
+  if (fn == kernel) return st_fmt(pg->ar, "cooperative kernel '%s'", fn->name);
+  return st_fmt(pg->ar, "'%s' (reached from cooperative kernel '%s')", fn->name, kernel->name);
+}
+
+static int lint_function(program *pg, func *fn, func *kernel) {
+  static const char *const fences[] = {"mem_fence", "read_mem_fence", "write_mem_fence"};
+  static const char *const swaps[] = {"atomic_cmpxchg", "atom_cmpxchg", "atomic_xchg",
+                                      "atom_xchg"};
+  token *t = pg->tl.t;
+  st_vec loops = {0};
+  if (collect_loops(pg, fn->body, &loops)) return -1;
+  for (int i = fn->lb; i < fn->t1; i++) {
+    if (t[i].kind != TK_IDENT || !is_punct(&t[i + 1], "(")) continue;
+    int lp = i + 1, rp = t[lp].match;
+    if (rp < 0) continue;
+    if (in_list(t[i].s, fences, 3)) {
+      int global = 0;
+      for (int k = lp + 1; k < rp; k++) global |= st_tok_is(&t[k], "CLK_GLOBAL_MEM_FENCE");
+      if (global)
+        st_warn(pg->dg, t[i].line, "%s(CLK_GLOBAL_MEM_FENCE) in %s does not order global memory "
+                "between work-groups on every device (NVIDIA's OpenCL compiles it too weakly); "
+                "use device_fence_acquire(), device_fence_release() or device_fence_acq_rel() "
+                "from ck_cooperative.h, or device_load_acquire/device_store_release/"
+                "device_mutex_lock", t[i].s, where(pg, fn, kernel));
+      continue;
+    }
+    if (!in_list(t[i].s, swaps, 4) || !inside_loop(&loops, i)) continue;
+    /* operands: [lp+1, c0), [c0+1, c1), ... */
+    int start = lp + 1, n = 0, all_constant = 1, ptr_local = 0;
+    for (int k = lp + 1; k <= rp; k++) {
+      if (k < rp && (is_punct(&t[k], "(") || is_punct(&t[k], "[") || is_punct(&t[k], "{"))) {
+        k = t[k].match;
+        continue;
+      }
+      if (k < rp && !is_punct(&t[k], ",")) continue;
+      if (n == 0)
+        ptr_local = local_operand(pg, fn, start, k);
+      else if (!constant_operand(t, start, k))
+        all_constant = 0;
+      n++;
+      start = k + 1;
+    }
+    if (n >= 2 && all_constant && !ptr_local)
+      st_warn(pg->dg, t[i].line, "%s with constant operands in a loop in %s looks like a "
+              "hand-made spin lock: the OpenCL 1.2 atomics order no other memory, so what one "
+              "holder wrote can be seen stale by the next; use device_mutex_lock() and "
+              "device_mutex_unlock() from ck_cooperative.h", t[i].s, where(pg, fn, kernel));
+  }
+  return 0;
+}
+
+/* Lints fn and, once each, every function it calls (depth-first). */
+static int lint_reachable(program *pg, func *fn, func *kernel, st_vec *seen, int depth) {
+  symbol *s = st_lookup(pg, pg->fscope, fn->name);
+  if (s && s->kind == SYM_FUNC && s->fn) fn = s->fn; /* the definition */
+  if (fn->lb < 0 || depth > 64) return 0;
+  for (size_t k = 0; k < seen->n; k++)
+    if (seen->v[k] == fn) return 0;
+  if (st_vec_push(pg->ar, seen, fn) || lint_function(pg, fn, kernel)) return -1;
+  for (size_t k = 0; k < fn->calls.n; k++)
+    if (lint_reachable(pg, fn->calls.v[k], kernel, seen, depth + 1)) return -1;
+  return 0;
+}
+
+int st_lint(program *pg) {
+  st_vec seen = {0};
+  for (size_t k = 0; k < pg->kernels.n; k++) {
+    func *fn = pg->kernels.v[k];
+    if (fn->cooperative && lint_reachable(pg, fn, fn, &seen, 0))
+      return st_error(pg->dg, fn->line, "out of memory");
+  }
+  return 0;
+}

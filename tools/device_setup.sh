@@ -1,0 +1,12 @@
+# Sourced by the tools/device_*.sh scripts that run tests on the lent NVIDIA
+# machine: registers NVIDIA's OpenCL driver, unpacks the libcmocka packages
+# the call carries in .devpkgs/ (apt-get download libcmocka0 libcmocka-dev;
+# cmocka is not installed there) under /tmp/cm, and configures and builds the
+# project in $b. Needs $out (log folder) and $b (build folder) set.
+echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+mkdir -p /tmp/cm && for f in .devpkgs/*.deb; do dpkg -x "$f" /tmp/cm; done
+export PKG_CONFIG_PATH=/tmp/cm/usr/lib/x86_64-linux-gnu/pkgconfig PKG_CONFIG_SYSROOT_DIR=/tmp/cm
+export LD_LIBRARY_PATH=/tmp/cm/usr/lib/x86_64-linux-gnu
+rm -rf "$b"
+meson setup "$b" >"$out/meson.log" 2>&1 && meson compile -C "$b" >>"$out/meson.log" 2>&1 ||
+  { tail -30 "$out/meson.log"; exit 1; }
