@@ -34,10 +34,9 @@ typedef struct {
  * closes the runtime's device, then opens that same device with raw OpenCL. */
 int app_cl_open(app_cl_request *req, app_cl *out, char *err, size_t err_len);
 void app_cl_close(app_cl *c);
-/* Builds kernel file `rel` (relative to the kernel directory) with
- * "-cl-std=<path's> -DCK_PATH_CL20|CL12 -I <include dir> -I <kernel dir>"
- * plus extra_options, and -DCK_NV_PTX_FENCES on NVIDIA's 1.2 path (as the
- * runtime builds the megakernel) when the compiler takes inline PTX.
+/* Builds kernel file `rel` (relative to the kernel directory) as a kernel
+ * author would: "-cl-std=<path's> -I <include dir> -I <kernel dir>" plus
+ * extra_options (ck_atomics.h picks the atomics path and NVIDIA's fences).
  * On a compile error the message carries the start of the build log. */
 int app_cl_build(app_cl *c, const char *rel, const char *extra_options, cl_program *out, char *err, size_t err_len);
 /* Name of an OpenCL error code ("CL_OUT_OF_RESOURCES"). */
