@@ -1,0 +1,463 @@
+/* ckbench: measures what getting work onto the megakernel costs, next to the
+ * plain OpenCL launch it competes with, all in one process on one device:
+ * plain launch round trip and throughput and the plain kernel's occupancy
+ * (before the megakernel starts), then through the megakernel: launch round
+ * trip and throughput of an empty 1-group kernel, global and resizing
+ * barrier latency over all workers, and the gather time of ordinary launches
+ * of 1, N/4, N/2 and N-1 groups beside a cooperative kernel that reaches a
+ * query resizing barrier every few tens of microseconds. Table, or --json.
+ * With --cuda BIN it runs the CUDA reference (tools/ckbench_cuda.cu, built
+ * where nvcc exists) at the same block count and reports it beside us.
+ * Exit status: 0 ok, 1 a measurement failed, 2 bad command line, unknown
+ * device or a work-group size the device refuses; errors are one line. */
+#define _DEFAULT_SOURCE /* popen */
+#include "ck.h"
+#include "cl_plain.h"
+#include "timer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *bench_source =
+    "#include \"ck_cooperative.h\"\n"
+    "kernel void bench_empty(void) { }\n"
+    "kernel void bench_global_barrier(uint n) {\n"
+    "    for (uint i = 0; i < n; i++)\n"
+    "        global_barrier();\n"
+    "}\n"
+    "kernel void bench_resizing_barrier(uint n) {\n"
+    "    transmit uint i = 0;\n"
+    "    for (i = 0; i < n; i++)\n"
+    "        resizing_global_barrier();\n"
+    "}\n"
+    "/* Works about `work` rounds per group, then a resizing barrier, until the\n"
+    " * host sets *stop; group 0 decides for everyone in dec[] before each\n"
+    " * barrier (a slot is rewritten only after every group has read it) and\n"
+    " * counts the barriers in rounds[0]. */\n"
+    "kernel void bench_gather_coop(global uint *stop, global uint *dec, global uint *rounds, uint work) {\n"
+    "    transmit uint r = 0;\n"
+    "    uint go = 1;\n"
+    "    while (go) {\n"
+    "        uint x = (uint)get_global_id(0) * 2654435761u;\n"
+    "        for (uint i = 0; i < work; i++)\n"
+    "            x = x * 1664525u + 1013904223u;\n"
+    "        if (x == 0x9e3779b9u)\n"
+    "            rounds[1] = x; /* keeps the loop */\n"
+    "        if (get_group_id(0) == 0 && get_local_id(0) == 0) {\n"
+    "            dec[r & 1u] = device_load_acquire((volatile global uint *)stop);\n"
+    "            rounds[0] = r + 1u;\n"
+    "        }\n"
+    "        resizing_global_barrier();\n"
+    "        go = dec[r & 1u] == 0u;\n"
+    "        r++;\n"
+    "    }\n"
+    "}\n";
+
+typedef struct {
+    ck_device_options dev;
+    size_t wg;
+    unsigned iterations, barriers, gather_reps, gather_work, throughput_launches, inflight;
+    double timeout;
+    int json;
+    const char *cuda;
+} options;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: ckbench [options]\n"
+            "  --device S         device whose \"platform / device\" name contains S (or CK_DEVICE)\n"
+            "  --path P           atomics path: auto, cl20 or cl12 (or CK_PATH)\n"
+            "  --wg-size N        work-items per group (default 64)\n"
+            "  --iterations N     launch round trips to time (default 2000 on GPUs, 200 on CPUs)\n"
+            "  --barriers N       barriers per barrier measurement (default 2000 on GPUs, 50 on CPUs)\n"
+            "  --gather-reps N    ordinary launches per gather size (default 7 on GPUs, 3 on CPUs)\n"
+            "  --gather-work N    work rounds between two resizing barriers (default 2000 on GPUs, 20000 on CPUs)\n"
+            "  --launches N       launches of the throughput runs (default 20000 on GPUs, 300 on CPUs)\n"
+            "  --inflight N       launches kept in flight for throughput (default 64)\n"
+            "  --timeout S        deadline of every wait (default 60)\n"
+            "  --cuda BIN         also run the CUDA reference BIN at the same block count\n"
+            "  --json             one JSON object on stdout\n"
+            "  --help             this text\n");
+}
+
+static int parse_uint(const char *opt, const char *v, unsigned *out, unsigned min)
+{
+    char *end;
+    if (!v || !*v) {
+        fprintf(stderr, "ckbench: %s needs a value (see --help)\n", opt);
+        return 0;
+    }
+    long long x = strtoll(v, &end, 10);
+    if (*end || x < (long long)min || x > 100000000LL) {
+        fprintf(stderr, "ckbench: %s wants an integer of at least %u, got '%s'\n", opt, min, v);
+        return 0;
+    }
+    *out = (unsigned)x;
+    return 1;
+}
+
+/* 0 ok, 1 --help, 2 bad. */
+static int parse_args(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->wg = 64;
+    o->inflight = 64;
+    o->timeout = 60;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        unsigned x;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 1;
+        } else if (!strcmp(a, "--json")) {
+            o->json = 1;
+            continue;
+        } else if (!strcmp(a, "--device") && v) {
+            o->dev.device = v;
+        } else if (!strcmp(a, "--path") && v) {
+            if (ck_path_parse(v, &o->dev.path) != CK_OK) {
+                fprintf(stderr, "ckbench: --path takes auto, cl20 or cl12, not '%s'\n", v);
+                return 2;
+            }
+        } else if (!strcmp(a, "--cuda") && v) {
+            o->cuda = v;
+        } else if (!strcmp(a, "--wg-size")) {
+            if (!parse_uint(a, v, &x, 1))
+                return 2;
+            o->wg = x;
+        } else if (!strcmp(a, "--iterations")) {
+            if (!parse_uint(a, v, &o->iterations, 1))
+                return 2;
+        } else if (!strcmp(a, "--barriers")) {
+            if (!parse_uint(a, v, &o->barriers, 1))
+                return 2;
+        } else if (!strcmp(a, "--gather-reps")) {
+            if (!parse_uint(a, v, &o->gather_reps, 1))
+                return 2;
+        } else if (!strcmp(a, "--gather-work")) {
+            if (!parse_uint(a, v, &o->gather_work, 1))
+                return 2;
+        } else if (!strcmp(a, "--launches")) {
+            if (!parse_uint(a, v, &o->throughput_launches, 1))
+                return 2;
+        } else if (!strcmp(a, "--inflight")) {
+            if (!parse_uint(a, v, &o->inflight, 1))
+                return 2;
+        } else if (!strcmp(a, "--timeout")) {
+            if (!parse_uint(a, v, &x, 1))
+                return 2;
+            o->timeout = x;
+        } else if (!v && (!strcmp(a, "--device") || !strcmp(a, "--path") || !strcmp(a, "--cuda"))) {
+            fprintf(stderr, "ckbench: %s needs a value (see --help)\n", a);
+            return 2;
+        } else {
+            fprintf(stderr, "ckbench: unknown option '%s' (see --help)\n", a);
+            return 2;
+        }
+        ++i;
+    }
+    return 0;
+}
+
+typedef struct {
+    char device[300];
+    unsigned plain_occupancy, workers;
+    double plain_rt_median, plain_rt_p99, plain_tput;
+    double rt_median, rt_p99, tput;
+    double global_barrier_us, resizing_barrier_us;
+    double gather_us[4], gather_period_us;
+    double phase_us[4]; /* medians over the round trips: queue, gather, exec, wake-up */
+    unsigned gather_groups[4];
+    char cuda[2048];
+} results;
+
+static void fail(const char *what, const char *msg)
+{
+    fprintf(stderr, "ckbench: %s: %s\n", what, msg);
+    exit(1);
+}
+
+#define CL_OK(call, what)                                                                                              \
+    do {                                                                                                               \
+        cl_int e_ = (call);                                                                                            \
+        if (e_ != CL_SUCCESS)                                                                                          \
+            fail(what, app_cl_errstr(e_));                                                                             \
+    } while (0)
+
+/* Plain OpenCL on the same device: an empty 1-group kernel launched and
+ * finished one at a time, then many in flight; and the plain occupancy. */
+static void measure_plain(const options *o, results *r)
+{
+    app_cl_request req = {.device = o->dev, .work_group_size = o->wg, .want_occupancy = 1};
+    app_cl c;
+    char err[1024];
+    if (app_cl_open(&req, &c, err, sizeof err))
+        fail("plain OpenCL", err);
+    r->plain_occupancy = req.occupancy;
+    snprintf(r->device, sizeof r->device, "%s", c.name);
+    const char *src = "kernel void bench_empty(void) { }\n";
+    cl_int e;
+    cl_program p = clCreateProgramWithSource(c.context, 1, &src, NULL, &e);
+    CL_OK(e, "clCreateProgramWithSource (plain)");
+    CL_OK(clBuildProgram(p, 1, &c.device, "", NULL, NULL), "clBuildProgram (plain empty kernel)");
+    cl_kernel k = clCreateKernel(p, "bench_empty", &e);
+    CL_OK(e, "clCreateKernel (plain)");
+    size_t wg = o->wg, global = o->wg;
+    for (int i = 0; i < 20; ++i) /* warm-up */
+        CL_OK(clEnqueueNDRangeKernel(c.queue, k, 1, NULL, &global, &wg, 0, NULL, NULL), "clEnqueueNDRangeKernel");
+    CL_OK(clFinish(c.queue), "clFinish");
+    double *t = malloc(o->iterations * sizeof *t);
+    for (unsigned i = 0; i < o->iterations; ++i) {
+        double t0 = app_now_ms();
+        CL_OK(clEnqueueNDRangeKernel(c.queue, k, 1, NULL, &global, &wg, 0, NULL, NULL), "clEnqueueNDRangeKernel");
+        CL_OK(clFinish(c.queue), "clFinish");
+        t[i] = (app_now_ms() - t0) * 1e3;
+    }
+    app_summary s = app_summarize(t, o->iterations);
+    r->plain_rt_median = s.median;
+    r->plain_rt_p99 = s.p99;
+    free(t);
+    double t0 = app_now_ms();
+    for (unsigned i = 0; i < o->throughput_launches; ++i)
+        CL_OK(clEnqueueNDRangeKernel(c.queue, k, 1, NULL, &global, &wg, 0, NULL, NULL), "clEnqueueNDRangeKernel");
+    CL_OK(clFinish(c.queue), "clFinish");
+    r->plain_tput = o->throughput_launches / ((app_now_ms() - t0) * 1e-3);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    app_cl_close(&c);
+}
+
+static ck_launch *launch(ck_context *ctx, const char *name, unsigned groups, const ck_arg *a, size_t n)
+{
+    ck_launch *l;
+    if (ck_launch_kernel(ctx, name, groups, a, n, &l) != CK_OK)
+        fail(name, ck_last_error());
+    return l;
+}
+
+static void finish(ck_launch *l, const char *name, double timeout, ck_launch_stats *st)
+{
+    if (ck_wait(l, timeout) != CK_OK)
+        fail(name, ck_last_error());
+    if (st && ck_launch_get_stats(l, st) != CK_OK)
+        fail(name, ck_last_error());
+    ck_launch_release(l);
+}
+
+/* Microseconds per barrier: the exec time of n barriers less that of none, over n. */
+static double barrier_us(ck_context *ctx, const char *name, const options *o)
+{
+    unsigned W = ck_context_workers(ctx);
+    ck_launch_stats s0, s1;
+    ck_arg a0 = ck_arg_uint(0), a1 = ck_arg_uint(o->barriers);
+    finish(launch(ctx, name, W, &a1, 1), name, o->timeout, NULL); /* warm-up */
+    finish(launch(ctx, name, W, &a0, 1), name, o->timeout, &s0);
+    finish(launch(ctx, name, W, &a1, 1), name, o->timeout, &s1);
+    double us = (s1.exec_ms - s0.exec_ms) * 1e3 / o->barriers;
+    return us > 0 ? us : s1.exec_ms * 1e3 / o->barriers;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void measure_megakernel(const options *o, results *r)
+{
+    ck_context_options co = {.device = o->dev, .work_group_size = o->wg, .timeout_s = o->timeout};
+    ck_context *ctx;
+    const char *coop[] = {"bench_global_barrier", "bench_resizing_barrier", "bench_gather_coop"};
+    if (ck_context_create(&co, &ctx) != CK_OK || ck_context_add_source(ctx, "ckbench.cl", bench_source, coop, 3) ||
+        ck_context_build(ctx) != CK_OK)
+        fail("building the megakernel", ck_last_error());
+    unsigned W = ck_context_workers(ctx);
+    r->workers = W;
+
+    /* Launch round trip of an empty 1-group ordinary kernel. */
+    for (int i = 0; i < 20; ++i)
+        finish(launch(ctx, "bench_empty", 1, NULL, 0), "bench_empty", o->timeout, NULL);
+    /* Where a round trip goes, from the launch's statistics (host times at
+     * which the scheduler's messages arrived): queued until the scheduler
+     * takes it, gathering its group, running, and the wake-up of ck_wait
+     * after the completion arrived. */
+    double *t = malloc(o->iterations * sizeof *t), *ph[4];
+    for (int k = 0; k < 4; ++k)
+        ph[k] = malloc(o->iterations * sizeof(double));
+    for (unsigned i = 0; i < o->iterations; ++i) {
+        ck_launch_stats st;
+        double t0 = app_now_ms();
+        finish(launch(ctx, "bench_empty", 1, NULL, 0), "bench_empty", o->timeout, &st);
+        t[i] = (app_now_ms() - t0) * 1e3;
+        ph[0][i] = st.queue_ms * 1e3;
+        ph[1][i] = st.gather_ms * 1e3;
+        ph[2][i] = st.exec_ms * 1e3;
+        ph[3][i] = t[i] - st.total_ms * 1e3;
+    }
+    app_summary s = app_summarize(t, o->iterations);
+    r->rt_median = s.median;
+    r->rt_p99 = s.p99;
+    for (int k = 0; k < 4; ++k) {
+        r->phase_us[k] = app_summarize(ph[k], o->iterations).median;
+        free(ph[k]);
+    }
+    free(t);
+
+    /* Throughput: o->inflight launches kept in flight. */
+    ck_launch **ring = calloc(o->inflight, sizeof *ring);
+    double t0 = app_now_ms();
+    for (unsigned i = 0; i < o->throughput_launches; ++i) {
+        unsigned slot = i % o->inflight;
+        if (ring[slot])
+            finish(ring[slot], "bench_empty", o->timeout, NULL);
+        ring[slot] = launch(ctx, "bench_empty", 1, NULL, 0);
+    }
+    for (unsigned i = 0; i < o->inflight; ++i)
+        if (ring[i])
+            finish(ring[i], "bench_empty", o->timeout, NULL);
+    r->tput = o->throughput_launches / ((app_now_ms() - t0) * 1e-3);
+    free(ring);
+
+    r->global_barrier_us = barrier_us(ctx, "bench_global_barrier", o);
+    r->resizing_barrier_us = barrier_us(ctx, "bench_resizing_barrier", o);
+
+    /* Gathers beside a cooperative kernel with a query resizing barrier
+     * every ~gather_work rounds. */
+    ck_buffer stop, dec, rounds;
+    uint32_t zero[4] = {0}, one = 1;
+    if (ck_buffer_alloc(ctx, 16, &stop) || ck_buffer_alloc(ctx, 16, &dec) || ck_buffer_alloc(ctx, 16, &rounds) ||
+        ck_buffer_write(ctx, stop, 0, zero, 16) || ck_buffer_write(ctx, dec, 0, zero, 16) ||
+        ck_buffer_write(ctx, rounds, 0, zero, 16))
+        fail("gather buffers", ck_last_error());
+    ck_arg ga[4] = {ck_arg_buffer(stop), ck_arg_buffer(dec), ck_arg_buffer(rounds), ck_arg_uint(o->gather_work)};
+    ck_launch *coopl = launch(ctx, "bench_gather_coop", W, ga, 4);
+    unsigned counts[4] = {1, W / 4 ? W / 4 : 1, W / 2 ? W / 2 : 1, W > 1 ? W - 1 : 1};
+    double *g = malloc(o->gather_reps * sizeof *g);
+    for (int k = 0; k < 4; ++k) {
+        r->gather_groups[k] = counts[k];
+        for (unsigned i = 0; i < o->gather_reps; ++i) {
+            double until = app_now_ms() + 5; /* let the cooperative kernel regrow */
+            app_sleep_until_ms(until);
+            ck_launch_stats st;
+            finish(launch(ctx, "bench_empty", counts[k], NULL, 0), "bench_empty (gather)", o->timeout, &st);
+            g[i] = st.gather_ms * 1e3;
+        }
+        qsort(g, o->gather_reps, sizeof *g, cmp_double);
+        r->gather_us[k] = g[o->gather_reps / 2];
+    }
+    free(g);
+    if (ck_buffer_write(ctx, stop, 0, &one, 4) != CK_OK)
+        fail("stopping the gather kernel", ck_last_error());
+    ck_launch_stats cs;
+    finish(coopl, "bench_gather_coop", o->timeout, &cs);
+    uint32_t nr = 0;
+    if (ck_buffer_read(ctx, rounds, 0, &nr, 4) != CK_OK)
+        fail("reading the gather kernel's rounds", ck_last_error());
+    r->gather_period_us = nr ? cs.exec_ms * 1e3 / nr : 0;
+    if (ck_context_destroy(ctx) != CK_OK)
+        fail("closing the megakernel", ck_last_error());
+}
+
+/* Runs the CUDA reference and keeps its JSON object (one line). */
+static void run_cuda(const options *o, results *r)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "%s %u %zu %u %u", o->cuda, r->workers, o->wg, o->iterations, o->throughput_launches);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        fail("--cuda", "cannot run the CUDA reference");
+    size_t n = fread(r->cuda, 1, sizeof r->cuda - 1, p);
+    r->cuda[n] = 0;
+    int st = pclose(p);
+    char *nl = strchr(r->cuda, '\n');
+    if (nl)
+        *nl = 0;
+    if (st != 0 || r->cuda[0] != '{')
+        fail("--cuda", "the CUDA reference failed (no JSON object on its first line)");
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int pa = parse_args(argc, argv, &o);
+    if (pa)
+        return pa == 1 ? 0 : 2;
+    ck_device *dev;
+    if (ck_device_open(&o.dev, &dev) != CK_OK) {
+        fprintf(stderr, "ckbench: %s\n", ck_last_error());
+        return 2;
+    }
+    const ck_device_info *info = ck_device_get_info(dev);
+    int cpu = info->is_cpu;
+    size_t maxwg = info->max_work_group_size;
+    ck_device_close(dev);
+    if (o.wg > maxwg) {
+        fprintf(stderr, "ckbench: work-group size %zu is above the device's maximum %zu\n", o.wg, maxwg);
+        return 2;
+    }
+    if (!o.iterations) o.iterations = cpu ? 200 : 2000;
+    if (!o.barriers) o.barriers = cpu ? 50 : 2000;
+    if (!o.gather_reps) o.gather_reps = cpu ? 3 : 7;
+    if (!o.gather_work) o.gather_work = cpu ? 20000 : 2000;
+    if (!o.throughput_launches) o.throughput_launches = cpu ? 300 : 20000;
+
+    results r;
+    memset(&r, 0, sizeof r);
+    measure_plain(&o, &r);
+    measure_megakernel(&o, &r);
+    if (o.cuda)
+        run_cuda(&o, &r);
+
+    static const char *const keys[4] = {"1", "N/4", "N/2", "N-1"};
+    if (o.json) {
+        printf("{\"device\": \"");
+        for (const char *c = r.device; *c; ++c)
+            if (*c == '"' || *c == '\\') printf("\\%c", *c);
+            else if ((unsigned char)*c >= 32) putchar(*c);
+        printf("\", \"work_group_size\": %zu, \"workers\": %u, \"plain_occupancy\": %u, "
+               "\"megakernel_occupancy\": %u,\n", o.wg, r.workers, r.plain_occupancy, r.workers + 1);
+        printf(" \"plain_launch_rt_us_median\": %.2f, \"plain_launch_rt_us_p99\": %.2f, "
+               "\"plain_launch_throughput_per_s\": %.0f,\n", r.plain_rt_median, r.plain_rt_p99, r.plain_tput);
+        printf(" \"launch_rt_us_median\": %.2f, \"launch_rt_us_p99\": %.2f, \"launch_throughput_per_s\": %.0f,\n",
+               r.rt_median, r.rt_p99, r.tput);
+        printf(" \"launch_phases_us_median\": {\"queue\": %.2f, \"gather\": %.2f, \"exec\": %.2f, "
+               "\"wake\": %.2f},\n", r.phase_us[0], r.phase_us[1], r.phase_us[2], r.phase_us[3]);
+        printf(" \"global_barrier_us\": %.3f, \"resizing_barrier_us\": %.3f,\n", r.global_barrier_us,
+               r.resizing_barrier_us);
+        printf(" \"gather_us\": {");
+        for (int k = 0; k < 4; ++k)
+            printf("\"%s\": %.1f%s", keys[k], r.gather_us[k], k < 3 ? ", " : "");
+        printf("}, \"gather_groups\": {");
+        for (int k = 0; k < 4; ++k)
+            printf("\"%s\": %u%s", keys[k], r.gather_groups[k], k < 3 ? ", " : "");
+        printf("}, \"gather_barrier_period_us\": %.2f", r.gather_period_us);
+        if (r.cuda[0])
+            printf(",\n \"cuda\": %s", r.cuda);
+        printf("}\n");
+        return 0;
+    }
+    printf("device: %s, work-groups of %zu\n", r.device, o.wg);
+    printf("occupancy: plain kernel %u groups, megakernel %u (%u workers + scheduler) = %.0f %%\n",
+           r.plain_occupancy, r.workers + 1, r.workers, 100.0 * (r.workers + 1) / r.plain_occupancy);
+    printf("%-46s %12s %12s\n", "measure", "plain OpenCL", "megakernel");
+    printf("%-46s %12.1f %12.1f\n", "launch + wait, empty 1-group kernel, median us", r.plain_rt_median,
+           r.rt_median);
+    printf("%-46s %12.1f %12.1f\n", "launch + wait, p99 us", r.plain_rt_p99, r.rt_p99);
+    printf("%-46s %12s %12s\n", "  of which queue/gather/exec/wake-up, medians", "-", "");
+    printf("%-46s %12s %5.1f/%.1f/%.1f/%.1f\n", "", "", r.phase_us[0], r.phase_us[1], r.phase_us[2],
+           r.phase_us[3]);
+    printf("%-46s %12.0f %12.0f\n", "empty 1-group launches per second", r.plain_tput, r.tput);
+    printf("%-46s %12s %12.2f\n", "global barrier over all workers, us", "-", r.global_barrier_us);
+    printf("%-46s %12s %12.2f\n", "resizing barrier (no resize), us", "-", r.resizing_barrier_us);
+    for (int k = 0; k < 4; ++k) {
+        char label[64];
+        snprintf(label, sizeof label, "gather of %s = %u groups, median us", keys[k], r.gather_groups[k]);
+        printf("%-46s %12s %12.1f\n", label, "-", r.gather_us[k]);
+    }
+    printf("(the cooperative kernel reached a resizing barrier every %.1f us meanwhile)\n", r.gather_period_us);
+    if (r.cuda[0])
+        printf("CUDA reference: %s\n", r.cuda);
+    return 0;
+}

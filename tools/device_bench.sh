@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Issue 7 on the lent NVIDIA machine (device tool): ckbench (dispatch,
+# barriers, gathers, occupancy) beside its CUDA peer on the same GPU, for the
+# working tree and, if given, for an earlier commit built in the same call, so
+# a change is measured against its baseline in one run. Also the
+# megakernel's register, shared and local memory use (ptxas -v on its PTX).
+# Usage: tools/device_bench.sh OUTDIR [BASELINE_COMMIT]
+set -u
+out=${1:?usage: device_bench.sh OUTDIR [BASELINE_COMMIT]}; base=${2:-}
+mkdir -p "$out"
+echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+nvcc -O2 -arch=sm_90 tools/ckbench_cuda.cu -o /tmp/ckbench_cuda >$out/nvcc.log 2>&1 || { cat $out/nvcc.log; exit 1; }
+build() { # source dir, build dir
+  meson setup -Dtests=disabled "$2" "$1" >>$out/meson.log 2>&1 && meson compile -C "$2" >>$out/meson.log 2>&1 ||
+    { tail -30 $out/meson.log; exit 1; }
+}
+build . /tmp/ckb_new
+if [ -n "$base" ]; then
+  rm -rf /tmp/base && mkdir /tmp/base && git archive "$base" | tar -x -C /tmp/base
+  build /tmp/base /tmp/ckb_base
+fi
+for r in 1 2; do
+  if [ -n "$base" ]; then
+    echo "== baseline $base, run $r"
+    timeout 250 /tmp/ckb_base/tools/ckbench --device NVIDIA --json --cuda /tmp/ckbench_cuda | tee $out/base_$r.json
+  fi
+  echo "== working tree, run $r"
+  timeout 250 /tmp/ckb_new/tools/ckbench --device NVIDIA --json --cuda /tmp/ckbench_cuda | tee $out/new_$r.json
+done
+CK_DUMP_BINARY=/tmp/mk.ptx timeout 250 /tmp/ckb_new/tools/ckbench --device NVIDIA | tee $out/new_table.txt
+echo "== megakernel resources (ptxas -v of the dumped PTX)"
+ptxas -arch=sm_90 -v /tmp/mk.ptx -o /tmp/mk.cubin 2>&1 | grep -E "ck_megakernel|registers|spill|smem" | tee $out/ptxas.txt
