@@ -259,6 +259,11 @@ ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, c
  * group's state; the launch stays pending), CK_ERR_OPENCL (megakernel died). */
 ck_status ck_wait(ck_launch *l, double timeout_s);
 
+/* Nonzero when ck_wait(l, ...) would return at once: the launch has
+ * finished, or the megakernel ended so it never will (ck_wait says which).
+ * Never blocks: poll many launches with it. NULL gives 0. Cannot fail. */
+int ck_launch_done(const ck_launch *l);
+
 typedef struct {
     double queue_ms;        /* launch sent -> scheduler starts gathering for it    */
     double gather_ms;       /* gathering starts -> all its groups surrendered and

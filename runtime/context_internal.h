@@ -69,12 +69,19 @@ struct ck_context {
     pthread_mutex_t send_lock;
     ck_launch *inflight;
     uint32_t next_id;
-    int bye, megakernel_ended;
+    int bye, megakernel_ended; /* megakernel_ended is also read without the lock (atomics) */
+    int kick;                  /* set (atomically) by a launch: the progress thread stays awake */
     cl_int megakernel_status;
     char *state_text;
     size_t state_len, state_cap;
     int state_ready;
 };
+
+/* How long ck_wait spins on a launch's state before it sleeps (GPU devices),
+ * and how long the progress thread polls without napping after the last
+ * message or launch (GPU devices). */
+#define CK_WAIT_SPIN_S 0.0005
+#define CK_PROGRESS_AWAKE_S 0.005
 
 /* memory.c */
 ck_status ck_arena_storage_create(ck_context *ctx);

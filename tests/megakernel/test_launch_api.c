@@ -67,6 +67,34 @@ static void test_scalar_and_buffer_arguments(void **state)
     assert_int_equal(ck_buffer_free(ctx, b), CK_OK);
 }
 
+/* ck_launch_done polls without blocking: 0 while a launch runs, 1 once it
+ * finished, and then ck_wait returns at once. */
+static void test_launch_done_polls(void **state)
+{
+    enum { N = 1 << 16 };
+    assert_int_equal(ck_launch_done(NULL), 0);
+    ck_buffer b;
+    assert_int_equal(ck_buffer_alloc(ctx, N * 4, &b), CK_OK);
+    ck_arg a[3] = {ck_arg_buffer(b), ck_arg_float(1.5f), ck_arg_uint(N)};
+    ck_launch *l[8];
+    for (int i = 0; i < 8; ++i)
+        assert_int_equal(ck_launch_kernel(ctx, "scale", 2, a, 3, &l[i]), CK_OK);
+    /* The last one queues behind seven others: it cannot be done yet. */
+    assert_int_equal(ck_launch_done(l[7]), 0);
+    int done = 0;
+    for (unsigned polls = 0; done < 8 && polls < 60000000u; ++polls) {
+        done = 0;
+        for (int i = 0; i < 8; ++i)
+            done += ck_launch_done(l[i]) != 0;
+    }
+    assert_int_equal(done, 8);
+    for (int i = 0; i < 8; ++i) {
+        assert_int_equal(ck_wait(l[i], 0.001), CK_OK);
+        ck_launch_release(l[i]);
+    }
+    assert_int_equal(ck_buffer_free(ctx, b), CK_OK);
+}
+
 static void test_logical_ids_of_ordinary_launch(void **state)
 {
     /* More groups than workers: they run in waves, ids 0..G-1 each once. */
@@ -206,6 +234,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scalar_and_buffer_arguments),
         cmocka_unit_test(test_logical_ids_of_ordinary_launch),
+        cmocka_unit_test(test_launch_done_polls),
         cmocka_unit_test(test_local_pointer_argument),
         cmocka_unit_test(test_argument_errors_name_the_parameter),
         cmocka_unit_test(test_many_launches_beside_a_cooperative_kernel),
