@@ -4,9 +4,11 @@
 # working tree and, if given, for an earlier commit built in the same call, so
 # a change is measured against its baseline in one run. Also the
 # megakernel's register, shared and local memory use (ptxas -v on its PTX).
-# Usage: tools/device_bench.sh OUTDIR [BASELINE_COMMIT]
+# The device copy has no git history: give the baseline as a source folder
+# the call carries (git archive COMMIT | tar -x -C .base; carry .base).
+# Usage: tools/device_bench.sh OUTDIR [BASELINE_SOURCE_DIR]
 set -u
-out=${1:?usage: device_bench.sh OUTDIR [BASELINE_COMMIT]}; base=${2:-}
+out=${1:?usage: device_bench.sh OUTDIR [BASELINE_SOURCE_DIR]}; base=${2:-}
 mkdir -p "$out"
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 nvcc -O2 -arch=sm_90 tools/ckbench_cuda.cu -o /tmp/ckbench_cuda >$out/nvcc.log 2>&1 || { cat $out/nvcc.log; exit 1; }
@@ -16,8 +18,7 @@ build() { # source dir, build dir
 }
 build . /tmp/ckb_new
 if [ -n "$base" ]; then
-  rm -rf /tmp/base && mkdir /tmp/base && git archive "$base" | tar -x -C /tmp/base
-  build /tmp/base /tmp/ckb_base
+  build "$base" /tmp/ckb_base
 fi
 for r in 1 2; do
   if [ -n "$base" ]; then
