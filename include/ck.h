@@ -163,7 +163,9 @@ typedef struct {
     ck_device_options device;
     size_t work_group_size;     /* work-items per group; 0 = 64                        */
     size_t arena_bytes;         /* buffer arena; 0 = 64 MiB on CPUs, 1 GiB on GPUs      */
-    size_t local_pool_bytes;    /* room for `local` pointer arguments; 0 = 8 KiB        */
+    size_t local_pool_bytes;    /* room for `local` pointer arguments; 0 = 8 KiB when a
+                                   kernel has such a parameter, else none (each byte of
+                                   local memory costs co-resident groups)              */
     unsigned max_groups;        /* cap on the megakernel's groups (0 = occupancy)      */
     uint64_t chaos_seed;        /* nonzero: chaos mode, seeded (env CK_CHAOS_SEED too)  */
     int naive_resizing_barrier; /* 1: one offer_kill per resizing barrier (paper's naive

@@ -38,8 +38,6 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
     ck_context_options *o = &ctx->opts;
     if (!o->work_group_size)
         o->work_group_size = DEFAULT_WG;
-    if (!o->local_pool_bytes)
-        o->local_pool_bytes = DEFAULT_LOCAL_POOL;
     if (o->timeout_s <= 0)
         o->timeout_s = DEFAULT_TIMEOUT;
     if (!o->chaos_seed && getenv("CK_CHAOS_SEED"))
@@ -193,6 +191,16 @@ static ck_status stitch_sources(ck_context *ctx)
         return ck_fail(CK_ERR_BUILD, "%s", err);
     if (ctx->stitch.warnings && !ctx->opts.quiet_warnings)
         fputs(ctx->stitch.warnings, stderr);
+    /* The local pool holds only `local T *` arguments: without such
+     * parameters it needs no room, and every byte of local memory it takes
+     * costs co-resident groups (occupancy). */
+    if (!ctx->opts.local_pool_bytes) {
+        int local_params = 0;
+        for (size_t k = 0; k < ctx->stitch.n_kernels; ++k)
+            for (size_t i = 0; i < ctx->stitch.kernels[k].n_params; ++i)
+                local_params |= ctx->stitch.kernels[k].params[i].kind == CK_PARAM_LOCAL_PTR;
+        ctx->opts.local_pool_bytes = local_params ? DEFAULT_LOCAL_POOL : 16u;
+    }
     for (size_t k = 0; k < ctx->stitch.n_kernels; ++k) {
         const ck_stitch_kernel *K = &ctx->stitch.kernels[k];
         if (K->reqd_wg_size && K->reqd_wg_size != ctx->opts.work_group_size)

@@ -6,6 +6,8 @@
 # megakernel's register, shared and local memory use (ptxas -v on its PTX).
 # The device copy has no git history: give the baseline as a source folder
 # the call carries (git archive COMMIT | tar -x -C .base; carry .base).
+# With CK_BENCH_APPS=1 it also runs BFS (grid 2^18) and work stealing alone
+# against their plain baselines.
 # Usage: tools/device_bench.sh OUTDIR [BASELINE_SOURCE_DIR]
 set -u
 out=${1:?usage: device_bench.sh OUTDIR [BASELINE_SOURCE_DIR]}; base=${2:-}
@@ -30,4 +32,11 @@ for r in 1 2; do
 done
 CK_DUMP_BINARY=/tmp/mk.ptx timeout 250 /tmp/ckb_new/tools/ckbench --device NVIDIA | tee $out/new_table.txt
 echo "== megakernel resources (ptxas -v of the dumped PTX)"
-ptxas -arch=sm_90 -v /tmp/mk.ptx -o /tmp/mk.cubin 2>&1 | grep -E "ck_megakernel|registers|spill|smem" | tee $out/ptxas.txt
+ls -la /tmp/mk.ptx; head -c 300 /tmp/mk.ptx; echo
+"$(dirname "$(command -v nvcc)")/ptxas" -arch=sm_90 -v /tmp/mk.ptx -o /tmp/mk.cubin 2>&1 | tail -8 | tee $out/ptxas.txt
+if [ "${CK_BENCH_APPS:-0}" = 1 ]; then
+  echo "== applications alone against their plain baselines (3 runs each)"
+  timeout 250 /tmp/ckb_new/tools/ckrun --device NVIDIA --app bfs --graph grid --scale 18 --noncoop none --runs 3 \
+    2>&1 | tail -4 | tee $out/bfs_grid.txt
+  timeout 250 /tmp/ckb_new/tools/ckrun --device NVIDIA --app ws --noncoop none --runs 3 2>&1 | tail -4 | tee $out/ws.txt
+fi
