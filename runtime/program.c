@@ -79,6 +79,12 @@ ck_status ck_program_build_parts(ck_device *dev, const char **parts, unsigned n,
         if (!parts[i])
             return ck_fail(CK_ERR_BUILD, "internal: a device source is missing from the library");
     const ck_device_info *in = &dev->info;
+    /* CK_BUILD_OPTIONS: extra device compiler options for every program the
+     * runtime builds (e.g. -cl-nv-maxrregcount=32 on NVIDIA). */
+    char extra[512];
+    snprintf(extra, sizeof extra, "%s %s", options ? options : "",
+             getenv("CK_BUILD_OPTIONS") ? getenv("CK_BUILD_OPTIONS") : "");
+    options = extra;
     char opts[1024];
     int nv12 = in->path == CK_PATH_CL12 && strstr(in->platform_name, "NVIDIA");
     snprintf(opts, sizeof opts, "-cl-std=%s -DCK_PATH_%s%s %s", in->opencl_c_std,

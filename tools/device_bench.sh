@@ -6,6 +6,7 @@
 # megakernel's register, shared and local memory use (ptxas -v on its PTX).
 # The device copy has no git history: give the baseline as a source folder
 # the call carries (git archive COMMIT | tar -x -C .base; carry .base).
+# CK_BENCH_MAXRREG="32 40" also runs ckbench with those register caps.
 # With CK_BENCH_APPS=1 it also runs BFS (grid 2^18) and work stealing alone
 # against their plain baselines.
 # Usage: tools/device_bench.sh OUTDIR [BASELINE_SOURCE_DIR]
@@ -33,7 +34,12 @@ done
 CK_DUMP_BINARY=/tmp/mk.ptx timeout 250 /tmp/ckb_new/tools/ckbench --device NVIDIA | tee $out/new_table.txt
 echo "== megakernel resources (ptxas -v of the dumped PTX)"
 ls -la /tmp/mk.ptx; head -c 300 /tmp/mk.ptx; echo
-"$(dirname "$(command -v nvcc)")/ptxas" -arch=sm_90 -v /tmp/mk.ptx -o /tmp/mk.cubin 2>&1 | tail -8 | tee $out/ptxas.txt
+tr -d '\000' < /tmp/mk.ptx > /tmp/mk_clean.ptx
+"$(dirname "$(command -v nvcc)")/ptxas" -arch=sm_90 -v /tmp/mk_clean.ptx -o /tmp/mk.cubin 2>&1 | tail -4 | tee $out/ptxas.txt
+for r in ${CK_BENCH_MAXRREG:-}; do
+  echo "== working tree with CK_BUILD_OPTIONS=-cl-nv-maxrregcount=$r"
+  CK_BUILD_OPTIONS=-cl-nv-maxrregcount=$r timeout 250 /tmp/ckb_new/tools/ckbench --device NVIDIA --json | tee $out/maxrreg_$r.json
+done
 if [ "${CK_BENCH_APPS:-0}" = 1 ]; then
   echo "== applications alone against their plain baselines (3 runs each)"
   timeout 250 /tmp/ckb_new/tools/ckrun --device NVIDIA --app bfs --graph grid --scale 18 --noncoop none --runs 3 \
