@@ -98,6 +98,21 @@ static int parse_uint(const char *opt, const char *v, unsigned *out, unsigned mi
     return 1;
 }
 
+/* The unsigned field that integer option `name` sets, or NULL. */
+static unsigned *uint_option(options *o, const char *name)
+{
+    const struct {
+        const char *name;
+        unsigned *field;
+    } table[] = {{"--iterations", &o->iterations},   {"--barriers", &o->barriers},
+                 {"--gather-reps", &o->gather_reps}, {"--gather-work", &o->gather_work},
+                 {"--launches", &o->throughput_launches}, {"--inflight", &o->inflight}};
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
+        if (!strcmp(name, table[i].name))
+            return table[i].field;
+    return NULL;
+}
+
 /* 0 ok, 1 --help, 2 bad. */
 static int parse_args(int argc, char **argv, options *o)
 {
@@ -123,32 +138,16 @@ static int parse_args(int argc, char **argv, options *o)
             }
         } else if (!strcmp(a, "--cuda") && v) {
             o->cuda = v;
-        } else if (!strcmp(a, "--wg-size")) {
+        } else if (!strcmp(a, "--wg-size") || !strcmp(a, "--timeout")) {
             if (!parse_uint(a, v, &x, 1))
                 return 2;
-            o->wg = x;
-        } else if (!strcmp(a, "--iterations")) {
-            if (!parse_uint(a, v, &o->iterations, 1))
+            if (a[2] == 'w')
+                o->wg = x;
+            else
+                o->timeout = x;
+        } else if (uint_option(o, a)) {
+            if (!parse_uint(a, v, uint_option(o, a), 1))
                 return 2;
-        } else if (!strcmp(a, "--barriers")) {
-            if (!parse_uint(a, v, &o->barriers, 1))
-                return 2;
-        } else if (!strcmp(a, "--gather-reps")) {
-            if (!parse_uint(a, v, &o->gather_reps, 1))
-                return 2;
-        } else if (!strcmp(a, "--gather-work")) {
-            if (!parse_uint(a, v, &o->gather_work, 1))
-                return 2;
-        } else if (!strcmp(a, "--launches")) {
-            if (!parse_uint(a, v, &o->throughput_launches, 1))
-                return 2;
-        } else if (!strcmp(a, "--inflight")) {
-            if (!parse_uint(a, v, &o->inflight, 1))
-                return 2;
-        } else if (!strcmp(a, "--timeout")) {
-            if (!parse_uint(a, v, &x, 1))
-                return 2;
-            o->timeout = x;
         } else if (!v && (!strcmp(a, "--device") || !strcmp(a, "--path") || !strcmp(a, "--cuda"))) {
             fprintf(stderr, "ckbench: %s needs a value (see --help)\n", a);
             return 2;
