@@ -270,20 +270,28 @@ void ck_count_kills_locked(ck_wg_t *ctx, uint drop)
 
 /* --------------------------------------------------------- primitives */
 
-/* Offer to be killed, thread 0 only (offer_kill's rule). 1 if accepted. */
-uint ck_offer_kill_t0(ck_wg_t *ctx)
+/* Nonzero if offer_kill might be accepted now, thread 0 (lock-free look):
+ * the common case is two loads of device memory and a no. Only group M-1
+ * can be accepted: the others need not queue for the lock (with thousands
+ * of groups they would serialise on it). If M moves meanwhile, declining is
+ * a legal outcome of offer_kill. */
+uint ck_offer_kill_possible(ck_wg_t *ctx)
 {
     if (!ctx->coop || ctx->group == 0)
         return 0;
-    if (!ctx->chaos && !ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)) && !ck_aborting(ctx))
-        return 0; /* the common case: two loads of device memory */
     if (ck_aborting(ctx))
         return 1;
-    /* Only group M-1 can be accepted: the others need not queue for the lock
-     * (with thousands of groups they would serialise on it). If M moves
-     * meanwhile, declining is a legal outcome of offer_kill. */
-    if (ctx->group + 1u != ck_load_relaxed(CK_L(ctx, CK_L_M)))
+    if (!ctx->chaos && !ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)))
         return 0;
+    return ctx->group + 1u == ck_load_relaxed(CK_L(ctx, CK_L_M));
+}
+
+/* Offer to be killed, thread 0 only, after ck_offer_kill_possible said yes
+ * and every work-item of the group has reached the offer. 1 if accepted. */
+uint ck_offer_kill_t0(ck_wg_t *ctx)
+{
+    if (ck_aborting(ctx))
+        return 1;
     if (!ck_lock(ctx->sched, 0))
         return 1;
     uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
@@ -298,21 +306,39 @@ uint ck_offer_kill_t0(ck_wg_t *ctx)
     return accept;
 }
 
-/* Returns nonzero if the scheduler accepted: the caller must leave the kernel. */
+/* Both primitives act for the whole group at one point of the program: a
+ * group killed at offer_kill has done all it did before the offer, and a
+ * group forked at request_fork sees all the forker did before the request.
+ * So before thread 0 commits a kill or a fork, every work-item must have
+ * arrived and its global writes must be ordered before thread 0's release
+ * (a device-scope group barrier). Without it thread 0 could be killed while
+ * other work-items still write (PoCL runs a group's work-items one after the
+ * other between barriers, so it happened there: a master saw the killed
+ * group's share unfinished). The barrier is paid only when the cheap look
+ * says a kill or fork may happen; the common path keeps one local barrier. */
+/* offer_kill: nonzero if the scheduler accepted (the caller must leave). */
 int ck_offer_kill(ck_wg_t *ctx)
 {
-    uint killed = get_local_id(0) == 0 ? ck_offer_kill_t0(ctx) : 0u;
-    killed = ck_broadcast(ctx, killed);
+    uint killed = ck_broadcast(ctx, get_local_id(0) == 0 ? ck_offer_kill_possible(ctx) : 0u);
+    if (killed) { /* uniform */
+        ck_group_barrier_device();
+        killed = ck_broadcast(ctx, get_local_id(0) == 0 ? ck_offer_kill_t0(ctx) : 0u);
+    }
     ctx->killed = killed;
     return (int)killed;
 }
 
 void ck_request_fork(ck_wg_t *ctx, uint point, const void *tx, uint tx_bytes)
 {
-    if (get_local_id(0) == 0 && ctx->coop && (ctx->chaos || ck_fork_possible(ctx)) && ck_lock(ctx->sched, 0)) {
-        uint k = ck_fork_prepare_locked(ctx, ck_fork_choice_locked(ctx), point, tx, tx_bytes);
-        ck_unlock(ctx->sched);
-        ck_fork_publish(ctx->sched, k);
+    uint maybe = get_local_id(0) == 0 && ctx->coop && (ctx->chaos || ck_fork_possible(ctx));
+    if (ck_broadcast(ctx, maybe)) { /* uniform */
+        ck_group_barrier_device();
+        if (get_local_id(0) == 0 && ck_lock(ctx->sched, 0)) {
+            uint k = ck_fork_prepare_locked(ctx, ck_fork_choice_locked(ctx), point, tx, tx_bytes);
+            ck_unlock(ctx->sched);
+            ck_fork_publish(ctx->sched, k);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE); /* ends the thread-0 stretch (PoCL, apps/README.md) */
     }
 }
 
@@ -431,7 +457,7 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
     uint expected = ((old >> CK_M_BITS) + 1u) & (0xffffffffu >> CK_M_BITS);
     if (naive && (released >> CK_M_BITS) == expected) {
         /* Phase 2 of the naive form: one offer_kill, then arrive again. */
-        if (ck_offer_kill_t0(ctx))
+        if (ck_offer_kill_possible(ctx) && ck_offer_kill_t0(ctx))
             return 0;
         old = released;
         ck_fetch_add(count, 1u);
