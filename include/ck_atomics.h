@@ -93,12 +93,48 @@ typedef uint ck_atomic_uint;
 #define CK_PTR volatile global ck_atomic_uint *
 
 #if defined(CK_NV_PTX_FENCES)
-void ck_fence_acq_rel(void) { __asm__ volatile("membar.gl;" ::: "memory"); }
+/* Scoped PTX (sm_70+): one acquire-release instruction per read-modify-write
+ * instead of an atomic between two membar.gl, and acquire loads / release
+ * stores at GPU scope (docs/RESULTS.md, dispatch speed: measured cheaper). */
+void ck_fence_acq_rel(void) { __asm__ volatile("fence.acq_rel.gpu;" ::: "memory"); }
 void ck_sys_fence(void) { __asm__ volatile("membar.sys;" ::: "memory"); }
+void ck_fence_acquire(void) { ck_fence_acq_rel(); }
+void ck_fence_release(void) { ck_fence_acq_rel(); }
+uint ck_load_relaxed(CK_PTR p) { return *p; }
+uint ck_load_acquire(CK_PTR p)
+{
+    uint v;
+    __asm__ volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+void ck_store_relaxed(CK_PTR p, uint v) { *p = v; }
+void ck_store_release(CK_PTR p, uint v)
+{
+    __asm__ volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+#define CK_PTX_RMW(name, op)                                                                      \
+    uint name(CK_PTR p, uint v)                                                                   \
+    {                                                                                             \
+        uint r;                                                                                   \
+        __asm__ volatile("atom.acq_rel.gpu.global." op " %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) \
+                         : "memory");                                                             \
+        return r;                                                                                 \
+    }
+CK_PTX_RMW(ck_fetch_add, "add.u32")
+CK_PTX_RMW(ck_fetch_or, "or.b32")
+CK_PTX_RMW(ck_exchange, "exch.b32")
+#undef CK_PTX_RMW
+uint ck_fetch_sub(CK_PTR p, uint v) { return ck_fetch_add(p, 0u - v); }
+uint ck_cas(CK_PTR p, uint expected, uint desired)
+{
+    uint r;
+    __asm__ volatile("atom.acq_rel.gpu.global.cas.b32 %0, [%1], %2, %3;"
+                     : "=r"(r) : "l"(p), "r"(expected), "r"(desired) : "memory");
+    return r;
+}
 #else
 void ck_fence_acq_rel(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }
 void ck_sys_fence(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }
-#endif
 /* One full fence serves both directions on this path. */
 void ck_fence_acquire(void) { ck_fence_acq_rel(); }
 void ck_fence_release(void) { ck_fence_acq_rel(); }
@@ -118,6 +154,8 @@ uint ck_cas(CK_PTR p, uint expected, uint desired)
     ck_fence_acq_rel();
     return r;
 }
+#endif
+
 
 #if defined(CK_NV_PTX_FENCES)
 /* Scoped acquire/release instructions (sm_70+): measured faster on the H100
@@ -139,6 +177,23 @@ void ck_sys_store_release(CK_PTR p, uint v) { ck_sys_fence(); *p = v; }
 uint ck_sys_load_relaxed(CK_PTR p) { return *p; }
 void ck_sys_store_relaxed(CK_PTR p, uint v) { *p = v; }
 
+#endif
+
+/* Work-group barrier after which one work-item's device-scope release (or
+ * before which its acquire) covers the whole group's global accesses: PTX
+ * fences are cumulative over what bar.sync made visible to the work-item
+ * (the pattern of CUDA's grid.sync); elsewhere every work-item fences at
+ * device scope around a plain barrier (PoCL 3.1 gave wrong results with
+ * work_group_barrier(..., memory_scope_device) in this place). */
+#if defined(CK_NV_PTX_FENCES)
+#define ck_group_barrier_device() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
+#else
+#define ck_group_barrier_device()                                    \
+    do {                                                             \
+        ck_fence_acq_rel();                                          \
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);         \
+        ck_fence_acq_rel();                                          \
+    } while (0)
 #endif
 
 #endif

@@ -65,3 +65,34 @@ void ck_ch_publish(CK_PTR ch, ck_ch_cursor *c)
     c->d2h_head += 1u;
     ck_sys_store_release(ch + CK_CH_D2H_HEAD, c->d2h_head);
 }
+
+/* Batched use, for a loop that handles several messages per pass: commit
+ * counts the reserved slot as written, flush makes every committed message
+ * visible with one release store (one bus round trip for all of them). */
+void ck_ch_commit(ck_ch_cursor *c) { c->d2h_head += 1u; }
+void ck_ch_flush(CK_PTR ch, ck_ch_cursor *c) { ck_sys_store_release(ch + CK_CH_D2H_HEAD, c->d2h_head); }
+
+/* Host messages posted and not yet taken (one read of host memory). The
+ * i-th of them is in slot ck_ch_slot(c, i); take advances past the oldest,
+ * and release_taken hands every taken slot back to the host at once. */
+uint ck_ch_pending(CK_PTR ch, ck_ch_cursor *c) { return ck_sys_load_acquire(ch + CK_CH_H2D_HEAD) - c->h2d_tail; }
+uint ck_ch_slot(ck_ch_cursor *c, uint i) { return (c->h2d_tail + i) & (CK_CH_SLOTS - 1u); }
+void ck_ch_take(ck_ch_cursor *c) { c->h2d_tail += 1u; }
+void ck_ch_release_taken(CK_PTR ch, ck_ch_cursor *c) { ck_sys_store_release(ch + CK_CH_H2D_TAIL, c->h2d_tail); }
+
+/* Copies n words of host message `slot`, from word `from`, to device memory,
+ * eight reads of host memory in flight at a time. */
+void ck_ch_copy(CK_PTR ch, uint slot, uint from, CK_PTR dst, uint n)
+{
+    CK_PTR src = ch + CK_CH_H2D_RING + slot * CK_CH_MSG_WORDS + from;
+    uint i = 0;
+    for (; i + 8u <= n; i += 8u) {
+        uint v[8];
+        for (uint j = 0; j < 8u; ++j)
+            v[j] = ck_sys_load_relaxed(src + i + j);
+        for (uint j = 0; j < 8u; ++j)
+            ck_store_relaxed(dst + i + j, v[j]);
+    }
+    for (; i < n; ++i)
+        ck_store_relaxed(dst + i, ck_sys_load_relaxed(src + i));
+}

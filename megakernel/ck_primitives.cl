@@ -11,7 +11,10 @@
  * on purpose: PoCL inlines every primitive at every call site and its compile
  * time grows steeply with the number of barriers in a kernel. Changes to the
  * cooperative launch (M, kill requests, forks, reservations) happen under one
- * lock (CK_H_LOCK), taken by thread 0 only. In chaos mode (seed nonzero) the
+ * lock (CK_H_LOCK), taken by thread 0 only and only when there is something
+ * to decide: a barrier with no kill asked and no idle worker to fork onto
+ * takes no lock. Forks hand their groups to idle workers through fork
+ * records and tickets (ck_sched_layout.h). In chaos mode (seed nonzero) the
  * nondeterministic choices of the semantics are drawn at random. */
 
 typedef struct {
@@ -72,11 +75,13 @@ uint ck_aborting(ck_wg_t *ctx) { return ck_load_relaxed(ctx->sched + CK_H_EXIT);
  * scheduler, which watches the host's abort flag itself; 0 for workers. */
 uint ck_lock(CK_PTR sched, CK_PTR ch)
 {
-    for (uint spins = 0; ck_cas(sched + CK_H_LOCK, 0u, 1u) != 0u; ++spins)
+    for (uint spins = 0;; ++spins) {
+        if (ck_load_relaxed(sched + CK_H_LOCK) == 0u && ck_cas(sched + CK_H_LOCK, 0u, 1u) == 0u)
+            return 1;
         if ((spins & CK_SPIN_CHECK) == 0 &&
             (ck_load_relaxed(sched + CK_H_EXIT) || (ch != 0 && ck_ch_aborted(ch))))
             return 0;
-    return 1;
+    }
 }
 
 void ck_unlock(CK_PTR sched) { ck_store_release(sched + CK_H_LOCK, 0u); }
@@ -102,13 +107,100 @@ uint ck_broadcast(ck_wg_t *ctx, uint v)
     return *slot;
 }
 
-/* Forking in two steps, both under the lock, thread 0. Prepare adds k
- * groups to M (returns the k it can honour: 0 if the transmit bytes do not
- * fit); dispatch then hands k reserved workers the ids first..first+k-1 at
- * resume point `point` with the caller's transmit bytes. A resizing barrier
- * releases its groups between the two, so M is final before anyone leaves
- * and forked groups can only see the barrier already released. */
-uint ck_fork_prepare_locked(ck_wg_t *ctx, uint k, uint tx_bytes)
+/* Idle workers nobody has a claim on (CK_H_IDLE may dip below zero for a
+ * moment while a worker tries to take a unit it does not get). */
+uint ck_idle_now(CK_PTR s)
+{
+    int v = (int)ck_load_relaxed(s + CK_H_IDLE);
+    return v > 0 ? (uint)v : 0u;
+}
+
+/* Takes up to k units of CK_H_IDLE. Returns how many it took. */
+uint ck_take_idle(CK_PTR s, uint k)
+{
+    uint seen = ck_load_relaxed(s + CK_H_IDLE);
+    while (k) {
+        if ((int)seen <= 0)
+            return 0;
+        uint take = min(k, seen);
+        uint r = ck_cas(s + CK_H_IDLE, seen, seen - take);
+        if (r == seen)
+            return take;
+        seen = r;
+    }
+    return 0;
+}
+
+/* A fork record nobody reads any more, or CK_FORK_RECS (under the lock). */
+uint ck_free_fork_record(CK_PTR s, uint max_workers)
+{
+#pragma unroll 1
+    for (uint f = 0; f < CK_FORK_RECS; ++f)
+        if (ck_load_acquire(s + CK_SH_FORK(max_workers, f) + CK_F_REFS) == 0u)
+            return f;
+    return CK_FORK_RECS;
+}
+
+/* Writes fork record f: tickets for groups first..first+k-1 of the launch in
+ * `slot`, resuming at `point` with the transmit bytes at tx (under the lock;
+ * the k workers were taken from CK_H_IDLE). The tickets become claimable
+ * with ck_fork_publish. */
+void ck_fork_write(CK_PTR s, uint max_workers, uint f, uint slot, uint launch, uint first, uint k, uint point,
+                   const void *tx, uint tx_bytes)
+{
+    CK_PTR F = s + CK_SH_FORK(max_workers, f);
+    uint t0 = ck_load_relaxed(s + CK_H_FT_END);
+    /* Readers look for their ticket in every record: like a sequence lock,
+     * T0 is invalid while the rest changes (ck_fork_record_holds). */
+    ck_store_relaxed(F + CK_F_T0, CK_F_T0_INVALID);
+    ck_fence_release();
+    uint txw = (tx_bytes + 3u) / 4u;
+    const uchar *src = (const uchar *)tx;
+    global uchar *dst = (global uchar *)(F + CK_F_TX);
+    for (uint b = 0; b < tx_bytes; ++b)
+        dst[b] = src[b];
+    ck_store_relaxed(F + CK_F_SLOT, slot);
+    ck_store_relaxed(F + CK_F_LAUNCH, launch);
+    ck_store_relaxed(F + CK_F_FIRST, first);
+    ck_store_relaxed(F + CK_F_POINT, point);
+    ck_store_relaxed(F + CK_F_TX_WORDS, txw);
+    ck_store_relaxed(F + CK_F_K, k);
+    ck_store_relaxed(F + CK_F_REFS, k);
+    ck_store_release(F + CK_F_T0, t0);
+    ck_store_relaxed(s + CK_H_FT_END, t0 + k);
+}
+
+/* Nonzero if fork record F holds ticket t, read consistently. */
+uint ck_fork_record_holds(CK_PTR F, uint t)
+{
+    uint a = ck_load_acquire(F + CK_F_T0);
+    uint k = ck_load_relaxed(F + CK_F_K);
+    ck_fence_acquire();
+    uint b = ck_load_relaxed(F + CK_F_T0);
+    return a == b && a != CK_F_T0_INVALID && t - a < k;
+}
+
+/* Makes k written tickets claimable by idle workers. */
+void ck_fork_publish(CK_PTR s, uint k)
+{
+    if (k)
+        ck_fetch_add(s + CK_H_PROMISED, k);
+}
+
+/* Queues a finished launch for the scheduler. */
+void ck_push_finish(CK_PTR s, uint slot)
+{
+    uint i = ck_fetch_add(s + CK_H_FIN_TAIL, 1u);
+    ck_store_release(s + CK_H_FIN + (i & (CK_FIN_SLOTS - 1u)), slot + 1u);
+}
+
+/* Forking in two steps, both under the lock, thread 0. Prepare takes k idle
+ * workers, writes the record and tickets and adds them to M (returns the k it
+ * can honour: 0 if the transmit bytes do not fit, no record is free or no
+ * worker is idle); publish then lets the workers take the tickets. A
+ * resizing barrier releases its groups between the two, so M is final
+ * before anyone leaves and forked groups can only see the barrier released. */
+uint ck_fork_prepare_locked(ck_wg_t *ctx, uint k, uint point, const void *tx, uint tx_bytes)
 {
     if (k == 0)
         return 0;
@@ -116,33 +208,31 @@ uint ck_fork_prepare_locked(ck_wg_t *ctx, uint k, uint tx_bytes)
         ck_store_relaxed(CK_L(ctx, CK_L_ERROR), CK_DEV_ERR_TX_TOO_BIG);
         return 0;
     }
+    CK_PTR s = ctx->sched;
+    uint f = ck_free_fork_record(s, ctx->max_workers);
+    if (f == CK_FORK_RECS)
+        return 0;
+    k = ck_take_idle(s, k);
+    if (k == 0)
+        return 0;
     uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
+    ck_fork_write(s, ctx->max_workers, f, ctx->slot, ctx->launch, m, k, point, tx, tx_bytes);
     ck_store_relaxed(CK_L(ctx, CK_L_M), m + k);
+    ck_fetch_add(CK_L(ctx, CK_L_LIVE), k); /* k more groups to leave */
     ck_store_relaxed(CK_L(ctx, CK_L_FORKED), ck_load_relaxed(CK_L(ctx, CK_L_FORKED)) + k);
     if (m + k > ck_load_relaxed(CK_L(ctx, CK_L_MAX_M)))
         ck_store_relaxed(CK_L(ctx, CK_L_MAX_M), m + k);
     return k;
 }
 
-void ck_fork_dispatch_locked(ck_wg_t *ctx, uint k, uint first, uint point, const void *tx, uint tx_bytes)
+/* Nonzero if a fork could add groups now: idle workers, room below N, and no
+ * ordinary launch waiting for workers (non-functional contract: fork
+ * whenever workers are idle and nobody else wants them). Lock-free look. */
+uint ck_fork_possible(ck_wg_t *ctx)
 {
-    CK_PTR s = ctx->sched;
-    uint res = ck_load_relaxed(s + CK_H_RES_N);
-    const uchar *src = (const uchar *)tx;
-    for (uint i = 0; i < k; ++i) {
-        uint w = ck_load_relaxed(s + CK_SH_RES(ctx->max_workers) + res - 1u - i);
-        global uchar *dst = (global uchar *)(s + CK_SH_TX(ctx->max_workers, w));
-        for (uint b = 0; b < tx_bytes; ++b)
-            dst[b] = src[b];
-        CK_PTR rec = s + CK_SH_WORKER(w);
-        ck_store_relaxed(rec + CK_W_SLOT, ctx->slot);
-        ck_store_relaxed(rec + CK_W_LAUNCH, ck_load_relaxed(CK_L(ctx, CK_L_ID)));
-        ck_store_relaxed(rec + CK_W_GROUP, first + i);
-        ck_store_relaxed(rec + CK_W_RESUME, point);
-        ck_store_relaxed(rec + CK_W_STATE, 1u);
-        ck_store_release(rec + CK_W_CMD, ck_load_relaxed(rec + CK_W_CMD) + 1u);
-    }
-    ck_store_relaxed(s + CK_H_RES_N, res - k);
+    return ck_load_relaxed(CK_L(ctx, CK_L_M)) < ck_load_relaxed(CK_L(ctx, CK_L_GROUPS)) &&
+           ck_idle_now(ctx->sched) > 0u && ck_load_relaxed(ctx->sched + CK_H_DEMAND) == 0u &&
+           ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)) == 0u;
 }
 
 /* How many groups a fork may add now (under the lock). */
@@ -150,30 +240,58 @@ uint ck_fork_choice_locked(ck_wg_t *ctx)
 {
     uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
     uint n = ck_load_relaxed(CK_L(ctx, CK_L_GROUPS));
-    uint avail = min(n - m, ck_load_relaxed(ctx->sched + CK_H_RES_N));
-    if (ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)))
-        avail = 0; /* the scheduler is gathering groups for someone else */
+    uint avail = min(n - m, ck_idle_now(ctx->sched));
+    if (ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)) || ck_load_relaxed(ctx->sched + CK_H_DEMAND))
+        avail = 0; /* an ordinary launch waits for workers */
     if (ctx->chaos && avail)
         return ck_chaos_next(CK_L(ctx, CK_L_RNG)) % (avail + 1u);
     return avail;
 }
 
+/* A group of the cooperative launch leaves (finished, killed or dropped).
+ * CK_L_LIVE counts the groups started and forked that have not left: the
+ * group that brings it to zero is the last of the launch, whatever the order
+ * of kills, forks and returns (the forker is live while it forks). */
+void ck_coop_group_left(ck_wg_t *ctx)
+{
+    if (ck_fetch_sub(CK_L(ctx, CK_L_LIVE), 1u) == 1u)
+        ck_push_finish(ctx->sched, ctx->slot);
+}
+
+/* Records `drop` kills (under the lock). */
+void ck_count_kills_locked(ck_wg_t *ctx, uint drop)
+{
+    ck_store_relaxed(CK_L(ctx, CK_L_KILLS), ck_load_relaxed(CK_L(ctx, CK_L_KILLS)) + drop);
+    CK_PTR total = ctx->sched + CK_H_KILLS_TOTAL;
+    ck_store_relaxed(total, ck_load_relaxed(total) + drop);
+    uint req = ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ));
+    ck_store_relaxed(CK_L(ctx, CK_L_KILL_REQ), req - min(req, drop));
+}
+
 /* --------------------------------------------------------- primitives */
 
-/* Offer to be killed, thread 0 only (offer_kill's rule). 1 if accepted. */
-uint ck_offer_kill_t0(ck_wg_t *ctx)
+/* Nonzero if offer_kill might be accepted now, thread 0 (lock-free look):
+ * the common case is two loads of device memory and a no. Only group M-1
+ * can be accepted: the others need not queue for the lock (with thousands
+ * of groups they would serialise on it). If M moves meanwhile, declining is
+ * a legal outcome of offer_kill. */
+uint ck_offer_kill_possible(ck_wg_t *ctx)
 {
     if (!ctx->coop || ctx->group == 0)
         return 0;
-    if (!ctx->chaos && !ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)) && !ck_aborting(ctx))
-        return 0; /* the common case: two loads of device memory */
     if (ck_aborting(ctx))
         return 1;
-    /* Only group M-1 can be accepted: the others need not queue for the lock
-     * (with thousands of groups they would serialise on it). If M moves
-     * meanwhile, declining is a legal outcome of offer_kill. */
-    if (ctx->group + 1u != ck_load_relaxed(CK_L(ctx, CK_L_M)))
+    if (!ctx->chaos && !ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)))
         return 0;
+    return ctx->group + 1u == ck_load_relaxed(CK_L(ctx, CK_L_M));
+}
+
+/* Offer to be killed, thread 0 only, after ck_offer_kill_possible said yes
+ * and every work-item of the group has reached the offer. 1 if accepted. */
+uint ck_offer_kill_t0(ck_wg_t *ctx)
+{
+    if (ck_aborting(ctx))
+        return 1;
     if (!ck_lock(ctx->sched, 0))
         return 1;
     uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
@@ -182,31 +300,45 @@ uint ck_offer_kill_t0(ck_wg_t *ctx)
                   (req > 0u || (ctx->chaos && (ck_chaos_next(CK_L(ctx, CK_L_RNG)) & 1u)));
     if (accept) {
         ck_store_relaxed(CK_L(ctx, CK_L_M), m - 1u);
-        if (req)
-            ck_store_relaxed(CK_L(ctx, CK_L_KILL_REQ), req - 1u);
-        ck_store_relaxed(CK_L(ctx, CK_L_KILLS), ck_load_relaxed(CK_L(ctx, CK_L_KILLS)) + 1u);
+        ck_count_kills_locked(ctx, 1u);
     }
     ck_unlock(ctx->sched);
     return accept;
 }
 
-/* Returns nonzero if the scheduler accepted: the caller must leave the kernel. */
+/* Both primitives act for the whole group at one point of the program: a
+ * group killed at offer_kill has done all it did before the offer, and a
+ * group forked at request_fork sees all the forker did before the request.
+ * So before thread 0 commits a kill or a fork, every work-item must have
+ * arrived and its global writes must be ordered before thread 0's release
+ * (a device-scope group barrier). Without it thread 0 could be killed while
+ * other work-items still write (PoCL runs a group's work-items one after the
+ * other between barriers, so it happened there: a master saw the killed
+ * group's share unfinished). The barrier is paid only when the cheap look
+ * says a kill or fork may happen; the common path keeps one local barrier. */
+/* offer_kill: nonzero if the scheduler accepted (the caller must leave). */
 int ck_offer_kill(ck_wg_t *ctx)
 {
-    uint killed = get_local_id(0) == 0 ? ck_offer_kill_t0(ctx) : 0u;
-    killed = ck_broadcast(ctx, killed);
+    uint killed = ck_broadcast(ctx, get_local_id(0) == 0 ? ck_offer_kill_possible(ctx) : 0u);
+    if (killed) { /* uniform */
+        ck_group_barrier_device();
+        killed = ck_broadcast(ctx, get_local_id(0) == 0 ? ck_offer_kill_t0(ctx) : 0u);
+    }
     ctx->killed = killed;
     return (int)killed;
 }
 
 void ck_request_fork(ck_wg_t *ctx, uint point, const void *tx, uint tx_bytes)
 {
-    if (get_local_id(0) == 0 && ctx->coop &&
-        (ctx->chaos || ck_load_relaxed(ctx->sched + CK_H_RES_N)) && ck_lock(ctx->sched, 0)) {
-        uint first = ck_load_relaxed(CK_L(ctx, CK_L_M));
-        uint k = ck_fork_prepare_locked(ctx, ck_fork_choice_locked(ctx), tx_bytes);
-        ck_fork_dispatch_locked(ctx, k, first, point, tx, tx_bytes);
-        ck_unlock(ctx->sched);
+    uint maybe = get_local_id(0) == 0 && ctx->coop && (ctx->chaos || ck_fork_possible(ctx));
+    if (ck_broadcast(ctx, maybe)) { /* uniform */
+        ck_group_barrier_device();
+        if (get_local_id(0) == 0 && ck_lock(ctx->sched, 0)) {
+            uint k = ck_fork_prepare_locked(ctx, ck_fork_choice_locked(ctx), point, tx, tx_bytes);
+            ck_unlock(ctx->sched);
+            ck_fork_publish(ctx->sched, k);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE); /* ends the thread-0 stretch (PoCL, apps/README.md) */
     }
 }
 
@@ -215,13 +347,15 @@ void ck_request_fork(ck_wg_t *ctx, uint point, const void *tx, uint tx_bytes)
 uint ck_wait_arrivals(ck_wg_t *ctx, CK_PTR count)
 {
     for (uint spins = 0;; ++spins) {
-        /* The count first: a group that forked before arriving published the
-         * larger M before its arrival, so acquiring the count makes it
-         * visible. Spins are relaxed; the fence makes the load an acquire. */
-        uint arrived = ck_load_relaxed(count);
-        ck_fence_acq_rel();
-        if (arrived >= ck_load_relaxed(CK_L(ctx, CK_L_M)))
-            return 1;
+        /* Relaxed spin; on success one acquire fence and a second look at M:
+         * a group that forked before arriving published the larger M before
+         * its arrival, so M read after the fence includes its fork. */
+        if (ck_load_relaxed(count) >= ck_load_relaxed(CK_L(ctx, CK_L_M))) {
+            uint arrived = ck_load_relaxed(count);
+            ck_fence_acq_rel();
+            if (arrived >= ck_load_relaxed(CK_L(ctx, CK_L_M)))
+                return 1;
+        }
         if ((spins & CK_SPIN_CHECK) == 0 && ck_aborting(ctx))
             return 0;
     }
@@ -246,21 +380,24 @@ uint ck_next_word(uint old, uint m) { return (((old >> CK_M_BITS) + 1u) << CK_M_
 /* Thread 0's part of the barrier among the active groups. Group 0 (never
  * killed) is the master: it waits until the arrivals equal the current M,
  * then releases everyone with one word that carries the new M', so a group
- * learns whether it survived from the load that releases it.
+ * learns whether it survived from the load that releases it. One atomic per
+ * group, and the lock only when a resize may happen.
  *
  * resize == 0: global_barrier. resize == 1: resizing_global_barrier;
  *   query form: the master asks how many groups the scheduler wants back
  *     (the kill request) and drops that many, else forks what it may;
  *   naive form: two phases: after everyone arrived each slave offers one
  *     kill, then the master waits for the survivors and forks.
- * Forked groups are dispatched after the release, so they can only see this
+ * Forked groups are published after the release, so they can only see this
  * barrier completed. Returns M' (0: this group was dropped, or abort). */
 uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint tx_bytes)
 {
     CK_PTR count = CK_L(ctx, CK_L_BAR_COUNT);
     CK_PTR word = CK_L(ctx, CK_L_BAR_WORD);
     uint naive = resize && ctx->naive;
-    uint old = ck_load_acquire(word);
+    /* The word cannot move before this group arrives: a relaxed load gives
+     * the sequence of the barrier it is entering. */
+    uint old = ck_load_relaxed(word);
     uint released = old;
     ck_fetch_add(count, 1u);
     if (ctx->group == 0) {
@@ -269,15 +406,17 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
         uint m_start = ck_load_relaxed(CK_L(ctx, CK_L_M));
         if (naive) { /* phase 1 done: let the slaves offer their kills */
             ck_store_relaxed(count, 1u);
-            old = ck_next_word(old, ck_load_relaxed(CK_L(ctx, CK_L_M)));
+            old = ck_next_word(old, m_start);
             ck_store_release(word, old);
             if (!ck_wait_arrivals(ctx, count))
                 return 0;
         }
-        if (!ck_lock(ctx->sched, 0))
-            return 0;
-        uint m = ck_load_relaxed(CK_L(ctx, CK_L_M)), m_new = m, k = 0;
-        if (resize) {
+        /* Every active group is here: nobody else changes M now. */
+        uint m = ck_load_relaxed(CK_L(ctx, CK_L_M)), m_new = m, k = 0, locked = 0;
+        if (resize && (ctx->chaos || ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)) || ck_fork_possible(ctx))) {
+            if (!ck_lock(ctx->sched, 0))
+                return 0;
+            locked = 1;
             uint req = ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ));
             uint drop = 0;
             if (!naive) {
@@ -288,19 +427,19 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
             if (drop) {
                 m_new = m - drop;
                 ck_store_relaxed(CK_L(ctx, CK_L_M), m_new);
-                ck_store_relaxed(CK_L(ctx, CK_L_KILL_REQ), req - min(req, drop));
-                ck_store_relaxed(CK_L(ctx, CK_L_KILLS), ck_load_relaxed(CK_L(ctx, CK_L_KILLS)) + drop);
+                ck_count_kills_locked(ctx, drop);
             } else {
-                k = ck_fork_prepare_locked(ctx, ck_fork_choice_locked(ctx), tx_bytes);
+                k = ck_fork_prepare_locked(ctx, ck_fork_choice_locked(ctx), point, tx, tx_bytes);
                 m_new = m + k;
             }
-            if (m_new != m_start) /* naive kills happened between the phases */
-                ck_store_relaxed(CK_L(ctx, CK_L_RESIZES), ck_load_relaxed(CK_L(ctx, CK_L_RESIZES)) + 1u);
         }
+        if (resize && m_new != m_start) /* also naive kills between the phases */
+            ck_store_relaxed(CK_L(ctx, CK_L_RESIZES), ck_load_relaxed(CK_L(ctx, CK_L_RESIZES)) + 1u);
         ck_store_relaxed(count, 0u);
         ck_store_release(word, ck_next_word(old, m_new));
-        ck_fork_dispatch_locked(ctx, k, m, point, tx, tx_bytes);
-        ck_unlock(ctx->sched);
+        if (locked)
+            ck_unlock(ctx->sched);
+        ck_fork_publish(ctx->sched, k);
         return m_new;
     }
     if (!ck_wait_release(ctx, word, old, &released))
@@ -318,7 +457,7 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
     uint expected = ((old >> CK_M_BITS) + 1u) & (0xffffffffu >> CK_M_BITS);
     if (naive && (released >> CK_M_BITS) == expected) {
         /* Phase 2 of the naive form: one offer_kill, then arrive again. */
-        if (ck_offer_kill_t0(ctx))
+        if (ck_offer_kill_possible(ctx) && ck_offer_kill_t0(ctx))
             return 0;
         old = released;
         ck_fetch_add(count, 1u);
@@ -333,16 +472,16 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
     return released & CK_M_MASK;
 }
 
-/* The group-level barrier: fences and one group barrier on each side. */
+/* The group-level barrier: thread 0 arrives and waits for the others; one
+ * work-group barrier on each side makes its device-scope release and
+ * acquire cover the whole group (the pattern of CUDA's grid.sync). */
 uint ck_barrier_group(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint tx_bytes)
 {
-    ck_fence_acq_rel();
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    ck_group_barrier_device();
     local uint *slot = ctx->scratch + 6 + (ctx->phase++ & 1u);
     if (get_local_id(0) == 0)
         *slot = ck_barrier_t0(ctx, resize, point, tx, tx_bytes);
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    ck_fence_acq_rel();
+    ck_group_barrier_device();
     return *slot;
 }
 

@@ -2,70 +2,105 @@
  * of the messages between the host and the scheduler. Shared verbatim by the
  * host runtime (C11) and the device code (OpenCL C). Offsets are 32-bit words.
  *
- *   [header][launch slots][worker records][transmit areas][reserve list][ring]
+ *   [header][launch slots][worker records][transmit areas][fork records]
  *
- * W is the most workers the megakernel can have (groups launched - 1) and R
- * the completion ring size (a power of two >= W); the host passes both. */
+ * W is the most workers the megakernel can have (groups launched - 1); the
+ * host passes it.
+ *
+ * How work reaches a worker (mechanism; docs/DISPATCH.md has the design):
+ * - Ordinary launches: the scheduler publishes a launch in the launch queue
+ *   with a claim word of CK_CLAIM_BIAS + groups; idle workers take logical
+ *   groups by decrementing it (a value above the bias is a group, one at or
+ *   below it is nothing) and count completions on the launch; the group that
+ *   completes the launch queues its slot on the finish ring.
+ * - Idle workers are counted, not listed: CK_H_IDLE counts idle workers that
+ *   nobody has a claim on. A fork (or the start of a cooperative launch) takes
+ *   k of them from CK_H_IDLE, writes a fork record for tickets t0..t0+k-1,
+ *   and adds k to CK_H_PROMISED; an idle worker that takes one unit of
+ *   CK_H_PROMISED takes the next ticket, finds the record that holds it and
+ *   runs the group it names. Every idle worker is
+ *   counted in exactly one of the two (or holds its unit while it looks for
+ *   work), so a promised group always has a worker to run it. */
 #ifndef CK_SCHED_LAYOUT_H
 #define CK_SCHED_LAYOUT_H
 
-#define CK_MAX_LAUNCHES   32u   /* launches in flight on the device                */
+#define CK_MAX_LAUNCHES   32u   /* launches in flight on the device (power of two) */
 #define CK_MAX_ARG_WORDS  28u   /* 64-bit argument words per launch                */
-#define CK_TX_WORDS       64u   /* transmit bytes per worker / 4 (256 bytes)       */
+#define CK_TX_WORDS       64u   /* transmit bytes per fork / 4 (256 bytes)         */
 #define CK_M_BITS         14u   /* barrier word: low bits carry M', high bits a sequence */
 #define CK_M_MASK         ((1u << CK_M_BITS) - 1u)
+#define CK_CLAIM_BIAS     0x40000000u /* claim word: bias + groups not yet taken      */
+#define CK_FORK_RECS      64u   /* fork records (forks whose tickets are not all taken) */
+#define CK_FIN_SLOTS      64u   /* finish ring (power of two > CK_MAX_LAUNCHES)     */
+#define CK_LINE           32u   /* words per 128-byte line                          */
 
-/* Header. */
+/* Header: words written by many groups sit on lines of their own. */
 #define CK_H_EXIT        0u   /* nonzero: workers leave their loop              */
 #define CK_H_COOP_SLOT   1u   /* slot + 1 of the running cooperative launch      */
-#define CK_H_RES_N       2u   /* workers reserved for the next fork (under lock) */
-#define CK_H_RING_TAIL   3u   /* completion ring: next index (workers add)      */
-#define CK_H_LOCK        4u   /* lock of the cooperative launch's context        */
-#define CK_H_HEARTBEAT   5u   /* scheduler loop iterations                       */
-#define CK_H_FREE_N      6u   /* idle workers not reserved (scheduler mirror)    */
-#define CK_H_WORDS       32u
+#define CK_H_HEARTBEAT   2u   /* scheduler loop iterations                       */
+#define CK_H_DEMAND      3u   /* ordinary groups published and not yet taken    */
+#define CK_H_Q_N         4u   /* launch queue: published launches with groups left */
+#define CK_H_Q           8u   /* launch queue entries (slots, oldest first): CK_MAX_LAUNCHES words */
+#define CK_H_IDLE        (2u * CK_LINE)  /* idle workers nobody has a claim on   */
+#define CK_H_PROMISED    (3u * CK_LINE)  /* idle workers promised to fork tickets */
+#define CK_H_FT_NEXT     (4u * CK_LINE)  /* fork tickets taken                    */
+#define CK_H_FT_END      (4u * CK_LINE + 1u) /* fork tickets written (under the lock) */
+#define CK_H_LOCK        (5u * CK_LINE)  /* lock of the cooperative launch's context */
+#define CK_H_KILLS_TOTAL (5u * CK_LINE + 1u) /* groups killed, all launches (under the lock) */
+#define CK_H_FIN_TAIL    (6u * CK_LINE)  /* finish ring: entries pushed           */
+#define CK_H_FIN         (7u * CK_LINE)  /* finish ring entries: slot + 1         */
+#define CK_H_KILLED_BACK (9u * CK_LINE)  /* killed groups whose workers are idle again */
+#define CK_H_WORDS       (10u * CK_LINE)
 
-/* Launch slot. */
-#define CK_L_STATE       0u   /* 0 free, 1 pending, 2 running                    */
+/* Launch slot. Hot words have lines of their own. */
+#define CK_L_STATE       0u   /* 0 free, 1 pending, 2 published/running          */
 #define CK_L_ID          1u   /* host's launch id                                */
 #define CK_L_KERNEL      2u
 #define CK_L_COOP        3u
 #define CK_L_GROUPS      4u   /* requested groups (N for a cooperative kernel)   */
-#define CK_L_NEXT        5u   /* ordinary: next logical group to hand out        */
-#define CK_L_DONE        6u   /* ordinary: groups finished                       */
-#define CK_L_M           7u   /* cooperative: active groups M                    */
-#define CK_L_KILL_REQ    8u   /* cooperative: groups the scheduler wants back    */
-#define CK_L_FINISHED    9u   /* cooperative: groups that returned               */
-#define CK_L_BAR_COUNT  10u   /* global barrier arrivals                         */
-#define CK_L_BAR_WORD   11u   /* global barrier release word: seq << M_BITS | M' */
-#define CK_L_KILLS      12u
-#define CK_L_FORKED     13u
-#define CK_L_RESIZES    14u
-#define CK_L_MAX_M      15u
-#define CK_L_RNG        16u   /* chaos random state (under the lock)             */
-#define CK_L_INITIAL    17u
-#define CK_L_ERROR      18u   /* nonzero: a device-side error code              */
-#define CK_L_BEGUN      19u
-#define CK_L_ARGS       32u   /* CK_MAX_ARG_WORDS 64-bit words (8-byte aligned)  */
-#define CK_L_WORDS      (CK_L_ARGS + 2u * CK_MAX_ARG_WORDS + 8u)
+#define CK_L_STARTED     5u   /* ordinary: STARTED sent (scheduler)              */
+#define CK_L_M           6u   /* cooperative: active groups M                    */
+#define CK_L_KILL_REQ    7u   /* cooperative: groups the scheduler wants back    */
+#define CK_L_LIVE        8u   /* cooperative: groups started or forked, not left  */
+#define CK_L_KILLS       9u
+#define CK_L_FORKED     10u
+#define CK_L_RESIZES    11u
+#define CK_L_MAX_M      12u
+#define CK_L_RNG        13u   /* chaos random state (under the lock)             */
+#define CK_L_INITIAL    14u
+#define CK_L_ERROR      15u   /* nonzero: a device-side error code              */
+#define CK_L_ARGS       16u   /* CK_MAX_ARG_WORDS 64-bit words (8-byte aligned)  */
+#define CK_L_CLAIM      (2u * CK_LINE)  /* ordinary: CK_CLAIM_BIAS + groups not taken */
+#define CK_L_DONE       (3u * CK_LINE)  /* ordinary: groups finished               */
+#define CK_L_BAR_COUNT  (4u * CK_LINE)  /* global barrier arrivals                 */
+#define CK_L_BAR_WORD   (5u * CK_LINE)  /* barrier release word: seq << M_BITS | M' */
+#define CK_L_WORDS      (6u * CK_LINE)
 
-/* Worker record. */
-#define CK_W_CMD         0u   /* assignment sequence: bumped to hand a task      */
+/* Worker record (diagnostics only: nobody waits on it). */
+#define CK_W_STATE       0u   /* 0 idle, 1 running a group                       */
 #define CK_W_SLOT        1u
 #define CK_W_GROUP       2u
-#define CK_W_RESUME      3u
-#define CK_W_STATE       4u   /* 0 idle, 1 busy, 2 reserved (for diagnostics)    */
-#define CK_W_TASKS       5u   /* tasks run                                       */
-#define CK_W_LAUNCH      6u   /* host id of the launch of the current task       */
-#define CK_W_WORDS       32u
+#define CK_W_TASKS       3u   /* groups run                                      */
+#define CK_W_WORDS       8u
+
+/* Fork record: one fork's k groups, their resume point and transmit bytes. */
+#define CK_F_REFS        0u   /* tickets of this record not yet taken            */
+#define CK_F_SLOT        1u
+#define CK_F_LAUNCH      2u   /* host id of the launch                           */
+#define CK_F_FIRST       3u   /* logical id of the first forked group            */
+#define CK_F_T0          4u   /* its ticket (CK_F_T0_INVALID while rewritten)    */
+#define CK_F_T0_INVALID  0xffffffffu
+#define CK_F_POINT       5u   /* resume point                                    */
+#define CK_F_TX_WORDS    6u
+#define CK_F_K           7u   /* tickets (groups) of this fork                    */
+#define CK_F_TX          8u
+#define CK_F_WORDS       (CK_F_TX + CK_TX_WORDS)
 
 #define CK_SH_LAUNCH(s)     (CK_H_WORDS + (s) * CK_L_WORDS)
 #define CK_SH_WORKER(w)     (CK_SH_LAUNCH(CK_MAX_LAUNCHES) + (w) * CK_W_WORDS)
 #define CK_SH_TX(W, w)      (CK_SH_WORKER(W) + (w) * CK_TX_WORDS)
-#define CK_SH_RES(W)        CK_SH_TX(W, W)
-#define CK_SH_FREE(W)       (CK_SH_RES(W) + (W))
-#define CK_SH_RING(W)       (CK_SH_FREE(W) + (W))
-#define CK_SH_TOTAL(W, R)   (CK_SH_RING(W) + (R))
+#define CK_SH_FORK(W, f)    (CK_SH_TX(W, W) + (f) * CK_F_WORDS)
+#define CK_SH_TOTAL(W)      CK_SH_FORK(W, CK_FORK_RECS)
 
 /* Device error codes (CK_L_ERROR). */
 #define CK_DEV_ERR_TX_TOO_BIG  1u
@@ -76,7 +111,7 @@
 #define CK_MSG_STATE     12u
 #define CK_LAUNCH_HEADER_WORDS 6u
 /* Messages, device to host. */
-#define CK_MSG_BEGIN     20u  /* id: the scheduler starts gathering for it         */
+#define CK_MSG_BEGIN     20u  /* id: the launch is published (ordinary) or waits for workers */
 #define CK_MSG_STARTED   21u  /* id, initial groups                                */
 #define CK_MSG_DONE      22u  /* id, error, kills, forked, resizes, max M, initial */
 #define CK_MSG_STATE_REPLY 23u /* part, then launch and worker summaries          */

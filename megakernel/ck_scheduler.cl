@@ -2,46 +2,71 @@
  * the worker loop. Placed after the stitched user code (it calls the
  * generated ck_dispatch and declares the generated ck_locals_t).
  *
- * Group with discovery ticket 0 is the scheduler; its thread 0 runs the loop
- * below. Every other discovered group is a worker: it waits on its record for
- * an assignment (launch slot, logical group id, resume point), runs the user
- * kernel through ck_dispatch, reports completion on the completion ring and
- * waits again. The scheduler owns the free list of idle workers, takes
- * launches from the channel in FIFO order, gathers groups for ordinary
- * launches (asking the cooperative kernel for kills when it must), reserves
- * idle workers for the cooperative kernel's forks when nothing else waits,
- * and reports begin/start/done of each launch to the host. */
+ * Group with discovery ticket 0 is the scheduler; its thread 0 runs the
+ * policy loop below. Every other discovered group is a worker that finds its
+ * own work (mechanism, ck_sched_layout.h): it takes logical groups of
+ * published ordinary launches from their claim words, or a fork ticket that a
+ * cooperative kernel (or the start of one) promised to an idle worker, runs
+ * the group through ck_dispatch, counts its completion on the launch and
+ * looks again. The scheduler decides (policy): it takes launches from the
+ * channel in FIFO order, publishes ordinary launches, starts a cooperative
+ * launch on the idle workers, asks the cooperative kernel for as many kills
+ * as the published launches lack workers, retires finished launches and
+ * reports begin/start/done of each launch to the host, with one bus round
+ * trip per pass for all its messages. */
 
 #ifndef CK_LOCAL_POOL_BYTES
 #define CK_LOCAL_POOL_BYTES 8192
 #endif
 
+#define CK_SCHED_MSGS_PER_PASS 16u /* host messages handled per scheduler pass */
+
 typedef struct {
     CK_PTR s;
     CK_PTR ch;
     ck_ch_cursor cur;
-    uint max_workers, ring_size, workers;
-    uint free_n;
-    uint coop_returned;  /* completions of the running cooperative launch seen */
+    uint max_workers, workers;
     uint chaos_seed, rng;
+    uint fin_head;            /* finish ring: next entry to read            */
+    uint dirty;               /* messages committed, not yet flushed        */
+    uint q[CK_MAX_LAUNCHES];  /* published launches with groups left, in order */
+    uint q_n;
+    uint demand;              /* their groups not yet taken                 */
+    uint id[CK_MAX_LAUNCHES]; /* per slot: host id, group count, started    */
+    uint groups[CK_MAX_LAUNCHES];
+    uint started[CK_MAX_LAUNCHES];
 } ck_sched_t;
 
-/* Sends a device-to-host message, waiting for room (gives up on abort). */
+/* Writes a device-to-host message; the pass's flush publishes it. */
 void ck_sched_send(ck_sched_t *S, const uint *words, uint len)
 {
     int slot;
-    while ((slot = ck_ch_reserve(S->ch, &S->cur)) < 0)
+    while ((slot = ck_ch_reserve(S->ch, &S->cur)) < 0) {
+        if (S->dirty) { /* the host cannot make room for what it cannot see */
+            ck_ch_flush(S->ch, &S->cur);
+            S->dirty = 0;
+        }
         if (ck_ch_aborted(S->ch))
             return;
+    }
     for (uint i = 0; i < len; ++i)
         ck_ch_write(S->ch, (uint)slot, i, words[i]);
-    ck_ch_publish(S->ch, &S->cur);
+    ck_ch_commit(&S->cur);
+    S->dirty = 1;
 }
 
 void ck_sched_send2(ck_sched_t *S, uint type, uint a, uint b)
 {
     uint m[3] = {CK_MSG_HEADER(type, 3), a, b};
     ck_sched_send(S, m, 3);
+}
+
+void ck_sched_flush(ck_sched_t *S)
+{
+    if (S->dirty) {
+        ck_ch_flush(S->ch, &S->cur);
+        S->dirty = 0;
+    }
 }
 
 uint ck_sched_rand(ck_sched_t *S)
@@ -54,178 +79,152 @@ uint ck_sched_rand(ck_sched_t *S)
     return x;
 }
 
-void ck_free_push(ck_sched_t *S, uint w)
+/* Groups an ordinary launch gets at once: the first wave. */
+uint ck_sched_wave(ck_sched_t *S, uint slot) { return min(S->groups[slot], S->workers); }
+
+/* Rewrites the launch queue that workers read (stale reads are harmless). */
+void ck_sched_write_queue(ck_sched_t *S)
 {
-    ck_store_relaxed(S->s + CK_SH_FREE(S->max_workers) + S->free_n, w);
-    S->free_n += 1u;
+    for (uint i = 0; i < S->q_n; ++i)
+        ck_store_relaxed(S->s + CK_H_Q + i, S->q[i]);
+    ck_store_release(S->s + CK_H_Q_N, S->q_n);
 }
 
-uint ck_free_pop(ck_sched_t *S)
+void ck_sched_unqueue(ck_sched_t *S, uint slot)
 {
-    S->free_n -= 1u;
-    return ck_load_relaxed(S->s + CK_SH_FREE(S->max_workers) + S->free_n);
-}
-
-void ck_assign(ck_sched_t *S, uint w, uint slot, uint group)
-{
-    CK_PTR rec = S->s + CK_SH_WORKER(w);
-    ck_store_relaxed(rec + CK_W_SLOT, slot);
-    ck_store_relaxed(rec + CK_W_LAUNCH, ck_load_relaxed(S->s + CK_SH_LAUNCH(slot) + CK_L_ID));
-    ck_store_relaxed(rec + CK_W_GROUP, group);
-    ck_store_relaxed(rec + CK_W_RESUME, 0u);
-    ck_store_relaxed(rec + CK_W_STATE, 1u);
-    ck_store_relaxed(rec + CK_W_TASKS, ck_load_relaxed(rec + CK_W_TASKS) + 1u);
-    ck_store_release(rec + CK_W_CMD, ck_load_relaxed(rec + CK_W_CMD) + 1u);
-}
-
-/* Moves every reserved worker back to the free list (under the lock). */
-void ck_revoke_locked(ck_sched_t *S)
-{
-    uint res = ck_load_relaxed(S->s + CK_H_RES_N);
-    for (uint i = 0; i < res; ++i) {
-        uint w = ck_load_relaxed(S->s + CK_SH_RES(S->max_workers) + i);
-        ck_store_relaxed(S->s + CK_SH_WORKER(w) + CK_W_STATE, 0u);
-        ck_free_push(S, w);
+    uint j = 0;
+    for (uint i = 0; i < S->q_n; ++i)
+        if (S->q[i] != slot)
+            S->q[j++] = S->q[i];
+    if (j != S->q_n) {
+        S->q_n = j;
+        ck_sched_write_queue(S);
     }
-    ck_store_relaxed(S->s + CK_H_RES_N, 0u);
 }
 
-void ck_finish(ck_sched_t *S, uint slot)
+void ck_sched_send_started(ck_sched_t *S, uint slot, uint initial)
+{
+    if (!S->started[slot]) {
+        S->started[slot] = 1;
+        ck_sched_send2(S, CK_MSG_STARTED, S->id[slot], initial);
+    }
+}
+
+/* A launch whose last group has left: report it and free its slot. */
+void ck_sched_finish(ck_sched_t *S, uint slot)
 {
     CK_PTR L = S->s + CK_SH_LAUNCH(slot);
-    uint m[8] = {CK_MSG_HEADER(CK_MSG_DONE, 8), ck_load_relaxed(L + CK_L_ID), ck_load_relaxed(L + CK_L_ERROR),
+    if (!ck_load_relaxed(L + CK_L_COOP)) {
+        ck_sched_unqueue(S, slot);
+        ck_sched_send_started(S, slot, ck_sched_wave(S, slot));
+    } else {
+        ck_store_relaxed(L + CK_L_KILL_REQ, 0u);
+        ck_store_release(S->s + CK_H_COOP_SLOT, 0u);
+    }
+    uint m[8] = {CK_MSG_HEADER(CK_MSG_DONE, 8), S->id[slot], ck_load_relaxed(L + CK_L_ERROR),
                  ck_load_relaxed(L + CK_L_KILLS), ck_load_relaxed(L + CK_L_FORKED), ck_load_relaxed(L + CK_L_RESIZES),
                  ck_load_relaxed(L + CK_L_MAX_M), ck_load_relaxed(L + CK_L_INITIAL)};
-    if (ck_load_relaxed(L + CK_L_COOP)) {
-        if (ck_lock(S->s, S->ch)) {
-            ck_revoke_locked(S);
-            ck_store_relaxed(S->s + CK_H_COOP_SLOT, 0u);
-            ck_unlock(S->s);
-        }
-    }
     ck_store_release(L + CK_L_STATE, 0u);
     ck_sched_send(S, m, 8);
 }
 
-/* A worker finished (or was killed out of) its task. */
-void ck_worker_idle(ck_sched_t *S, uint w)
-{
-    uint slot = ck_load_relaxed(S->s + CK_SH_WORKER(w) + CK_W_SLOT);
-    CK_PTR L = S->s + CK_SH_LAUNCH(slot);
-    if (ck_load_relaxed(L + CK_L_STATE) != 2u ||
-        ck_load_relaxed(L + CK_L_ID) != ck_load_relaxed(S->s + CK_SH_WORKER(w) + CK_W_LAUNCH)) {
-        /* A group dropped from a cooperative launch that has finished since:
-         * its slot is free or holds another launch now. */
-        ck_free_push(S, w);
-        return;
-    }
-    if (!ck_load_relaxed(L + CK_L_COOP)) {
-        uint next = ck_load_relaxed(L + CK_L_NEXT), groups = ck_load_relaxed(L + CK_L_GROUPS);
-        if (next < groups) { /* more logical groups than workers: next wave */
-            ck_store_relaxed(L + CK_L_NEXT, next + 1u);
-            ck_assign(S, w, slot, next);
-            return;
-        }
-        ck_free_push(S, w);
-        if (ck_load_acquire(L + CK_L_DONE) == groups)
-            ck_finish(S, slot);
-        return;
-    }
-    ck_free_push(S, w);
-    S->coop_returned += 1u;
-    if (!ck_lock(S->s, S->ch))
-        return;
-    uint done = ck_load_relaxed(L + CK_L_FINISHED) == ck_load_relaxed(L + CK_L_M);
-    ck_unlock(S->s);
-    if (done)
-        ck_finish(S, slot);
-}
-
 /* Tries to start the pending launch in `slot`. Returns 1 if it started. */
-uint ck_try_start(ck_sched_t *S, uint slot, uint nothing_else_waits)
+uint ck_sched_start(ck_sched_t *S, uint slot)
 {
     CK_PTR s = S->s;
     CK_PTR L = s + CK_SH_LAUNCH(slot);
-    if (!ck_load_relaxed(L + CK_L_BEGUN)) {
-        ck_store_relaxed(L + CK_L_BEGUN, 1u);
-        ck_sched_send2(S, CK_MSG_BEGIN, ck_load_relaxed(L + CK_L_ID), 0u);
-    }
-    uint groups = ck_load_relaxed(L + CK_L_GROUPS);
-    uint coop_slot = ck_load_relaxed(s + CK_H_COOP_SLOT);
-    if (ck_load_relaxed(L + CK_L_COOP)) {
-        if (coop_slot || S->free_n == 0)
-            return 0; /* one cooperative launch at a time; it needs one group to start */
-        uint m0 = min(groups, S->free_n);
-        if (S->chaos_seed)
-            m0 = 1u + ck_sched_rand(S) % m0;
-        ck_store_relaxed(L + CK_L_M, m0);
-        ck_store_relaxed(L + CK_L_MAX_M, m0);
-        ck_store_relaxed(L + CK_L_INITIAL, m0);
-        ck_store_release(L + CK_L_BAR_WORD, m0);
-        ck_store_relaxed(L + CK_L_RNG, (S->chaos_seed ^ (ck_load_relaxed(L + CK_L_ID) * 0x9E3779B9u)) | 1u);
-        S->coop_returned = 0;
-        ck_store_release(s + CK_H_COOP_SLOT, slot + 1u);
-        for (uint g = 0; g < m0; ++g)
-            ck_assign(S, ck_free_pop(S), slot, g);
+    if (!ck_load_relaxed(L + CK_L_COOP)) {
+        /* Published: idle workers take its groups from now on. */
+        ck_store_relaxed(L + CK_L_DONE, 0u);
+        ck_store_release(L + CK_L_CLAIM, CK_CLAIM_BIAS + S->groups[slot]);
         ck_store_relaxed(L + CK_L_STATE, 2u);
-        ck_sched_send2(S, CK_MSG_STARTED, ck_load_relaxed(L + CK_L_ID), m0);
+        S->q[S->q_n++] = slot;
+        ck_sched_write_queue(S);
+        ck_sched_send2(S, CK_MSG_BEGIN, S->id[slot], 0u);
         return 1;
     }
-    uint need = min(groups, S->workers);
-    if (coop_slot && S->free_n < need) {
-        /* Gather: take back the fork reservation, then ask for the kills
-         * still missing. Groups already killed or finished whose workers
-         * have not come back through the ring yet are on their way: asking
-         * for them again would take twice the groups the launch needs (seen
-         * on the H100: half the groups asked for, all but one taken). */
-        if (!ck_lock(s, S->ch))
-            return 0;
-        ck_revoke_locked(S);
-        CK_PTR C = s + CK_SH_LAUNCH(coop_slot - 1u);
-        uint coming = ck_load_relaxed(C + CK_L_KILLS) + ck_load_relaxed(C + CK_L_FINISHED) - S->coop_returned;
-        uint have = S->free_n + coming;
-        ck_store_relaxed(C + CK_L_KILL_REQ, have < need ? need - have : 0u);
-        ck_unlock(s);
+    if (ck_load_relaxed(L + CK_L_STATE) == 1u) {
+        ck_store_relaxed(L + CK_L_STATE, 3u); /* waiting for workers: BEGIN sent */
+        ck_sched_send2(S, CK_MSG_BEGIN, S->id[slot], 0u);
     }
-    if (S->free_n < need)
+    /* One cooperative launch at a time; it needs one idle worker to start. */
+    uint idle = ck_idle_now(s);
+    if (ck_load_relaxed(s + CK_H_COOP_SLOT) || idle == 0u)
         return 0;
-    if (coop_slot && ck_lock(s, S->ch)) {
-        ck_store_relaxed(s + CK_SH_LAUNCH(coop_slot - 1u) + CK_L_KILL_REQ, 0u);
+    if (!ck_lock(s, S->ch))
+        return 0;
+    uint f = ck_free_fork_record(s, S->max_workers);
+    uint m0 = min(S->groups[slot], idle);
+    if (S->chaos_seed)
+        m0 = 1u + ck_sched_rand(S) % m0;
+    uint k = f < CK_FORK_RECS ? ck_take_idle(s, m0) : 0u;
+    if (k == 0) {
         ck_unlock(s);
+        return 0;
     }
-    ck_store_relaxed(L + CK_L_NEXT, need);
-    for (uint g = 0; g < need; ++g)
-        ck_assign(S, ck_free_pop(S), slot, g);
+    ck_store_relaxed(L + CK_L_M, k);
+    ck_store_relaxed(L + CK_L_MAX_M, k);
+    ck_store_relaxed(L + CK_L_INITIAL, k);
+    ck_store_relaxed(L + CK_L_LIVE, k);
+    ck_store_relaxed(L + CK_L_KILL_REQ, 0u);
+    ck_store_relaxed(L + CK_L_BAR_COUNT, 0u);
+    ck_store_relaxed(L + CK_L_BAR_WORD, k);
+    ck_store_relaxed(L + CK_L_RNG, (S->chaos_seed ^ (S->id[slot] * 0x9E3779B9u)) | 1u);
+    ck_fork_write(s, S->max_workers, f, slot, S->id[slot], 0u, k, 0u, 0, 0u);
     ck_store_relaxed(L + CK_L_STATE, 2u);
-    ck_sched_send2(S, CK_MSG_STARTED, ck_load_relaxed(L + CK_L_ID), need);
+    ck_store_release(s + CK_H_COOP_SLOT, slot + 1u);
+    ck_unlock(s);
+    ck_fork_publish(s, k);
+    ck_sched_send_started(S, slot, k);
     return 1;
 }
 
-/* Gives idle workers to the cooperative launch for its next fork, when no
- * other launch waits for them (non-functional contract: fork whenever
- * workers are idle). */
-void ck_reserve_for_forks(ck_sched_t *S)
+/* Published launches: report those whose first wave has been taken, drop
+ * the fully taken ones from the queue, and count the groups still wanted. */
+void ck_sched_track(ck_sched_t *S)
 {
-    uint coop_slot = ck_load_relaxed(S->s + CK_H_COOP_SLOT);
-    if (!coop_slot || S->free_n == 0)
-        return;
-    CK_PTR L = S->s + CK_SH_LAUNCH(coop_slot - 1u);
-    uint m = ck_load_relaxed(L + CK_L_M), n = ck_load_relaxed(L + CK_L_GROUPS);
-    uint res = ck_load_relaxed(S->s + CK_H_RES_N);
-    if (m + res >= n || ck_load_relaxed(L + CK_L_KILL_REQ))
-        return;
-    if (!ck_lock(S->s, S->ch))
-        return;
-    m = ck_load_relaxed(L + CK_L_M);
-    res = ck_load_relaxed(S->s + CK_H_RES_N);
-    while (m + res < n && S->free_n > 0) {
-        uint w = ck_free_pop(S);
-        ck_store_relaxed(S->s + CK_SH_WORKER(w) + CK_W_STATE, 2u);
-        ck_store_relaxed(S->s + CK_SH_RES(S->max_workers) + res, w);
-        res += 1u;
+    uint j = 0, demand = 0;
+    for (uint i = 0; i < S->q_n; ++i) {
+        uint slot = S->q[i];
+        uint c = ck_load_relaxed(S->s + CK_SH_LAUNCH(slot) + CK_L_CLAIM);
+        uint left = c > CK_CLAIM_BIAS ? c - CK_CLAIM_BIAS : 0u;
+        if (S->groups[slot] - left >= ck_sched_wave(S, slot))
+            ck_sched_send_started(S, slot, ck_sched_wave(S, slot));
+        if (left) {
+            S->q[j++] = slot;
+            demand += left;
+        }
     }
-    ck_store_relaxed(S->s + CK_H_RES_N, res);
-    ck_unlock(S->s);
+    if (j != S->q_n) {
+        S->q_n = j;
+        ck_sched_write_queue(S);
+    }
+    demand = min(demand, S->workers);
+    if (demand != S->demand) {
+        S->demand = demand;
+        ck_store_relaxed(S->s + CK_H_DEMAND, demand);
+    }
+}
+
+/* Policy: ask the cooperative kernel for the workers the published launches
+ * lack, counting idle workers and killed groups on their way back. */
+void ck_sched_gather(ck_sched_t *S)
+{
+    CK_PTR s = S->s;
+    uint coop = ck_load_relaxed(s + CK_H_COOP_SLOT);
+    if (!coop)
+        return;
+    CK_PTR C = s + CK_SH_LAUNCH(coop - 1u);
+    uint cur = ck_load_relaxed(C + CK_L_KILL_REQ);
+    if (S->demand == 0u && cur == 0u)
+        return;
+    uint coming = ck_load_relaxed(s + CK_H_KILLS_TOTAL) - ck_load_relaxed(s + CK_H_KILLED_BACK);
+    uint supply = ck_idle_now(s) + coming;
+    uint want = S->demand > supply ? S->demand - supply : 0u;
+    if (want == cur || !ck_lock(s, S->ch))
+        return;
+    ck_store_relaxed(C + CK_L_KILL_REQ, want);
+    ck_unlock(s);
 }
 
 /* Answers a STATE request: a summary, then each launch slot in use, then
@@ -234,20 +233,29 @@ void ck_send_state(ck_sched_t *S, uint pend_n)
 {
     CK_PTR s = S->s;
     uint m[CK_CH_MSG_WORDS];
-    m[0] = CK_MSG_HEADER(CK_MSG_STATE_REPLY, 9);
+    m[0] = CK_MSG_HEADER(CK_MSG_STATE_REPLY, 13);
     m[1] = 0u; /* part: summary */
     m[2] = S->workers;
-    m[3] = S->free_n;
-    m[4] = ck_load_relaxed(s + CK_H_RES_N);
+    m[3] = ck_idle_now(s);
+    m[4] = ck_load_relaxed(s + CK_H_PROMISED);
     m[5] = ck_load_relaxed(s + CK_H_COOP_SLOT);
     m[6] = pend_n;
     m[7] = ck_load_relaxed(s + CK_H_HEARTBEAT);
-    m[8] = ck_load_relaxed(s + CK_H_RING_TAIL);
-    ck_sched_send(S, m, 9);
+    m[8] = S->demand;
+    m[9] = ck_load_relaxed(s + CK_H_KILLS_TOTAL) - ck_load_relaxed(s + CK_H_KILLED_BACK);
+    m[10] = 0u;
+    #pragma unroll 1
+    for (uint f = 0; f < CK_FORK_RECS; ++f)
+        m[10] += ck_load_relaxed(s + CK_SH_FORK(S->max_workers, f) + CK_F_REFS) != 0u;
+    m[11] = ck_load_relaxed(s + CK_H_FT_NEXT);
+    m[12] = ck_load_relaxed(s + CK_H_FT_END);
+    ck_sched_send(S, m, 13);
+    #pragma unroll 1
     for (uint slot = 0; slot < CK_MAX_LAUNCHES; ++slot) {
         CK_PTR L = s + CK_SH_LAUNCH(slot);
         if (!ck_load_relaxed(L + CK_L_STATE))
             continue;
+        uint c = ck_load_relaxed(L + CK_L_CLAIM);
         m[0] = CK_MSG_HEADER(CK_MSG_STATE_REPLY, 12);
         m[1] = 1u; /* part: launch */
         m[2] = slot;
@@ -257,8 +265,8 @@ void ck_send_state(ck_sched_t *S, uint pend_n)
         m[6] = ck_load_relaxed(L + CK_L_GROUPS);
         m[7] = ck_load_relaxed(L + CK_L_M);
         m[8] = ck_load_relaxed(L + CK_L_KILL_REQ);
-        m[9] = ck_load_relaxed(L + CK_L_FINISHED);
-        m[10] = ck_load_relaxed(L + CK_L_NEXT);
+        m[9] = ck_load_relaxed(L + CK_L_LIVE);
+        m[10] = m[6] - (c > CK_CLAIM_BIAS ? c - CK_CLAIM_BIAS : 0u);
         m[11] = ck_load_relaxed(L + CK_L_DONE);
         ck_sched_send(S, m, 12);
     }
@@ -266,8 +274,7 @@ void ck_send_state(ck_sched_t *S, uint pend_n)
     m[1] = 2u; /* part: busy workers as (worker, slot << 16 | group) pairs */
     for (uint w = 0; w < S->workers; ++w) {
         CK_PTR rec = s + CK_SH_WORKER(w);
-        uint st = ck_load_relaxed(rec + CK_W_STATE);
-        if (st != 1u)
+        if (ck_load_relaxed(rec + CK_W_STATE) != 1u)
             continue;
         m[2 + 2 * n] = w;
         m[3 + 2 * n] = (ck_load_relaxed(rec + CK_W_SLOT) << 16) | (ck_load_relaxed(rec + CK_W_GROUP) & 0xffffu);
@@ -282,89 +289,103 @@ void ck_send_state(ck_sched_t *S, uint pend_n)
     ck_sched_send(S, m, 2 + 2 * n);
 }
 
-void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint ring_size, uint chaos_seed)
+/* Takes one LAUNCH message into a free slot. Returns the slot, or
+ * CK_MAX_LAUNCHES if every slot is in use (the message stays in the ring). */
+uint ck_sched_receive_launch(ck_sched_t *S, uint in)
+{
+    uint slot = 0;
+    while (slot < CK_MAX_LAUNCHES && ck_load_relaxed(S->s + CK_SH_LAUNCH(slot) + CK_L_STATE))
+        ++slot;
+    if (slot == CK_MAX_LAUNCHES)
+        return slot;
+    CK_PTR L = S->s + CK_SH_LAUNCH(slot);
+    uint h[CK_LAUNCH_HEADER_WORDS];
+    for (uint i = 0; i < CK_LAUNCH_HEADER_WORDS; ++i)
+        h[i] = ck_ch_read(S->ch, in, i);
+    #pragma unroll 1
+    for (uint f = 0; f < CK_L_ARGS; ++f)
+        ck_store_relaxed(L + f, 0u);
+    uint nw = min(h[5], 2u * CK_MAX_ARG_WORDS);
+    ck_ch_copy(S->ch, in, CK_LAUNCH_HEADER_WORDS, L + CK_L_ARGS, nw);
+    S->id[slot] = h[1];
+    S->groups[slot] = h[4];
+    S->started[slot] = 0;
+    ck_store_relaxed(L + CK_L_ID, h[1]);
+    ck_store_relaxed(L + CK_L_KERNEL, h[2]);
+    ck_store_relaxed(L + CK_L_COOP, h[3] & 1u);
+    ck_store_relaxed(L + CK_L_GROUPS, h[4]);
+    ck_store_release(L + CK_L_STATE, 1u);
+    return slot;
+}
+
+void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chaos_seed)
 {
     ck_sched_t S;
     S.s = s;
     S.ch = ch;
     ck_ch_open(ch, &S.cur);
     S.max_workers = max_workers;
-    S.ring_size = ring_size;
     S.workers = workers;
-    S.free_n = 0;
-    S.coop_returned = 0;
     S.chaos_seed = chaos_seed;
     S.rng = chaos_seed ? chaos_seed : 1u;
-    for (uint w = workers; w > 0; --w) /* pop order: worker 0 first */
-        ck_free_push(&S, w - 1u);
+    S.fin_head = 0;
+    S.dirty = 0;
+    S.q_n = 0;
+    S.demand = 0;
     uint pend[CK_MAX_LAUNCHES];
-    uint pend_head = 0, pend_n = 0, active = 0, shutdown = 0, head = 0;
+    uint pend_head = 0, pend_n = 0, shutdown = 0;
+    /* Every worker counts itself idle when it starts: wait for all of them,
+     * so that a first cooperative launch gets every worker. */
+    for (uint spins = 0; ck_load_relaxed(s + CK_H_IDLE) < workers; ++spins)
+        if ((spins & CK_SPIN_CHECK) == 0 && ck_ch_aborted(ch))
+            break;
     for (uint iter = 0;; ++iter) {
         if ((iter & 63u) == 0) {
             ck_store_relaxed(s + CK_H_HEARTBEAT, iter);
-            ck_store_relaxed(s + CK_H_FREE_N, S.free_n);
             if (ck_ch_aborted(ch))
                 break;
         }
-        /* Completions. */
+        /* Finished launches. */
         for (;;) {
-            CK_PTR e = s + CK_SH_RING(max_workers) + (head & (ring_size - 1u));
+            CK_PTR e = s + CK_H_FIN + (S.fin_head & (CK_FIN_SLOTS - 1u));
             uint v = ck_load_acquire(e);
             if (!v)
                 break;
             ck_store_relaxed(e, 0u);
-            head += 1u;
-            ck_worker_idle(&S, v - 1u);
+            S.fin_head += 1u;
+            ck_sched_finish(&S, v - 1u);
         }
-        /* One host message. */
-        int in = ck_ch_poll(ch, &S.cur);
-        if (in >= 0) {
-            uint w0 = ck_ch_read(ch, (uint)in, 0);
-            uint type = CK_MSG_TYPE(w0);
-            uint consume = 1;
+        /* Host messages: every one posted (up to a bound), one read of the head. */
+        uint avail = min(ck_ch_pending(ch, &S.cur), CK_SCHED_MSGS_PER_PASS), taken = 0;
+        for (; taken < avail; ++taken) {
+            uint in = ck_ch_slot(&S.cur, 0u);
+            uint type = CK_MSG_TYPE(ck_ch_read(ch, in, 0));
             if (type == CK_MSG_LAUNCH) {
-                uint slot = 0;
-                while (slot < CK_MAX_LAUNCHES && ck_load_relaxed(s + CK_SH_LAUNCH(slot) + CK_L_STATE))
-                    ++slot;
-                /* No free slot: leave the message in the ring until a launch ends. */
-                consume = slot < CK_MAX_LAUNCHES;
-            }
-            if (type == CK_MSG_LAUNCH && consume) {
-                uint slot = 0;
-                while (ck_load_relaxed(s + CK_SH_LAUNCH(slot) + CK_L_STATE))
-                    ++slot;
-                CK_PTR L = s + CK_SH_LAUNCH(slot);
-                for (uint f = 0; f < CK_L_ARGS; ++f)
-                    ck_store_relaxed(L + f, 0u);
-                ck_store_relaxed(L + CK_L_ID, ck_ch_read(ch, (uint)in, 1));
-                ck_store_relaxed(L + CK_L_KERNEL, ck_ch_read(ch, (uint)in, 2));
-                ck_store_relaxed(L + CK_L_COOP, ck_ch_read(ch, (uint)in, 3) & 1u);
-                ck_store_relaxed(L + CK_L_GROUPS, ck_ch_read(ch, (uint)in, 4));
-                uint nw = min(ck_ch_read(ch, (uint)in, 5), 2u * CK_MAX_ARG_WORDS);
-                for (uint i = 0; i < nw; ++i)
-                    ck_store_relaxed(L + CK_L_ARGS + i, ck_ch_read(ch, (uint)in, CK_LAUNCH_HEADER_WORDS + i));
-                ck_store_release(L + CK_L_STATE, 1u);
+                uint slot = ck_sched_receive_launch(&S, in);
+                if (slot == CK_MAX_LAUNCHES)
+                    break; /* no free slot: the message waits until a launch ends */
                 pend[(pend_head + pend_n) % CK_MAX_LAUNCHES] = slot;
                 pend_n += 1u;
-                active += 1u;
             } else if (type == CK_MSG_SHUTDOWN) {
                 shutdown = 1;
             } else if (type == CK_MSG_STATE) {
                 ck_send_state(&S, pend_n);
             }
-            if (consume)
-                ck_ch_consume(ch, &S.cur);
+            ck_ch_take(&S.cur);
         }
+        if (taken)
+            ck_ch_release_taken(ch, &S.cur);
         /* Start launches in arrival order. */
-        while (pend_n && ck_try_start(&S, pend[pend_head], pend_n == 1u)) {
+        while (pend_n && ck_sched_start(&S, pend[pend_head])) {
             pend_head = (pend_head + 1u) % CK_MAX_LAUNCHES;
             pend_n -= 1u;
         }
-        if (pend_n == 0)
-            ck_reserve_for_forks(&S);
-        /* Count launches still in a slot. */
+        ck_sched_track(&S);
+        ck_sched_gather(&S);
+        ck_sched_flush(&S);
         if (shutdown) {
-            active = 0;
+            uint active = 0;
+            #pragma unroll 1
             for (uint slot = 0; slot < CK_MAX_LAUNCHES; ++slot)
                 active += ck_load_relaxed(s + CK_SH_LAUNCH(slot) + CK_L_STATE) != 0u;
             if (active == 0)
@@ -373,43 +394,166 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint ring
     }
     ck_store_release(s + CK_H_EXIT, 1u);
     ck_sched_send2(&S, CK_MSG_BYE, 0u, 0u);
+    ck_sched_flush(&S);
 }
 
-void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_workers, uint ring_size,
+/* ------------------------------------------------------------- workers */
+
+#define CK_WORK_LEAVE 0u
+#define CK_WORK_GROUP 1u   /* a logical group of an ordinary launch */
+#define CK_WORK_FORK  2u   /* a fork ticket of the cooperative launch */
+
+/* Takes one logical group of a published ordinary launch, oldest launch
+ * first. Returns slot + 1 and the group, or 0. */
+uint ck_claim_group(CK_PTR s, uint *group)
+{
+    uint n = min(ck_load_acquire(s + CK_H_Q_N), CK_MAX_LAUNCHES);
+    for (uint i = 0; i < n; ++i) {
+        uint slot = ck_load_relaxed(s + CK_H_Q + i) & (CK_MAX_LAUNCHES - 1u);
+        CK_PTR claim = s + CK_SH_LAUNCH(slot) + CK_L_CLAIM;
+        if (ck_load_relaxed(claim) <= CK_CLAIM_BIAS)
+            continue;
+        /* Above the bias the decrement took a group of the launch the slot
+         * holds now (even if the queue entry was stale): that launch cannot
+         * end without it, so its descriptor stays put while we read it. */
+        uint v = ck_fetch_sub(claim, 1u);
+        if (v > CK_CLAIM_BIAS) {
+            *group = ck_load_relaxed(s + CK_SH_LAUNCH(slot) + CK_L_GROUPS) - (v - CK_CLAIM_BIAS);
+            return slot + 1u;
+        }
+    }
+    return 0;
+}
+
+/* Nonzero if a published launch seems to have a group left (plain loads). */
+uint ck_claim_possible(CK_PTR s)
+{
+    uint n = min(ck_load_relaxed(s + CK_H_Q_N), CK_MAX_LAUNCHES);
+    for (uint i = 0; i < n; ++i) {
+        uint slot = ck_load_relaxed(s + CK_H_Q + i) & (CK_MAX_LAUNCHES - 1u);
+        if (ck_load_relaxed(s + CK_SH_LAUNCH(slot) + CK_L_CLAIM) > CK_CLAIM_BIAS)
+            return 1;
+    }
+    return 0;
+}
+
+/* The fork record that holds ticket t (ticket ranges of records are
+ * disjoint; t's own record stays put until t's holder lets it go). */
+uint ck_find_fork_record(CK_PTR s, uint max_workers, uint t)
+{
+    for (uint spins = 0;; ++spins) {
+        #pragma unroll 1
+        for (uint f = 0; f < CK_FORK_RECS; ++f) {
+            CK_PTR F = s + CK_SH_FORK(max_workers, f);
+            if (ck_fork_record_holds(F, t))
+                return f;
+        }
+        if ((spins & CK_SPIN_CHECK) == 0 && ck_load_relaxed(s + CK_H_EXIT))
+            return CK_FORK_RECS;
+    }
+}
+
+/* Thread 0: the next group this worker runs. A worker back from a group
+ * first looks for an ordinary group without counting itself idle; an idle
+ * worker takes a promised fork ticket first, else a unit of CK_H_IDLE and
+ * then an ordinary group. out: slot, group, resume point, launch id, fork
+ * record. `killed` counts this worker back from a kill once it has decided. */
+uint ck_find_work(CK_PTR s, uint max_workers, uint *idle, uint killed, uint *out)
+{
+    if (!*idle) {
+        /* A killed worker stops counting as "on its way back" only once it
+         * is busy again or counted idle: the scheduler then never sees too
+         * few workers and asks for kills it does not need. */
+        uint slot1 = ck_claim_group(s, &out[1]);
+        if (!slot1) {
+            ck_fetch_add(s + CK_H_IDLE, 1u);
+            *idle = 1;
+        }
+        if (killed)
+            ck_fetch_add(s + CK_H_KILLED_BACK, 1u);
+        if (slot1) {
+            out[0] = slot1 - 1u;
+            return CK_WORK_GROUP;
+        }
+    }
+    for (uint spins = 0;; ++spins) {
+        if ((int)ck_load_relaxed(s + CK_H_PROMISED) > 0) {
+            if ((int)ck_fetch_sub(s + CK_H_PROMISED, 1u) > 0) {
+                *idle = 0;
+                uint t = ck_fetch_add(s + CK_H_FT_NEXT, 1u);
+                uint f = ck_find_fork_record(s, max_workers, t);
+                if (f == CK_FORK_RECS)
+                    return CK_WORK_LEAVE; /* aborting */
+                CK_PTR F = s + CK_SH_FORK(max_workers, f);
+                out[0] = ck_load_relaxed(F + CK_F_SLOT);
+                out[1] = ck_load_relaxed(F + CK_F_FIRST) + (t - ck_load_relaxed(F + CK_F_T0));
+                out[2] = ck_load_relaxed(F + CK_F_POINT);
+                out[3] = ck_load_relaxed(F + CK_F_LAUNCH);
+                out[4] = f;
+                return CK_WORK_FORK;
+            }
+            ck_fetch_add(s + CK_H_PROMISED, 1u); /* someone else's: give it back */
+        }
+        if (ck_claim_possible(s)) {
+            if ((int)ck_fetch_sub(s + CK_H_IDLE, 1u) > 0) {
+                uint slot1 = ck_claim_group(s, &out[1]);
+                if (slot1) {
+                    *idle = 0;
+                    out[0] = slot1 - 1u;
+                    return CK_WORK_GROUP;
+                }
+            }
+            ck_fetch_add(s + CK_H_IDLE, 1u); /* no unit, or no group: stay idle */
+        }
+        if ((spins & CK_SPIN_CHECK) == 0 && ck_load_relaxed(s + CK_H_EXIT))
+            return CK_WORK_LEAVE;
+    }
+}
+
+void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_workers,
                uint chaos, uint naive, local uint *scratch, local uchar *pool, local ck_locals_t *locals)
 {
     CK_PTR rec = s + CK_SH_WORKER(w);
-    uint last = 0;
+    uint idle = 0, killed = 0; /* thread 0's view */
     for (;;) {
         if (get_local_id(0) == 0) {
-            uint cmd = last, leave = 0;
-            for (uint spins = 0;; ++spins) {
-                cmd = ck_load_relaxed(rec + CK_W_CMD); /* relaxed spin, one acquire fence */
-                if (cmd != last) {
-                    ck_fence_acq_rel();
-                    break;
-                }
-                if ((spins & CK_SPIN_CHECK) == 0 && ck_load_relaxed(s + CK_H_EXIT)) {
-                    leave = 1;
-                    break;
-                }
-            }
-            scratch[0] = leave;
-            scratch[1] = cmd;
-            scratch[2] = ck_load_relaxed(rec + CK_W_SLOT);
-            scratch[3] = ck_load_relaxed(rec + CK_W_GROUP);
-            scratch[4] = ck_load_relaxed(rec + CK_W_RESUME);
-            scratch[5] = ck_load_relaxed(rec + CK_W_LAUNCH);
+            uint out[5] = {0u, 0u, 0u, 0u, 0u};
+            uint kind = ck_find_work(s, max_workers, &idle, killed, out);
+            scratch[0] = kind;
+            scratch[1] = out[0];
+            scratch[2] = out[1];
+            scratch[3] = out[2];
+            scratch[4] = out[3];
+            scratch[5] = out[4];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        uint leave = scratch[0];
-        last = scratch[1];
-        uint slot = scratch[2], group = scratch[3], resume = scratch[4], launch = scratch[5];
+        uint kind = scratch[0], slot = scratch[1], group = scratch[2], resume = scratch[3];
+        uint launch = scratch[4], f = scratch[5];
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (leave)
+        if (kind == CK_WORK_LEAVE)
             return;
-        ck_fence_acq_rel(); /* see everything written before the assignment */
         CK_PTR L = s + CK_SH_LAUNCH(slot);
+        CK_PTR tx = s + CK_SH_TX(max_workers, w);
+        CK_PTR F = s + CK_SH_FORK(max_workers, f);
+        /* A forked group copies its fork's transmit bytes, then lets the
+         * record go. No group barrier under a condition, and a barrier after
+         * every stretch of thread-0 code: PoCL 3.1 has run thread-0 code on
+         * every work-item otherwise (apps/README.md). */
+        uint txw = kind == CK_WORK_FORK ? min(ck_load_relaxed(F + CK_F_TX_WORDS), CK_TX_WORDS) : 0u;
+        for (uint i = get_local_id(0); i < txw; i += get_local_size(0))
+            ck_store_relaxed(tx + i, ck_load_relaxed(F + CK_F_TX + i));
+        ck_group_barrier_device(); /* the copy is done; thread 0's acquire covers the group */
+        if (get_local_id(0) == 0) {
+            if (kind == CK_WORK_FORK)
+                ck_fetch_sub(F + CK_F_REFS, 1u);
+            ck_store_relaxed(rec + CK_W_SLOT, slot);
+            ck_store_relaxed(rec + CK_W_GROUP, group);
+            ck_store_relaxed(rec + CK_W_STATE, 1u);
+            ck_store_relaxed(rec + CK_W_TASKS, ck_load_relaxed(rec + CK_W_TASKS) + 1u);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (kind != CK_WORK_FORK)
+            launch = ck_load_relaxed(L + CK_L_ID);
         ck_wg_t ctx;
         ctx.sched = s;
         ctx.ch = ch;
@@ -419,26 +563,24 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
         ctx.worker = w;
         ctx.group = group;
         ctx.groups = ck_load_relaxed(L + CK_L_GROUPS);
-        ctx.coop = ck_load_relaxed(L + CK_L_COOP);
+        ctx.coop = kind == CK_WORK_FORK;
         ctx.killed = 0;
         ctx.chaos = chaos;
         ctx.naive = naive;
         ctx.phase = 0;
         ctx.launch = launch;
-        ck_dispatch(&ctx, ck_load_relaxed(L + CK_L_KERNEL), resume, (global const void *)(s + CK_SH_TX(max_workers, w)),
-                    arena, (global const ulong *)(L + CK_L_ARGS), pool, locals);
-        ck_fence_acq_rel();
-        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+        ck_dispatch(&ctx, ck_load_relaxed(L + CK_L_KERNEL), resume, (global const void *)tx, arena,
+                    (global const ulong *)(L + CK_L_ARGS), pool, locals);
+        ck_group_barrier_device();
         if (get_local_id(0) == 0) {
-            if (!ctx.coop) {
-                ck_fetch_add(L + CK_L_DONE, 1u);
-            } else if (!ctx.killed && ck_lock(s, 0)) {
-                ck_store_relaxed(L + CK_L_FINISHED, ck_load_relaxed(L + CK_L_FINISHED) + 1u);
-                ck_unlock(s);
-            }
             ck_store_relaxed(rec + CK_W_STATE, 0u);
-            uint i = ck_fetch_add(s + CK_H_RING_TAIL, 1u);
-            ck_store_release(s + CK_SH_RING(max_workers) + (i & (ring_size - 1u)), w + 1u);
+            killed = ctx.coop && ctx.killed;
+            if (!ctx.coop) {
+                if (ck_fetch_add(L + CK_L_DONE, 1u) + 1u == ctx.groups)
+                    ck_push_finish(s, slot);
+            } else {
+                ck_coop_group_left(&ctx);
+            }
         }
         /* Close the thread-0 stretch with a barrier: PoCL 3.1 was seen to run
          * thread-0-guarded code on every work-item when such a stretch ends a
@@ -448,7 +590,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
 }
 
 kernel void ck_megakernel(CK_PTR sched, CK_PTR ch, CK_PTR poll, global uchar *arena, uint max_workers,
-                          uint ring_size, uint chaos_seed, uint naive)
+                          uint chaos_seed, uint naive)
 {
     local uint scratch[8];
     local ck_locals_t locals;
@@ -459,9 +601,9 @@ kernel void ck_megakernel(CK_PTR sched, CK_PTR ch, CK_PTR poll, global uchar *ar
         return;
     if (ticket == 0) {
         if (get_local_id(0) == 0)
-            ck_scheduler(sched, ch, n - 1u, max_workers, ring_size, chaos_seed);
+            ck_scheduler(sched, ch, n - 1u, max_workers, chaos_seed);
         return;
     }
-    ck_worker(sched, ch, arena, (uint)ticket - 1u, max_workers, ring_size, chaos_seed != 0u, naive, scratch, pool,
+    ck_worker(sched, ch, arena, (uint)ticket - 1u, max_workers, chaos_seed != 0u, naive, scratch, pool,
               &locals);
 }

@@ -338,14 +338,11 @@ ck_status ck_context_build(ck_context *ctx)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "max_groups %u leaves no worker: the megakernel needs a scheduler "
                        "group and at least one worker", ctx->opts.max_groups);
     ctx->max_workers = launch - 1;
-    ctx->ring_size = 1;
-    while (ctx->ring_size < ctx->max_workers)
-        ctx->ring_size *= 2;
-    size_t words = CK_SH_TOTAL(ctx->max_workers, ctx->ring_size);
+    size_t words = CK_SH_TOTAL(ctx->max_workers);
     if ((s = make_zeroed(ctx, words * 4, &ctx->sched, "clCreateBuffer(scheduler state)")) != CK_OK ||
         (s = make_zeroed(ctx, 2 * 4, &ctx->poll, "clCreateBuffer(poll)")) != CK_OK)
         return s;
-    cl_uint mw = (cl_uint)ctx->max_workers, rs = (cl_uint)ctx->ring_size;
+    cl_uint mw = (cl_uint)ctx->max_workers;
     cl_uint seed = (cl_uint)(ctx->opts.chaos_seed ^ (ctx->opts.chaos_seed >> 32));
     if (ctx->opts.chaos_seed && !seed)
         seed = 0x2545F491u;
@@ -357,9 +354,8 @@ ck_status ck_context_build(ck_context *ctx)
     if (err == CL_SUCCESS && (s = ck_arena_set_kernel_arg(ctx, ctx->kernel, 3)) != CK_OK)
         return s;
     if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 4, sizeof mw, &mw);
-    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 5, sizeof rs, &rs);
-    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 6, sizeof seed, &seed);
-    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 7, sizeof naive, &naive);
+    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 5, sizeof seed, &seed);
+    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 6, sizeof naive, &naive);
     if (err != CL_SUCCESS)
         return ck_fail_cl(err, "clSetKernelArg(megakernel)", "");
     CK_CL_TRY(clFinish(ctx->dev->queue), "clFinish before the megakernel", "");

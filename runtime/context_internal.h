@@ -50,7 +50,7 @@ struct ck_context {
     ck_channel *ch;
     cl_mem sched, poll;
     unsigned groups, workers;
-    size_t max_workers, ring_size;
+    size_t max_workers;
 
     /* Arena storage: exactly one of svm / zero-copy / device buffer. */
     ck_arena arena;

@@ -217,18 +217,23 @@ void ck_launch_handle_message(ck_context *ctx, const uint32_t *m, double now)
         break;
     case CK_MSG_STATE_REPLY:
         if (m[1] == 0) {
-            snprintf(line, sizeof line, "scheduler: %u workers, %u idle, %u reserved for forks, %u launches waiting, "
-                     "loop count %u\n", m[2], m[3], m[4], m[6], m[7]);
+            snprintf(line, sizeof line, "scheduler: %u workers, %u idle, %u promised to forks, cooperative slot %d, "
+                     "%u launches waiting, %u groups wanted, %u kills on their way back, loop count %u\n", m[2], m[3],
+                     m[4], (int)m[5] - 1, m[6], m[8], m[9], m[7]);
+            state_append(ctx, line);
+            snprintf(line, sizeof line, "  fork records in use %u, fork tickets taken %u of %u\n", m[10], m[11],
+                     m[12]);
             state_append(ctx, line);
         } else if (m[1] == 1) {
             l = find(ctx, m[3]);
             const char *kn = l ? kernel_name(ctx, l->kernel_index) : "?";
             if (m[5])
                 snprintf(line, sizeof line, "  launch %u '%s' (cooperative, %s): N=%u M=%u kills asked=%u "
-                         "finished groups=%u\n", m[3], kn, m[4] == 2 ? "running" : "waiting", m[6], m[7], m[8], m[9]);
+                         "groups not yet returned=%u\n", m[3], kn, m[4] == 2 ? "running" : "waiting", m[6], m[7], m[8],
+                         m[9]);
             else
-                snprintf(line, sizeof line, "  launch %u '%s' (%s): %u groups, %u handed out, %u done\n", m[3], kn,
-                         m[4] == 2 ? "running" : "waiting to gather", m[6], m[10], m[11]);
+                snprintf(line, sizeof line, "  launch %u '%s' (%s): %u groups, %u taken by workers, %u done\n", m[3],
+                         kn, m[4] == 2 ? "published" : "waiting behind a cooperative launch", m[6], m[10], m[11]);
             state_append(ctx, line);
         } else {
             unsigned n = (CK_MSG_LEN(m[0]) - 2) / 2;

@@ -167,6 +167,7 @@ typedef struct {
     double rt_median, rt_p99, tput;
     double global_barrier_us, resizing_barrier_us;
     double gather_us[4], gather_period_us;
+    unsigned gather_kills, gather_forked; /* of the cooperative kernel, over all gathers */
     double phase_us[4]; /* medians over the round trips: queue, gather, exec, wake-up */
     unsigned gather_groups[4];
     char cuda[2048];
@@ -274,6 +275,9 @@ static void measure_megakernel(const options *o, results *r)
         fail("building the megakernel", ck_last_error());
     unsigned W = ck_context_workers(ctx);
     r->workers = W;
+    if (W < 2) /* group 0 of a cooperative kernel is never killed: nothing to gather from */
+        fail("measuring gathers", "the megakernel found only one worker; gathers need two or more (is the "
+             "device busy with another program?)");
 
     /* Launch round trip of an empty 1-group ordinary kernel. */
     for (int i = 0; i < 20; ++i)
@@ -337,7 +341,11 @@ static void measure_megakernel(const options *o, results *r)
     for (int k = 0; k < 4; ++k) {
         r->gather_groups[k] = counts[k];
         for (unsigned i = 0; i < o->gather_reps; ++i) {
-            double until = app_now_ms() + 5; /* let the cooperative kernel regrow */
+            /* Let the cooperative kernel regrow (one resizing barrier
+             * suffices), without leaving the runtime idle long enough for
+             * its progress thread to nap: a nap would delay the begin
+             * message and shorten the measured gather. */
+            double until = app_now_ms() + 1;
             app_sleep_until_ms(until);
             ck_launch_stats st;
             finish(launch(ctx, "bench_empty", counts[k], NULL, 0), "bench_empty (gather)", o->timeout, &st);
@@ -355,6 +363,8 @@ static void measure_megakernel(const options *o, results *r)
     if (ck_buffer_read(ctx, rounds, 0, &nr, 4) != CK_OK)
         fail("reading the gather kernel's rounds", ck_last_error());
     r->gather_period_us = nr ? cs.exec_ms * 1e3 / nr : 0;
+    r->gather_kills = cs.kills;
+    r->gather_forked = cs.forked;
     if (ck_context_destroy(ctx) != CK_OK)
         fail("closing the megakernel", ck_last_error());
 }
@@ -431,7 +441,8 @@ int main(int argc, char **argv)
         printf("}, \"gather_groups\": {");
         for (int k = 0; k < 4; ++k)
             printf("\"%s\": %u%s", keys[k], r.gather_groups[k], k < 3 ? ", " : "");
-        printf("}, \"gather_barrier_period_us\": %.2f", r.gather_period_us);
+        printf("}, \"gather_barrier_period_us\": %.2f, \"gather_kills\": %u, \"gather_forked\": %u",
+               r.gather_period_us, r.gather_kills, r.gather_forked);
         if (r.cuda[0])
             printf(",\n \"cuda\": %s", r.cuda);
         printf("}\n");
@@ -455,7 +466,8 @@ int main(int argc, char **argv)
         snprintf(label, sizeof label, "gather of %s = %u groups, median us", keys[k], r.gather_groups[k]);
         printf("%-46s %12s %12.1f\n", label, "-", r.gather_us[k]);
     }
-    printf("(the cooperative kernel reached a resizing barrier every %.1f us meanwhile)\n", r.gather_period_us);
+    printf("(the cooperative kernel reached a resizing barrier every %.1f us meanwhile; it gave %u groups back and "
+           "forked %u)\n", r.gather_period_us, r.gather_kills, r.gather_forked);
     if (r.cuda[0])
         printf("CUDA reference: %s\n", r.cuda);
     return 0;

@@ -25,15 +25,26 @@ kernel void with_local(global uint *out, local uint *tmp)
 }
 
 /* A cooperative kernel with a work-stealing-shaped loop: offer_kill and
- * request_fork at the top; each step claims one unit of work. */
+ * request_fork at the top; each step claims one unit of work per
+ * work-item. The group leaves the loop as a whole: the primitives are
+ * work-group functions, so every work-item of a group must reach each call
+ * (a per-work-item break, as an earlier version had, is undefined; on PoCL
+ * it made work-items run the loop again with an index past the end). */
 kernel void counter(global uint *next, global uint *done, uint total)
 {
+    local uint base;
     for (;;) {
         offer_kill();
         request_fork();
-        uint i = atomic_inc(next);
-        if (i >= total)
-            break;
-        atomic_inc(&done[i]);
+        if (get_local_id(0) == 0)
+            base = atomic_add(next, get_local_size(0));
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint first = base;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (first >= total)
+            break; /* the same value in every work-item */
+        uint i = first + get_local_id(0);
+        if (i < total)
+            atomic_inc(&done[i]);
     }
 }

@@ -99,7 +99,9 @@ static void test_same_source_through_the_framework(void **state)
         ck_arg a[5] = {ck_arg_buffer(data), ck_arg_buffer(tmp), ck_arg_uint(N), ck_arg_uint(ROUNDS),
                        ck_arg_buffer(bar)};
         ck_launch *l;
-        if (ck_launch_kernel(c, "rounds", ck_context_workers(c), a, 5, &l) != CK_OK || ck_wait(l, 60) != CK_OK)
+        ck_launch_stats st;
+        if (ck_launch_kernel(c, "rounds", ck_context_workers(c), a, 5, &l) != CK_OK || ck_wait(l, 60) != CK_OK ||
+            ck_launch_get_stats(l, &st) != CK_OK)
             fail_msg("%s", ck_last_error());
         ck_launch_release(l);
         ck_buffer_read(c, data, 0, d, sizeof d);
@@ -108,7 +110,9 @@ static void test_same_source_through_the_framework(void **state)
             if (d[i] != want[i] && wrong++ == 0)
                 first = i;
         if (wrong)
-            fail_msg("chaos seed %llu: %d of %d values wrong, first at %d", (unsigned long long)seed, wrong, N, first);
+            fail_msg("chaos seed %llu: %d of %d values wrong, first at %d (initial groups %u, at most %u, %u kills, "
+                     "%u forked)", (unsigned long long)seed, wrong, N, first, st.initial_groups, st.max_active, st.kills,
+                     st.forked);
         assert_int_equal(ck_context_destroy(c), CK_OK);
     }
 }

@@ -190,7 +190,7 @@ static void relaunch_suite(int naive)
 {
     enum { ROUNDS = 4, LAUNCHES = 150 };
     unsigned resizes = 0;
-    char why[256] = "";
+    char why[4096] = "";
     for (unsigned seed = 1; seed <= 3 && !why[0]; ++seed) {
         fixture f = open_ctx(300 + seed + 10 * (unsigned)naive, naive);
         unsigned W = ck_context_workers(f.ctx);
@@ -239,7 +239,7 @@ static void test_gathers_take_only_what_is_needed(void **state)
     enum { ROUNDS = 2000, TRIALS = 24 };
     fixture f = open_ctx(0, 0);
     unsigned W = ck_context_workers(f.ctx), kills = 0;
-    char why[256] = "";
+    char why[4096] = "";
     for (unsigned t = 0; t < TRIALS && !why[0]; ++t) {
         zero(&f, f.scratch);
         zero(&f, f.extra);
