@@ -70,11 +70,14 @@
 #define CK_L_INITIAL    14u
 #define CK_L_ERROR      15u   /* nonzero: a device-side error code              */
 #define CK_L_ARGS       16u   /* CK_MAX_ARG_WORDS 64-bit words (8-byte aligned)  */
-#define CK_L_CLAIM      (2u * CK_LINE)  /* ordinary: CK_CLAIM_BIAS + groups not taken */
-#define CK_L_DONE       (3u * CK_LINE)  /* ordinary: groups finished               */
-#define CK_L_BAR_COUNT  (4u * CK_LINE)  /* global barrier arrivals                 */
-#define CK_L_BAR_WORD   (5u * CK_LINE)  /* barrier release word: seq << M_BITS | M' */
-#define CK_L_WORDS      (6u * CK_LINE)
+/* The arguments end at word CK_L_ARGS + 2 * CK_MAX_ARG_WORDS = 72, inside
+ * line 2: the hot words start at line 3 (a static assert in runtime/context.c
+ * checks it). */
+#define CK_L_CLAIM      (3u * CK_LINE)  /* ordinary: CK_CLAIM_BIAS + groups not taken */
+#define CK_L_DONE       (4u * CK_LINE)  /* ordinary: groups finished               */
+#define CK_L_BAR_COUNT  (5u * CK_LINE)  /* global barrier arrivals                 */
+#define CK_L_BAR_WORD   (6u * CK_LINE)  /* barrier release word: seq << M_BITS | M' */
+#define CK_L_WORDS      (7u * CK_LINE)
 
 /* Worker record (diagnostics only: nobody waits on it). */
 #define CK_W_STATE       0u   /* 0 idle, 1 running a group                       */

@@ -82,6 +82,9 @@ const char *ck_context_build_warnings(const ck_context *ctx)
 
 const ck_device_info *ck_context_device_info(const ck_context *ctx) { return ctx ? &ctx->dev->info : NULL; }
 
+/* A launch's argument words must end before its first hot line. */
+_Static_assert(CK_L_ARGS + 2u * CK_MAX_ARG_WORDS <= CK_L_CLAIM, "launch arguments overlap the claim word");
+
 /* Blanks `#include "ck_cooperative.h"` lines (keeping line numbers): under the
  * framework the runtime puts the header in front of the user's code itself,
  * and the device compiler could not find the file. */
@@ -206,9 +209,9 @@ static ck_status stitch_sources(ck_context *ctx)
         if (K->reqd_wg_size && K->reqd_wg_size != ctx->opts.work_group_size)
             return ck_fail(CK_ERR_BUILD, "kernel '%s' requires work-group size %zu but the megakernel runs %zu: set "
                            "ck_context_options.work_group_size", K->name, K->reqd_wg_size, ctx->opts.work_group_size);
-        if (K->arg_words > 28)
-            return ck_fail(CK_ERR_BUILD, "kernel '%s' has %zu 64-bit words of arguments; a launch carries at most 28",
-                           K->name, K->arg_words);
+        if (K->arg_words > CK_MAX_ARG_WORDS)
+            return ck_fail(CK_ERR_BUILD, "kernel '%s' has %zu 64-bit words of arguments; a launch carries at most %u",
+                           K->name, K->arg_words, CK_MAX_ARG_WORDS);
     }
     return CK_OK;
 }

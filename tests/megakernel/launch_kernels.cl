@@ -48,3 +48,15 @@ kernel void counter(global uint *next, global uint *done, uint total)
             atomic_inc(&done[i]);
     }
 }
+
+/* The most argument words a launch carries (28): a buffer and 27 ulongs. */
+kernel void many_args(global ulong *out, ulong a1, ulong a2, ulong a3, ulong a4, ulong a5, ulong a6, ulong a7,
+                      ulong a8, ulong a9, ulong a10, ulong a11, ulong a12, ulong a13, ulong a14, ulong a15,
+                      ulong a16, ulong a17, ulong a18, ulong a19, ulong a20, ulong a21, ulong a22, ulong a23,
+                      ulong a24, ulong a25, ulong a26, ulong a27)
+{
+    ulong s = a1 + 2 * a2 + 3 * a3 + 4 * a4 + 5 * a5 + 6 * a6 + 7 * a7 + 8 * a8 + 9 * a9 + 10 * a10 + 11 * a11 +
+              12 * a12 + 13 * a13 + 14 * a14 + 15 * a15 + 16 * a16 + 17 * a17 + 18 * a18 + 19 * a19 + 20 * a20 +
+              21 * a21 + 22 * a22 + 23 * a23 + 24 * a24 + 25 * a25 + 26 * a26 + 27 * a27;
+    out[get_global_id(0)] = s + get_group_id(0);
+}

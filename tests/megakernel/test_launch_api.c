@@ -67,6 +67,35 @@ static void test_scalar_and_buffer_arguments(void **state)
     assert_int_equal(ck_buffer_free(ctx, b), CK_OK);
 }
 
+/* A launch with the most argument words (28) runs with every word intact,
+ * in several groups and waves (the words sit next to the launch's claim
+ * word in the scheduler state; an overlap would lose or duplicate groups). */
+static void test_most_argument_words(void **state)
+{
+    unsigned G = ck_context_workers(ctx) * 2 + 1;
+    ck_buffer b;
+    assert_int_equal(ck_buffer_alloc(ctx, G * 64 * 8, &b), CK_OK);
+    ck_arg a[28];
+    a[0] = ck_arg_buffer(b);
+    uint64_t want = 0;
+    for (int i = 1; i < 28; ++i) {
+        uint64_t v = 0x0101010101010101ull * (uint64_t)i + ((uint64_t)i << 40);
+        a[i] = ck_arg_ulong(v);
+        want += (uint64_t)i * v;
+    }
+    for (int rep = 0; rep < 3; ++rep) {
+        run_ok("many_args", G, a, 28);
+        uint64_t *v = malloc(G * 64 * 8);
+        assert_int_equal(ck_buffer_read(ctx, b, 0, v, G * 64 * 8), CK_OK);
+        for (unsigned i = 0; i < G * 64; ++i)
+            if (v[i] != want + i / 64)
+                fail_msg("work-item %u: %llu, expected %llu", i, (unsigned long long)v[i],
+                         (unsigned long long)(want + i / 64));
+        free(v);
+    }
+    assert_int_equal(ck_buffer_free(ctx, b), CK_OK);
+}
+
 /* ck_launch_done polls without blocking: 0 while a launch runs, 1 once it
  * finished, and then ck_wait returns at once. */
 static void test_launch_done_polls(void **state)
@@ -237,6 +266,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_launch_done_polls),
         cmocka_unit_test(test_local_pointer_argument),
         cmocka_unit_test(test_argument_errors_name_the_parameter),
+        cmocka_unit_test(test_most_argument_words),
         cmocka_unit_test(test_many_launches_beside_a_cooperative_kernel),
         cmocka_unit_test(test_stitcher_rejections_name_file_and_line),
     };
