@@ -15,6 +15,13 @@
 extern "C" {
 #endif
 
+/* Version of this header. ck_version() gives the version of the library that is
+ * actually loaded; a program can compare the two. */
+#define CK_VERSION_MAJOR 0
+#define CK_VERSION_MINOR 1
+#define CK_VERSION_PATCH 0
+#define CK_VERSION_STRING "0.1.0"
+
 typedef enum {
     CK_OK = 0,
     CK_ERR_INVALID_ARGUMENT, /* a parameter is out of range or missing            */
@@ -31,6 +38,8 @@ typedef enum {
 const char *ck_last_error(void);
 /* Short stable name of a status, e.g. "CK_ERR_TIMEOUT". Never NULL. */
 const char *ck_status_name(ck_status s);
+/* The loaded library's version, "MAJOR.MINOR.PATCH". Never NULL; cannot fail. */
+const char *ck_version(void);
 
 /* ---------------------------------------------------------------- devices */
 
