@@ -15,6 +15,13 @@
 extern "C" {
 #endif
 
+/* Every function declared in this header is exported from the shared library,
+ * which is built with -fvisibility=hidden: its other functions stay internal.
+ * runtime/coopkernels.map gives them their symbol version. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* Version of this header. ck_version() gives the version of the library that is
  * actually loaded; a program can compare the two. */
 #define CK_VERSION_MAJOR 0
@@ -293,6 +300,10 @@ typedef struct {
 ck_status ck_launch_get_stats(const ck_launch *l, ck_launch_stats *out);
 /* Frees the handle (waiting is not implied). NULL is allowed. */
 void ck_launch_release(ck_launch *l);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

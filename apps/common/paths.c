@@ -3,18 +3,98 @@
 #include "paths.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+/* Set by apps/meson.build: the source folders, the build root, the installed
+ * data folder and the path from the installed bindir to it ("" if none). */
 #ifndef CK_APPS_KERNEL_DIR
 #define CK_APPS_KERNEL_DIR "apps"
 #endif
 #ifndef CK_APPS_INCLUDE_DIR
 #define CK_APPS_INCLUDE_DIR "include"
 #endif
+#ifndef CK_APPS_BUILD_ROOT
+#define CK_APPS_BUILD_ROOT ""
+#endif
+#ifndef CK_APPS_DATA_DIR
+#define CK_APPS_DATA_DIR "/usr/local/share/coopkernels"
+#endif
+#ifndef CK_APPS_BIN_TO_DATA
+#define CK_APPS_BIN_TO_DATA ""
+#endif
 
 static const char *kernel_dir_override;
+
+/* Decided once: the kernel and include folders when no override is given. */
+static pthread_once_t defaults_once = PTHREAD_ONCE_INIT;
+static char default_kernel_dir[PATH_MAX];
+static char default_include_dir[PATH_MAX];
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Nonzero when the running executable lies below the build root: one of the
+ * folders above it is the build root (compared by device and inode, so
+ * symbolic links in either path do not matter). */
+static int running_from_build_tree(const char *exe)
+{
+    struct stat root;
+    if (!exe[0] || !CK_APPS_BUILD_ROOT[0] || stat(CK_APPS_BUILD_ROOT, &root) != 0)
+        return 0;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", exe);
+    char *slash;
+    while ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+        *slash = 0;
+        struct stat st;
+        if (stat(dir, &st) == 0 && st.st_dev == root.st_dev && st.st_ino == root.st_ino)
+            return 1;
+    }
+    return 0;
+}
+
+/* The installed data folder: beside the executable (bindir/../share/coopkernels
+ * for the default layout) if it is there, which also covers a staged or moved
+ * install, else the configured prefix's. */
+static void installed_data_dir(const char *exe, char *out, size_t len)
+{
+    const char *slash = strrchr(exe, '/');
+    if (slash && CK_APPS_BIN_TO_DATA[0]) {
+        int dir_len = (int)(slash - exe);
+        char cand[PATH_MAX];
+        int w = snprintf(cand, sizeof cand, "%.*s/%s", dir_len, exe, CK_APPS_BIN_TO_DATA);
+        if (w > 0 && (size_t)w < sizeof cand && is_dir(cand)) {
+            snprintf(out, len, "%s", cand);
+            return;
+        }
+    }
+    snprintf(out, len, "%s", CK_APPS_DATA_DIR);
+}
+
+static void decide_defaults(void)
+{
+    char exe[PATH_MAX] = "";
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? (size_t)n : 0] = 0;
+    if (running_from_build_tree(exe)) {
+        snprintf(default_kernel_dir, sizeof default_kernel_dir, "%s", CK_APPS_KERNEL_DIR);
+        snprintf(default_include_dir, sizeof default_include_dir, "%s", CK_APPS_INCLUDE_DIR);
+        return;
+    }
+    char data[PATH_MAX];
+    installed_data_dir(exe, data, sizeof data);
+    snprintf(default_kernel_dir, sizeof default_kernel_dir, "%.*s/apps", PATH_MAX - 8, data);
+    snprintf(default_include_dir, sizeof default_include_dir, "%.*s/include", PATH_MAX - 16, data);
+}
 
 void app_set_kernel_dir(const char *dir) { kernel_dir_override = dir; }
 
@@ -25,7 +105,8 @@ const char *app_kernel_dir(void)
     const char *env = getenv("CK_APPS_KERNELS");
     if (env && *env)
         return env;
-    return CK_APPS_KERNEL_DIR;
+    pthread_once(&defaults_once, decide_defaults);
+    return default_kernel_dir;
 }
 
 const char *app_include_dir(void)
@@ -33,7 +114,8 @@ const char *app_include_dir(void)
     const char *env = getenv("CK_INCLUDE_DIR");
     if (env && *env)
         return env;
-    return CK_APPS_INCLUDE_DIR;
+    pthread_once(&defaults_once, decide_defaults);
+    return default_include_dir;
 }
 
 char *app_kernel_path(const char *rel, char *buf, size_t len)

@@ -1,13 +1,16 @@
 /* apps/common/paths.h: where the applications' OpenCL C files are found at
  * run time, and reading whole files.
  *
- * Kernel directory, first that is set: app_set_kernel_dir() (the tools'
+ * Kernel directory, first that applies: app_set_kernel_dir() (the tools'
  * --kernels DIR), the CK_APPS_KERNELS environment variable, the source
- * directory apps/ baked in at build time. It holds bfs/ and
- * workstealing/ kernel files and matmul.cl (the installed copy has the same layout
- * under share/cooperative-kernels/apps). The include directory for plain
- * OpenCL builds (ck_cooperative.h): CK_INCLUDE_DIR, else the source include/
- * baked in at build time, and the kernel directory as a fallback. */
+ * directory apps/ when the executable (/proc/self/exe) lies in the build tree,
+ * else the installed data folder's apps/: <bindir>/../share/coopkernels/apps
+ * beside the executable when it exists (staged or moved installs), else
+ * <prefix>/share/coopkernels/apps. It holds bfs/ and workstealing/ kernel
+ * files and matmul.cl. The include directory for plain OpenCL builds
+ * (ck_cooperative.h, ck_atomics.h): CK_INCLUDE_DIR, else the source include/
+ * from the build tree, else the data folder's include/; the kernel directory
+ * is searched too. */
 #ifndef APPS_PATHS_H
 #define APPS_PATHS_H
 
