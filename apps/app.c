@@ -6,6 +6,7 @@
 #include "paths.h"
 #include "timer.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,11 @@ static int create_bfs(app *a, char *err, size_t err_len)
         snprintf(err, err_len, "BFS: out of host memory");
         return -1;
     }
+    if (c->skip_reference) {
+        snprintf(a->desc, sizeof a->desc, "%s: %d nodes, %d directed edges, source %d (no CPU reference)", what,
+                 a->g.n, a->g.m, a->source);
+        return 0;
+    }
     double t0 = app_now_ms();
     a->depth = app_bfs_cpu(&a->g, a->source, a->ref);
     a->cpu_ms = app_now_ms() - t0;
@@ -108,6 +114,12 @@ static int create_ws(app *a, char *err, size_t err_len)
         snprintf(err, err_len, "work stealing: need roots >= 1, units >= 1 and depth <= 100000");
         return -1;
     }
+    if (a->cfg.skip_reference) {
+        snprintf(a->desc, sizeof a->desc,
+                 "task tree: %u roots, depth <= %u, %u x %u hash rounds per task (seed %llu), no CPU reference",
+                 p->roots, p->max_depth, p->units, p->iters, (unsigned long long)a->cfg.seed);
+        return 0;
+    }
     double t0 = app_now_ms();
     if (app_ws_cpu(p, &a->ws_ref)) {
         snprintf(err, err_len, "work stealing: out of host memory for the reference");
@@ -122,9 +134,31 @@ static int create_ws(app *a, char *err, size_t err_len)
     return 0;
 }
 
+double app_reference_work(const app_config *cfg)
+{
+    if (cfg->kind == APP_KIND_WS) {
+        const app_ws_params *p = &cfg->ws;
+        return (double)p->roots * ((double)p->max_depth + 1) * p->units * (p->iters ? p->iters : 1);
+    }
+    const char *graph = cfg->graph ? cfg->graph : "rmat";
+    if (!strcmp(graph, "rmat"))
+        return ldexp(1.0, (int)cfg->scale) * cfg->edge_factor;
+    if (!strcmp(graph, "grid"))
+        return ldexp(2.0, (int)cfg->scale);
+    return 0;
+}
+
 int app_create(const app_config *cfg, app **out, char *err, size_t err_len)
 {
     *out = NULL;
+    double work = app_reference_work(cfg);
+    if (!cfg->skip_reference && work > APP_MAX_REFERENCE_WORK) {
+        snprintf(err, err_len,
+                 "the CPU reference would take %.3g units of work (%s), above the limit %.3g: skip it "
+                 "(skip_reference, ckrun --no-reference) or choose a smaller input",
+                 work, cfg->kind == APP_KIND_WS ? "hash rounds" : "edges", APP_MAX_REFERENCE_WORK);
+        return -1;
+    }
     app *a = calloc(1, sizeof *a);
     if (!a) {
         snprintf(err, err_len, "out of host memory");
@@ -160,46 +194,60 @@ const app_config *app_get_config(const app *a) { return &a->cfg; }
 int app_plain(app *a, const app_plain_options *o, app_plain_result *res, char *msg, size_t msg_len)
 {
     memset(res, 0, sizeof *res);
+    double timeout_s = o->timeout_s > 0 ? o->timeout_s : APP_PLAIN_DEFAULT_TIMEOUT_S;
     app_cl_request req;
     memset(&req, 0, sizeof req);
     req.device = o->device;
     req.work_group_size = o->work_group_size ? o->work_group_size : 64;
     int persistent = a->cfg.kind == APP_KIND_WS || o->bfs_persistent;
-    req.want_occupancy = persistent && o->groups == 0;
+    req.want_occupancy = persistent && o->occupancy == 0;
     app_cl c;
     if (app_cl_open(&req, &c, msg, msg_len))
         return -1;
     snprintf(res->device, sizeof res->device, "%s", c.name);
     snprintf(res->path, sizeof res->path, "%s", ck_path_name(c.path));
-    unsigned groups = o->groups ? o->groups : (req.occupancy > 1 ? req.occupancy - 1 : 1);
+    unsigned occupancy = o->occupancy ? o->occupancy : req.occupancy;
+    unsigned groups = o->groups ? o->groups : (occupancy > 1 ? occupancy - 1 : 1);
+    snprintf(res->mode, sizeof res->mode, "%s", persistent ? "persistent" : "multi-launch");
+    if (persistent) {
+        res->occupancy = occupancy;
+        if (groups > occupancy) {
+            snprintf(msg, msg_len,
+                     "plain persistent baseline: %u work-groups asked for, but only %u are co-resident on %s at "
+                     "work-group size %zu (discovered occupancy): it would never finish; use at most %u",
+                     groups, occupancy, c.name, req.work_group_size, occupancy);
+            app_cl_close(&c);
+            return -1;
+        }
+    }
     int rc = -1, ok = 0;
     if (a->cfg.kind == APP_KIND_BFS) {
         app_bfs_plain_result r;
         app_bfs_plain_mode mode = persistent ? APP_BFS_PLAIN_PERSISTENT : APP_BFS_PLAIN_MULTI;
-        snprintf(res->mode, sizeof res->mode, "%s", persistent ? "persistent" : "multi-launch");
         for (int k = o->warmup ? 0 : 1; k < 2; ++k)
-            if (!(ok = app_bfs_plain_run(&c, &a->g, a->source, mode, req.work_group_size, groups, a->got, &r, msg,
-                                         msg_len) == 0))
+            if (!(ok = app_bfs_plain_run(&c, &a->g, a->source, mode, req.work_group_size, groups, timeout_s, a->got,
+                                         &r, msg, msg_len) == 0))
                 break;
         if (ok) {
             res->ms = r.ms;
             res->groups = persistent ? groups : 0;
             res->launches = persistent ? 1 : r.levels_run;
-            rc = app_bfs_check(&a->g, a->source, a->got, a->ref, msg, msg_len) ? 1 : 0;
+            rc = a->cfg.skip_reference ? APP_UNCHECKED
+                 : app_bfs_check(&a->g, a->source, a->got, a->ref, msg, msg_len) ? 1 : 0;
         }
     } else {
         app_ws_result r;
-        snprintf(res->mode, sizeof res->mode, "persistent");
         for (int k = o->warmup ? 0 : 1; k < 2; ++k)
-            if (!(ok = app_ws_plain_run(&c, &a->cfg.ws, req.work_group_size, groups, &r, &res->ms, msg, msg_len) ==
-                       0))
+            if (!(ok = app_ws_plain_run(&c, &a->cfg.ws, req.work_group_size, groups, timeout_s, &r, &res->ms, msg,
+                                        msg_len) == 0))
                 break;
         if (ok) {
             res->groups = groups;
             res->launches = 1;
-            rc = app_ws_check(&r, &a->ws_ref, msg, msg_len) ? 1 : 0;
+            rc = a->cfg.skip_reference ? APP_UNCHECKED : app_ws_check(&r, &a->ws_ref, msg, msg_len) ? 1 : 0;
         }
     }
+    res->timed_out = c.stuck;
     app_cl_close(&c);
     return rc;
 }
@@ -245,11 +293,15 @@ int app_coop_check(app *a, char *msg, size_t msg_len)
     if (a->cfg.kind == APP_KIND_BFS) {
         if (!a->bfs || app_bfs_coop_read(a->bfs, a->got, msg, msg_len))
             return -1;
+        if (a->cfg.skip_reference)
+            return APP_UNCHECKED;
         return app_bfs_check(&a->g, a->source, a->got, a->ref, msg, msg_len) ? 1 : 0;
     }
     app_ws_result r;
     if (!a->ws || app_ws_coop_read(a->ws, &r, msg, msg_len))
         return -1;
+    if (a->cfg.skip_reference)
+        return APP_UNCHECKED;
     return app_ws_check(&r, &a->ws_ref, msg, msg_len) ? 1 : 0;
 }
 

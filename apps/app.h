@@ -4,7 +4,8 @@
  * cooperative form inside a runtime context.
  * Errors: int functions return 0 on success and -1 with a message in err;
  * the *check and *plain functions return 0 PASS, 1 FAIL (msg says why), -1
- * error. */
+ * error, and APP_UNCHECKED when the app was created without its CPU
+ * reference (app_config.skip_reference). */
 #ifndef APPS_APP_H
 #define APPS_APP_H
 
@@ -15,6 +16,13 @@
 #include "workstealing/ws.h"
 
 typedef enum { APP_KIND_BFS = 0, APP_KIND_WS } app_kind;
+
+/* What a check returns when there is no reference to compare with. */
+#define APP_UNCHECKED 2
+/* Largest CPU reference app_create computes, in app_reference_work()'s
+ * units (hash rounds of the work-stealing tree, edges of a BFS graph): about
+ * half a minute of one CPU core. */
+#define APP_MAX_REFERENCE_WORK 17179869184.0 /* 2^34 */
 
 typedef struct {
     app_kind kind;
@@ -27,6 +35,7 @@ typedef struct {
     int32_t source;           /* -1: the node of largest degree (grid: node 0)        */
     /* Work stealing (its seed field is ignored: `seed` above is used). */
     app_ws_params ws;
+    int skip_reference;       /* no CPU reference: checks return APP_UNCHECKED  */
 } app_config;
 
 /* Defaults: BFS on R-MAT 2^14 x 8, or a work-stealing tree of ~25k tasks. */
@@ -37,7 +46,14 @@ const char *app_kind_name(app_kind k);
 
 typedef struct app app;
 
-/* Generates or reads the input and computes the CPU reference (timed). */
+/* Estimated cost of cfg's CPU reference: work stealing: expected tasks
+ * (roots x (depth + 1): each task has one child on average) x units x iters
+ * hash rounds; BFS on a generated graph: its edges; BFS from a file: 0 (the
+ * reference is linear in the file that was read). */
+double app_reference_work(const app_config *cfg);
+/* Generates or reads the input and computes the CPU reference (timed),
+ * unless cfg->skip_reference. Refuses (-1) a reference whose
+ * app_reference_work() is above APP_MAX_REFERENCE_WORK. */
 int app_create(const app_config *cfg, app **out, char *err, size_t err_len);
 void app_destroy(app *a);
 /* One line: the input and its reference ("rmat 2^14 nodes, 229376 edges,
@@ -56,7 +72,12 @@ typedef struct {
                                 multi-launch bfs_plain.cl                             */
     int warmup;              /* run once untimed first (PoCL compiles a kernel for its
                                 work-group size at the first launch)                   */
+    double timeout_s;        /* each run's kernel work must end within this many
+                                seconds (0 = APP_PLAIN_DEFAULT_TIMEOUT_S)              */
+    unsigned occupancy;      /* co-resident groups if already known (0 = discover it
+                                when a persistent kernel runs)                         */
 } app_plain_options;
+#define APP_PLAIN_DEFAULT_TIMEOUT_S 120.0
 
 typedef struct {
     double ms;
@@ -65,8 +86,13 @@ typedef struct {
     char mode[32];           /* "multi-launch", "persistent"                          */
     char device[260];
     char path[8];
+    unsigned occupancy;      /* persistent: the co-resident groups it was checked against */
+    int timed_out;           /* a run passed timeout_s: the device may still be busy    */
 } app_plain_result;
 
+/* Runs the plain baseline. A persistent kernel with more groups than are
+ * co-resident (o->groups above the occupancy) is refused (-1, msg names both
+ * numbers): it would never finish. */
 int app_plain(app *a, const app_plain_options *o, app_plain_result *res, char *msg, size_t msg_len);
 
 /* ---- cooperative form, inside a context */

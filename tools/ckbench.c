@@ -13,8 +13,10 @@
 #define _DEFAULT_SOURCE /* popen */
 #include "ck.h"
 #include "cl_plain.h"
+#include "cli.h"
 #include "timer.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,100 +65,93 @@ typedef struct {
     const char *cuda;
 } options;
 
+/* Bounds of the numeric options (each in --help): the arrays of samples are
+ * sized by --iterations, --gather-reps and --inflight. */
+#define MAX_WG_SIZE 65536u
+#define MAX_ITERATIONS 1000000u
+#define MAX_BARRIERS 10000000u
+#define MAX_GATHER_REPS 10000u
+#define MAX_GATHER_WORK 100000000u
+#define MAX_LAUNCHES 100000000u
+#define MAX_INFLIGHT 4096u
+
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: ckbench [options]\n"
-            "  --device S         device whose \"platform / device\" name contains S (or CK_DEVICE)\n"
-            "  --path P           atomics path: auto, cl20 or cl12 (or CK_PATH)\n"
-            "  --wg-size N        work-items per group (default 64)\n"
-            "  --iterations N     launch round trips to time (default 2000 on GPUs, 200 on CPUs)\n"
-            "  --barriers N       barriers per barrier measurement (default 2000 on GPUs, 50 on CPUs)\n"
-            "  --gather-reps N    ordinary launches per gather size (default 7 on GPUs, 3 on CPUs)\n"
-            "  --gather-work N    work rounds between two resizing barriers (default 2000 on GPUs, 20000 on CPUs)\n"
-            "  --launches N       launches of the throughput runs (default 20000 on GPUs, 300 on CPUs)\n"
-            "  --inflight N       launches kept in flight for throughput (default 64)\n"
-            "  --timeout S        deadline of every wait (default 60)\n"
-            "  --cuda BIN         also run the CUDA reference BIN at the same block count\n"
+            "  --device S         device whose \"platform / device\" name contains S (default: CK_DEVICE, else\n"
+            "                     the first GPU with a usable path, else PoCL)\n"
+            "  --path P           atomics path: auto, cl20 or cl12 (default: CK_PATH, else auto)\n"
+            "  --wg-size N        work-items per group, 1..%u and at most the device's maximum (default 64)\n"
+            "  --iterations N     launch round trips to time, 1..%u (default 2000 on GPUs, 200 on CPUs)\n"
+            "  --barriers N       barriers per barrier measurement, 1..%u (default 2000 on GPUs, 50 on CPUs)\n"
+            "  --gather-reps N    ordinary launches per gather size, 1..%u (default 7 on GPUs, 3 on CPUs)\n"
+            "  --gather-work N    work rounds between two resizing barriers, 1..%u (default 2000 on GPUs,\n"
+            "                     20000 on CPUs)\n"
+            "  --launches N       launches of the throughput runs, 1..%u (default 20000 on GPUs, 300 on CPUs)\n"
+            "  --inflight N       launches kept in flight for throughput, 1..%u (default 64)\n"
+            "  --timeout S        deadline of every wait in seconds, above 0 and at most %.0f (default 60)\n"
+            "  --cuda BIN         also run the CUDA reference BIN at the same block count (default: not run)\n"
             "  --json             one JSON object on stdout\n"
-            "  --help             this text\n");
+            "  --version          print the version and exit\n"
+            "  --help             this text\n"
+            "Exit status: 0 ok, 1 a measurement failed, 2 bad command line, unknown device or a work-group\n"
+            "size the device refuses (one line on stderr).\n",
+            MAX_WG_SIZE, MAX_ITERATIONS, MAX_BARRIERS, MAX_GATHER_REPS, MAX_GATHER_WORK, MAX_LAUNCHES, MAX_INFLIGHT,
+            CLI_MAX_TIMEOUT_S);
 }
 
-static int parse_uint(const char *opt, const char *v, unsigned *out, unsigned min)
-{
-    char *end;
-    if (!v || !*v) {
-        fprintf(stderr, "ckbench: %s needs a value (see --help)\n", opt);
-        return 0;
-    }
-    long long x = strtoll(v, &end, 10);
-    if (*end || x < (long long)min || x > 100000000LL) {
-        fprintf(stderr, "ckbench: %s wants an integer of at least %u, got '%s'\n", opt, min, v);
-        return 0;
-    }
-    *out = (unsigned)x;
-    return 1;
-}
-
-/* The unsigned field that integer option `name` sets, or NULL. */
-static unsigned *uint_option(options *o, const char *name)
-{
-    const struct {
-        const char *name;
-        unsigned *field;
-    } table[] = {{"--iterations", &o->iterations},   {"--barriers", &o->barriers},
-                 {"--gather-reps", &o->gather_reps}, {"--gather-work", &o->gather_work},
-                 {"--launches", &o->throughput_launches}, {"--inflight", &o->inflight}};
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
-        if (!strcmp(name, table[i].name))
-            return table[i].field;
-    return NULL;
-}
-
-/* 0 ok, 1 --help, 2 bad. */
+/* 0 ok, 1 --help or --version printed; exits 2 on a bad command line. */
 static int parse_args(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
     o->wg = 64;
     o->inflight = 64;
     o->timeout = 60;
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        unsigned x;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 1;
-        } else if (!strcmp(a, "--json")) {
-            o->json = 1;
-            continue;
-        } else if (!strcmp(a, "--device") && v) {
-            o->dev.device = v;
-        } else if (!strcmp(a, "--path") && v) {
-            if (ck_path_parse(v, &o->dev.path) != CK_OK) {
-                fprintf(stderr, "ckbench: --path takes auto, cl20 or cl12, not '%s'\n", v);
-                return 2;
-            }
-        } else if (!strcmp(a, "--cuda") && v) {
-            o->cuda = v;
-        } else if (!strcmp(a, "--wg-size") || !strcmp(a, "--timeout")) {
-            if (!parse_uint(a, v, &x, 1))
-                return 2;
-            if (a[2] == 'w')
-                o->wg = x;
-            else
-                o->timeout = x;
-        } else if (uint_option(o, a)) {
-            if (!parse_uint(a, v, uint_option(o, a), 1))
-                return 2;
-        } else if (!v && (!strcmp(a, "--device") || !strcmp(a, "--path") || !strcmp(a, "--cuda"))) {
-            fprintf(stderr, "ckbench: %s needs a value (see --help)\n", a);
-            return 2;
-        } else {
-            fprintf(stderr, "ckbench: unknown option '%s' (see --help)\n", a);
-            return 2;
+    enum { OPT_DEVICE = 256, OPT_PATH, OPT_WG, OPT_ITER, OPT_BARRIERS, OPT_GREPS, OPT_GWORK, OPT_LAUNCHES,
+           OPT_INFLIGHT, OPT_TIMEOUT, OPT_CUDA, OPT_JSON, OPT_VERSION };
+    static const struct option longopts[] = {
+        {"device", required_argument, NULL, OPT_DEVICE},        {"path", required_argument, NULL, OPT_PATH},
+        {"wg-size", required_argument, NULL, OPT_WG},           {"iterations", required_argument, NULL, OPT_ITER},
+        {"barriers", required_argument, NULL, OPT_BARRIERS},    {"gather-reps", required_argument, NULL, OPT_GREPS},
+        {"gather-work", required_argument, NULL, OPT_GWORK},    {"launches", required_argument, NULL, OPT_LAUNCHES},
+        {"inflight", required_argument, NULL, OPT_INFLIGHT},    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"cuda", required_argument, NULL, OPT_CUDA},            {"json", no_argument, NULL, OPT_JSON},
+        {"version", no_argument, NULL, OPT_VERSION},            {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    cli_init("ckbench");
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h': usage(stdout); return 1;
+        case OPT_VERSION: cli_print_version(); return 1;
+        case OPT_JSON: o->json = 1; break;
+        case OPT_DEVICE: o->dev.device = optarg; break;
+        case OPT_PATH:
+            if (ck_path_parse(optarg, &o->dev.path) != CK_OK)
+                cli_bad_value("--path", optarg, "unknown atomics path", "auto, cl20 or cl12");
+            break;
+        case OPT_CUDA: o->cuda = optarg; break;
+        case OPT_WG: o->wg = (size_t)cli_uint("--wg-size", optarg, 1, MAX_WG_SIZE, "work-items"); break;
+        case OPT_ITER:
+            o->iterations = (unsigned)cli_uint("--iterations", optarg, 1, MAX_ITERATIONS, "launch round trips");
+            break;
+        case OPT_BARRIERS: o->barriers = (unsigned)cli_uint("--barriers", optarg, 1, MAX_BARRIERS, "barriers"); break;
+        case OPT_GREPS:
+            o->gather_reps = (unsigned)cli_uint("--gather-reps", optarg, 1, MAX_GATHER_REPS, "launches");
+            break;
+        case OPT_GWORK:
+            o->gather_work = (unsigned)cli_uint("--gather-work", optarg, 1, MAX_GATHER_WORK, "work rounds");
+            break;
+        case OPT_LAUNCHES:
+            o->throughput_launches = (unsigned)cli_uint("--launches", optarg, 1, MAX_LAUNCHES, "launches");
+            break;
+        case OPT_INFLIGHT: o->inflight = (unsigned)cli_uint("--inflight", optarg, 1, MAX_INFLIGHT, "launches"); break;
+        case OPT_TIMEOUT: o->timeout = cli_timeout("--timeout", optarg); break;
+        default: cli_getopt_error(c, argv);
         }
-        ++i;
     }
+    cli_no_operands(argc, argv);
     return 0;
 }
 
@@ -186,6 +181,13 @@ static void fail(const char *what, const char *msg)
             fail(what, app_cl_errstr(e_));                                                                             \
     } while (0)
 
+/* Waits for everything on the plain queue, at most --timeout seconds. */
+#define PLAIN_FINISH(what)                                                                                             \
+    do {                                                                                                               \
+        if (app_cl_finish(&c, app_now_ms() + o->timeout * 1e3, what, err, sizeof err))                                \
+            fail("plain OpenCL", err);                                                                                 \
+    } while (0)
+
 /* Plain OpenCL on the same device: an empty 1-group kernel launched and
  * finished one at a time, then many in flight; and the plain occupancy. */
 static void measure_plain(const options *o, results *r)
@@ -207,12 +209,12 @@ static void measure_plain(const options *o, results *r)
     size_t wg = o->wg, global = o->wg;
     for (int i = 0; i < 20; ++i) /* warm-up */
         CL_OK(clEnqueueNDRangeKernel(c.queue, k, 1, NULL, &global, &wg, 0, NULL, NULL), "clEnqueueNDRangeKernel");
-    CL_OK(clFinish(c.queue), "clFinish");
+    PLAIN_FINISH("the plain warm-up launches");
     double *t = malloc(o->iterations * sizeof *t);
     for (unsigned i = 0; i < o->iterations; ++i) {
         double t0 = app_now_ms();
         CL_OK(clEnqueueNDRangeKernel(c.queue, k, 1, NULL, &global, &wg, 0, NULL, NULL), "clEnqueueNDRangeKernel");
-        CL_OK(clFinish(c.queue), "clFinish");
+        PLAIN_FINISH("a plain empty launch");
         t[i] = (app_now_ms() - t0) * 1e3;
     }
     app_summary s = app_summarize(t, o->iterations);
@@ -222,7 +224,7 @@ static void measure_plain(const options *o, results *r)
     double t0 = app_now_ms();
     for (unsigned i = 0; i < o->throughput_launches; ++i)
         CL_OK(clEnqueueNDRangeKernel(c.queue, k, 1, NULL, &global, &wg, 0, NULL, NULL), "clEnqueueNDRangeKernel");
-    CL_OK(clFinish(c.queue), "clFinish");
+    PLAIN_FINISH("the plain throughput launches");
     r->plain_tput = o->throughput_launches / ((app_now_ms() - t0) * 1e-3);
     clReleaseKernel(k);
     clReleaseProgram(p);
@@ -390,9 +392,8 @@ static void run_cuda(const options *o, results *r)
 int main(int argc, char **argv)
 {
     options o;
-    int pa = parse_args(argc, argv, &o);
-    if (pa)
-        return pa == 1 ? 0 : 2;
+    if (parse_args(argc, argv, &o))
+        return 0;
     ck_device *dev;
     if (ck_device_open(&o.dev, &dev) != CK_OK) {
         fprintf(stderr, "ckbench: %s\n", ck_last_error());

@@ -2,42 +2,38 @@
  * path and channel transport, the discovered occupancy for given work-group
  * sizes, and the channel round-trip latency. Human-readable or --json. */
 #include "ck.h"
+#include "cli.h"
+
+#include <getopt.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_WG 16
+/* Bounds of the numeric options (each in --help). */
+#define MAX_WG_SIZE 65536u      /* work-items per group: above every device's limit */
+#define MAX_LAUNCH (1u << 20)   /* work-groups launched for discovery */
+#define MAX_ROUND_TRIPS 1000000u /* round trips timed (8 bytes of samples each) */
 
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: ckinfo [options]\n"
-            "  --device S        choose the device whose \"platform / device\" name contains S (or CK_DEVICE)\n"
-            "  --path P          atomics path: auto, cl20 or cl12 (or CK_PATH)\n"
-            "  --wg-size LIST    work-group sizes for occupancy, comma-separated (default 64)\n"
-            "  --launch N        work-groups to launch for discovery (default: automatic)\n"
-            "  --round-trips N   channel round trips to time (default 2000; 0 skips)\n"
-            "  --timeout S       seconds before any probe is aborted (default 30)\n"
+            "  --device S        device whose \"platform / device\" name contains S (default: CK_DEVICE, else the\n"
+            "                    first GPU with a usable path, else PoCL)\n"
+            "  --path P          atomics path: auto, cl20 or cl12 (default: CK_PATH, else auto)\n"
+            "  --wg-size LIST    work-group sizes for occupancy, comma-separated, 1..%d entries of 1..%u\n"
+            "                    work-items (default 64)\n"
+            "  --launch N        work-groups launched for discovery, 1..%u (default: automatic)\n"
+            "  --round-trips N   channel round trips to time, 0..%u (default 2000; 0 skips)\n"
+            "  --timeout S       seconds before any probe is aborted, above 0 and at most %.0f (default 30)\n"
             "  --json            machine-readable output\n"
             "  --list            list the OpenCL devices and exit\n"
-            "  --help            this text\n");
-}
-
-static int parse_size(const char *opt, const char *v, size_t *out)
-{
-    char *end;
-    if (!v || !*v) {
-        fprintf(stderr, "ckinfo: %s needs a value (see --help)\n", opt);
-        return 0;
-    }
-    long long x = strtoll(v, &end, 10);
-    if (*end || x < 0) {
-        fprintf(stderr, "ckinfo: %s wants a non-negative integer, got '%s'\n", opt, v);
-        return 0;
-    }
-    *out = (size_t)x;
-    return 1;
+            "  --version         print the version and exit\n"
+            "  --help            this text\n"
+            "Exit status: 0 ok, 1 device or probe failure, 2 bad command line (one line on stderr).\n",
+            MAX_WG, MAX_WG_SIZE, MAX_LAUNCH, MAX_ROUND_TRIPS, CLI_MAX_TIMEOUT_S);
 }
 
 static void json_str(const char *k, const char *v, int comma)
@@ -53,49 +49,50 @@ int main(int argc, char **argv)
 {
     ck_device_options o = {0};
     size_t wgs[MAX_WG] = {64};
-    int n_wg = 1, json = 0, launch_given = 0;
-    size_t launch = 0, trips = 2000, timeout = 30;
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
-        else if (!strcmp(a, "--json")) json = 1;
-        else if (!strcmp(a, "--list")) {
-            if (ck_device_list(stdout) != CK_OK) { fprintf(stderr, "ckinfo: %s\n", ck_last_error()); return 1; }
-            return 0;
-        } else if (!strcmp(a, "--device")) {
-            if (!v) { fprintf(stderr, "ckinfo: --device needs a name (see --list)\n"); return 2; }
-            o.device = v; ++i;
-        } else if (!strcmp(a, "--path")) {
-            if (!v || ck_path_parse(v, &o.path) != CK_OK) {
-                fprintf(stderr, "ckinfo: %s\n", v ? ck_last_error() : "--path needs auto, cl20 or cl12");
-                return 2;
-            }
-            ++i;
-        } else if (!strcmp(a, "--wg-size")) {
-            if (!v) { fprintf(stderr, "ckinfo: --wg-size needs a list such as 64,128,256\n"); return 2; }
-            n_wg = 0;
-            char buf[256];
-            snprintf(buf, sizeof buf, "%s", v);
-            for (char *tok = strtok(buf, ","); tok && n_wg < MAX_WG; tok = strtok(NULL, ","))
-                if (!parse_size("--wg-size", tok, &wgs[n_wg++])) return 2;
-            ++i;
-        } else if (!strcmp(a, "--launch")) {
-            if (!parse_size(a, v, &launch)) return 2;
-            launch_given = 1; ++i;
-        } else if (!strcmp(a, "--round-trips")) {
-            if (!parse_size(a, v, &trips)) return 2;
-            ++i;
-        } else if (!strcmp(a, "--timeout")) {
-            if (!parse_size(a, v, &timeout) || timeout == 0) { fprintf(stderr, "ckinfo: --timeout must be >= 1\n"); return 2; }
-            ++i;
-        } else {
-            fprintf(stderr, "ckinfo: unknown option '%s' (see --help)\n", a);
-            return 2;
+    int n_wg = 1, json = 0, list = 0;
+    size_t launch = 0, trips = 2000;
+    double timeout = 30;
+    enum { OPT_DEVICE = 256, OPT_PATH, OPT_WG, OPT_LAUNCH, OPT_TRIPS, OPT_TIMEOUT, OPT_JSON, OPT_LIST, OPT_VERSION };
+    static const struct option longopts[] = {
+        {"device", required_argument, NULL, OPT_DEVICE},   {"path", required_argument, NULL, OPT_PATH},
+        {"wg-size", required_argument, NULL, OPT_WG},      {"launch", required_argument, NULL, OPT_LAUNCH},
+        {"round-trips", required_argument, NULL, OPT_TRIPS}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"json", no_argument, NULL, OPT_JSON},             {"list", no_argument, NULL, OPT_LIST},
+        {"version", no_argument, NULL, OPT_VERSION},       {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    cli_init("ckinfo");
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h': usage(stdout); return 0;
+        case OPT_VERSION: cli_print_version(); return 0;
+        case OPT_JSON: json = 1; break;
+        case OPT_LIST: list = 1; break;
+        case OPT_DEVICE: o.device = optarg; break;
+        case OPT_PATH:
+            if (ck_path_parse(optarg, &o.path) != CK_OK)
+                cli_bad_value("--path", optarg, "unknown atomics path", "auto, cl20 or cl12");
+            break;
+        case OPT_WG: {
+            uint64_t v[MAX_WG];
+            n_wg = (int)cli_uint_list("--wg-size", optarg, 1, MAX_WG_SIZE, "work-items", v, MAX_WG);
+            for (int i = 0; i < n_wg; ++i)
+                wgs[i] = (size_t)v[i];
+            break;
+        }
+        case OPT_LAUNCH: launch = (size_t)cli_uint("--launch", optarg, 1, MAX_LAUNCH, "work-groups"); break;
+        case OPT_TRIPS: trips = (size_t)cli_uint("--round-trips", optarg, 0, MAX_ROUND_TRIPS, "round trips"); break;
+        case OPT_TIMEOUT: timeout = cli_timeout("--timeout", optarg); break;
+        default: cli_getopt_error(c, argv);
         }
     }
-    if (launch_given && launch == 0) {
-        fprintf(stderr, "ckinfo: launch size 0: --launch must be at least 1 (omit it for an automatic size)\n");
-        return 2;
+    cli_no_operands(argc, argv);
+    if (list) {
+        if (ck_device_list(stdout) != CK_OK) {
+            fprintf(stderr, "ckinfo: %s\n", ck_last_error());
+            return 1;
+        }
+        return 0;
     }
 
     ck_device *dev;
@@ -110,7 +107,7 @@ int main(int argc, char **argv)
     char occ_err[MAX_WG][512];
     for (int i = 0; i < n_wg; ++i) {
         ck_occupancy_options oo = {.work_group_size = wgs[i], .launch_groups = launch, .barrier_rounds = 16,
-                                   .timeout_s = (double)timeout};
+                                   .timeout_s = timeout};
         occ_s[i] = ck_occupancy_discover(dev, &oo, &occ[i]);
         snprintf(occ_err[i], sizeof occ_err[i], "%s", occ_s[i] == CK_OK ? "" : ck_last_error());
         if (occ_s[i] == CK_ERR_INVALID_ARGUMENT || occ_s[i] == CK_ERR_BUILD) {

@@ -7,11 +7,13 @@
  * times, periods and kills/forks as a table or JSON.
  * Exit status: 0 all PASS, 1 a FAIL or an error, 2 bad command line. */
 #include "app.h"
+#include "cli.h"
 #include "multitask.h"
 #include "paths.h"
 #include "timer.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -54,88 +56,117 @@ typedef struct {
     size_t n_gather, n_period, cap;
     unsigned mm_launches, mm_bad;
     int status;           /* 0 PASS, 1 FAIL, -1 error */
+    int unchecked;        /* no CPU reference: a 0 status means "nothing failed" */
     char msg[1024];
     char plain_mode[32];
     unsigned plain_groups;
 } config_result;
+
+/* Bounds of the numeric options (each in --help). */
+#define MAX_SCALE 28u
+#define MAX_GRAPH_EDGES (1u << 27)  /* generated undirected edges: ~2 GiB of host memory */
+#define MAX_GROUPS (1u << 20)
+#define MAX_ARENA_MB (1u << 17)     /* 128 GiB */
+#define MAX_PERIOD_MS 60000.0
 
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: ckrun --app bfs|ws [options]\n"
             "input:\n"
+            "  --app bfs|ws             application (required): BFS or work stealing ('workstealing' too)\n"
             "  --graph rmat|grid|FILE   BFS input: generated R-MAT or 2-D grid, or a file (.gr DIMACS, else\n"
             "                           an edge list 'u v' per line); default rmat\n"
-            "  --scale K                generated graphs have 2^K nodes (default 14; 16..20 for real sizes)\n"
-            "  --edge-factor F          R-MAT edges per node (default 8)\n"
-            "  --grid-drop P            grid: percent of edges dropped (default 10)\n"
-            "  --source V               BFS source (default: largest degree; grid: 0)\n"
-            "  --ws-roots R --ws-depth D --ws-units U --ws-iters I\n"
-            "                           work-stealing tree: roots, depth limit, hash chains per task and\n"
-            "                           rounds per chain (defaults: roots 256 on CPUs and 65536 on GPUs,\n"
-            "                           where 256 roots end in about 10 ms; 96, 64, 16)\n"
-            "  --seed S                 generator seed (default 1)\n"
+            "  --scale K                generated graphs have 2^K nodes, 1..%u (default 14; 16..20 for real\n"
+            "                           sizes); R-MAT: 2^K x edge-factor and grid: 2^(K+1) at most %u edges\n"
+            "  --edge-factor F          R-MAT edges per node, 1..64 (default 8)\n"
+            "  --grid-drop P            grid: percent of edges dropped, 0..90 (default 10)\n"
+            "  --source V               BFS source node, 0..2^30 and inside the graph (default: largest\n"
+            "                           degree; grid: 0)\n"
+            "  --ws-roots R             work-stealing tree: roots, 1..2^24 (default 256 on CPUs, 65536 on GPUs,\n"
+            "                           where 256 roots end in about 10 ms)\n"
+            "  --ws-depth D             depth limit, 0..100000 (default 96)\n"
+            "  --ws-units U             hash chains per task, 1..2^20 (default 64)\n"
+            "  --ws-iters I             rounds per chain, 0..2^20 (default 16)\n"
+            "  --seed S                 generator seed, 0..2^64-1 (default 1)\n"
+            "  --no-reference           skip the CPU reference: results are not checked (the check column\n"
+            "                           says 'unchecked'; a warning goes to stderr). Without it, a reference\n"
+            "                           above %.3g units of work is refused: work stealing roots x (depth+1)\n"
+            "                           x units x iters hash rounds, BFS edges\n"
             "device and runtime:\n"
-            "  --device S  --path cl20|cl12|auto  --wg SIZE (default 64)\n"
-            "  --chaos SEED             chaos mode: every legal scheduling choice made at random\n"
+            "  --device S               device whose \"platform / device\" name contains S (default: CK_DEVICE,\n"
+            "                           else the first GPU with a usable path, else PoCL)\n"
+            "  --path cl20|cl12|auto    atomics path (default: CK_PATH, else auto)\n"
+            "  --wg SIZE                work-items per group, 1..1024 (default 64)\n"
+            "  --chaos SEED             chaos mode, SEED 1..2^64-1: every legal scheduling choice made at\n"
+            "                           random (default: off)\n"
             "  --naive-barrier          resizing barrier with one offer_kill (default: query form)\n"
-            "  --groups N               cooperative launches ask for N groups (default: all workers)\n"
-            "  --max-groups G           cap the megakernel's groups   --arena-mb MB   --timeout S\n"
-            "  --kernels DIR            where bfs/, workstealing/ and matmul.cl are\n"
+            "  --groups N               cooperative launches ask for N work-groups, 1..%u (default: all\n"
+            "                           workers)\n"
+            "  --max-groups G           cap the megakernel's work-groups, 2..%u (default: the occupancy)\n"
+            "  --arena-mb MB            device arena in MiB, 1..%u (default: the runtime's)\n"
+            "  --timeout S              deadline in seconds of every wait, the plain baseline's kernels\n"
+            "                           included; above 0 and at most %.0f (default 120)\n"
+            "  --kernels DIR            where bfs/, workstealing/ and matmul.cl are (default: CK_APPS_KERNELS,\n"
+            "                           else the installed or source copy)\n"
             "experiment:\n"
-            "  --noncoop LIST           matmul group counts, e.g. 1,N/4,N/2,N-1 (default), or none\n"
-            "  --period-ms P            time between matmul launches (default 40)\n"
-            "  --matmul-size n          n x n matmul (default 128 on CPUs, 1024 on GPUs)\n"
-            "  --samples K              matmul entries checked per launch (default 16)\n"
+            "  --noncoop LIST           matmul work-group counts: 1..%d comma-separated entries of N, N/4, N/2,\n"
+            "                           N-1 or a number 1..%u (default 1,N/4,N/2,N-1), or none\n"
+            "  --period-ms P            milliseconds between matmul launches, 0..%.0f (default 40)\n"
+            "  --matmul-size n          n x n matmul, 8..4096 (default 128 on CPUs, 1024 on GPUs)\n"
+            "  --samples K              matmul entries checked per launch, 1..100000 (default 16)\n"
             "  --plain multi|persistent|none  BFS baseline form (default multi; WS is always persistent)\n"
-            "  --plain-groups G         groups of persistent baselines (default: occupancy - 1)\n"
-            "  --runs R                 repeat every configuration R times (default 1)\n"
-            "  --json                   JSON on stdout instead of the table\n");
+            "  --plain-groups G         work-groups of persistent baselines, 1 up to the discovered occupancy\n"
+            "                           (default: occupancy - 1)\n"
+            "  --runs R                 repeat every configuration R times, 1..%d (default 1)\n"
+            "  --json                   JSON on stdout instead of the table\n"
+            "  --quiet                  no progress notes on stderr\n"
+            "  --version                print the version and exit\n"
+            "  --help                   this text\n"
+            "Exit status: 0 every check passed (or, with --no-reference, nothing failed), 1 a FAIL or an\n"
+            "error, 2 bad command line (one line on stderr).\n",
+            MAX_SCALE, MAX_GRAPH_EDGES, APP_MAX_REFERENCE_WORK, MAX_GROUPS, MAX_GROUPS, MAX_ARENA_MB,
+            CLI_MAX_TIMEOUT_S, MAX_CONFIGS - 2, MAX_GROUPS, MAX_PERIOD_MS, MAX_RUNS);
 }
 
-static int bad_cli(const char *fmt, ...)
+/* Checks --noncoop's list (N is not known yet); exits 2 if malformed. */
+static void check_noncoop(const char *list)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "ckrun: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, " (ckrun --help)\n");
-    va_end(ap);
-    return 2;
+    char allowed[160];
+    snprintf(allowed, sizeof allowed, "none, or 1..%d comma-separated entries of N, N/4, N/2, N-1 or 1..%u groups",
+             MAX_CONFIGS - 2, MAX_GROUPS);
+    if (!strcmp(list, "none"))
+        return;
+    int count = 0;
+    const char *p = list;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char tok[32], why[96];
+        if (len == 0)
+            cli_bad_value("--noncoop", list, "empty entry in the list", allowed);
+        if (++count > MAX_CONFIGS - 2)
+            cli_bad_value("--noncoop", list, "too many entries", allowed);
+        snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok - 1 ? len : sizeof tok - 1), p);
+        unsigned g;
+        int named = !strcmp(tok, "N") || !strcmp(tok, "N/4") || !strcmp(tok, "N/2") || !strcmp(tok, "N-1");
+        if (!named) {
+            char *end;
+            unsigned long long v = strtoull(tok, &end, 10);
+            if (len >= sizeof tok || end == tok || *end || tok[0] == '-' || tok[0] == '+' || v < 1 ||
+                v > MAX_GROUPS || app_parse_group_expr(tok, MAX_GROUPS, &g)) {
+                snprintf(why, sizeof why, "entry '%.*s' is not N, N/4, N/2, N-1 or a number 1..%u", (int)len, p,
+                         MAX_GROUPS);
+                cli_bad_value("--noncoop", list, why, allowed);
+            }
+        }
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
 }
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (end == s || *end || errno || *s == '-')
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out)
-{
-    uint64_t v;
-    if (parse_u64(s, &v) || v < lo || v > hi)
-        return -1;
-    *out = (unsigned)v;
-    return 0;
-}
-
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno || !(v >= 0))
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_args(int argc, char **argv, options *o)
+static void parse_args(int argc, char **argv, options *o)
 {
     int have_app = 0;
     memset(o, 0, sizeof *o);
@@ -150,107 +181,81 @@ static int parse_args(int argc, char **argv, options *o)
     app_config ws_defaults;
     app_config_defaults(&ws_defaults, APP_KIND_WS);
     o->app.ws = ws_defaults.ws;
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            exit(0);
-        }
-        if (!strcmp(a, "--json")) {
-            o->json = 1;
-            continue;
-        }
-        if (!strcmp(a, "--naive-barrier")) {
-            o->naive_barrier = 1;
-            continue;
-        }
-        if (!strcmp(a, "--quiet")) {
-            o->quiet = 1;
-            continue;
-        }
-        if (strncmp(a, "--", 2) != 0)
-            return bad_cli("unexpected argument '%s'", a);
-        if (i + 1 >= argc)
-            return bad_cli("%s needs a value", a);
-        const char *v = argv[++i];
-        unsigned u;
-        uint64_t u64;
-        if (!strcmp(a, "--app")) {
+    enum { OPT_APP = 256, OPT_GRAPH, OPT_SCALE, OPT_EF, OPT_DROP, OPT_SOURCE, OPT_ROOTS, OPT_DEPTH, OPT_UNITS,
+           OPT_ITERS, OPT_SEED, OPT_NOREF, OPT_DEVICE, OPT_PATH, OPT_WG, OPT_CHAOS, OPT_NAIVE, OPT_GROUPS, OPT_MAXG,
+           OPT_ARENA, OPT_TIMEOUT, OPT_KERNELS, OPT_NONCOOP, OPT_PERIOD, OPT_MMSIZE, OPT_SAMPLES, OPT_PLAIN,
+           OPT_PLAING, OPT_RUNS, OPT_JSON, OPT_QUIET, OPT_VERSION };
+    static const struct option longopts[] = {
+        {"app", required_argument, NULL, OPT_APP},           {"graph", required_argument, NULL, OPT_GRAPH},
+        {"scale", required_argument, NULL, OPT_SCALE},       {"edge-factor", required_argument, NULL, OPT_EF},
+        {"grid-drop", required_argument, NULL, OPT_DROP},    {"source", required_argument, NULL, OPT_SOURCE},
+        {"ws-roots", required_argument, NULL, OPT_ROOTS},    {"ws-depth", required_argument, NULL, OPT_DEPTH},
+        {"ws-units", required_argument, NULL, OPT_UNITS},    {"ws-iters", required_argument, NULL, OPT_ITERS},
+        {"seed", required_argument, NULL, OPT_SEED},         {"no-reference", no_argument, NULL, OPT_NOREF},
+        {"device", required_argument, NULL, OPT_DEVICE},     {"path", required_argument, NULL, OPT_PATH},
+        {"wg", required_argument, NULL, OPT_WG},             {"chaos", required_argument, NULL, OPT_CHAOS},
+        {"naive-barrier", no_argument, NULL, OPT_NAIVE},     {"groups", required_argument, NULL, OPT_GROUPS},
+        {"max-groups", required_argument, NULL, OPT_MAXG},   {"arena-mb", required_argument, NULL, OPT_ARENA},
+        {"timeout", required_argument, NULL, OPT_TIMEOUT},   {"kernels", required_argument, NULL, OPT_KERNELS},
+        {"noncoop", required_argument, NULL, OPT_NONCOOP},   {"period-ms", required_argument, NULL, OPT_PERIOD},
+        {"matmul-size", required_argument, NULL, OPT_MMSIZE}, {"samples", required_argument, NULL, OPT_SAMPLES},
+        {"plain", required_argument, NULL, OPT_PLAIN},       {"plain-groups", required_argument, NULL, OPT_PLAING},
+        {"runs", required_argument, NULL, OPT_RUNS},         {"json", no_argument, NULL, OPT_JSON},
+        {"quiet", no_argument, NULL, OPT_QUIET},             {"version", no_argument, NULL, OPT_VERSION},
+        {"help", no_argument, NULL, 'h'},                    {NULL, 0, NULL, 0}};
+    cli_init("ckrun");
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        const char *v = optarg;
+        switch (c) {
+        case 'h': usage(stdout); exit(0);
+        case OPT_VERSION: cli_print_version(); exit(0);
+        case OPT_JSON: o->json = 1; break;
+        case OPT_NAIVE: o->naive_barrier = 1; break;
+        case OPT_QUIET: o->quiet = 1; break;
+        case OPT_NOREF: o->app.skip_reference = 1; break;
+        case OPT_APP:
             if (app_kind_parse(v, &o->app.kind))
-                return bad_cli("--app must be bfs or ws, not '%s'", v);
+                cli_bad_value("--app", v, "unknown application", "bfs, ws or workstealing");
             have_app = 1;
-        } else if (!strcmp(a, "--graph")) {
-            o->app.graph = v;
-        } else if (!strcmp(a, "--scale")) {
-            if (parse_uint(v, 1, 28, &o->app.scale))
-                return bad_cli("--scale must be 1..28");
-        } else if (!strcmp(a, "--edge-factor")) {
-            if (parse_uint(v, 1, 64, &o->app.edge_factor))
-                return bad_cli("--edge-factor must be 1..64");
-        } else if (!strcmp(a, "--grid-drop")) {
-            if (parse_uint(v, 0, 90, &o->app.grid_drop))
-                return bad_cli("--grid-drop must be 0..90");
-        } else if (!strcmp(a, "--source")) {
-            if (parse_uint(v, 0, 1u << 30, &u))
-                return bad_cli("--source must be a node id");
-            o->app.source = (int32_t)u;
-        } else if (!strcmp(a, "--ws-roots")) {
-            if (parse_uint(v, 1, 1u << 24, &o->app.ws.roots))
-                return bad_cli("--ws-roots must be 1..2^24");
+            break;
+        case OPT_GRAPH: o->app.graph = v; break;
+        case OPT_SCALE: o->app.scale = (unsigned)cli_uint("--scale", v, 1, MAX_SCALE, "(2^K nodes)"); break;
+        case OPT_EF: o->app.edge_factor = (unsigned)cli_uint("--edge-factor", v, 1, 64, "edges per node"); break;
+        case OPT_DROP: o->app.grid_drop = (unsigned)cli_uint("--grid-drop", v, 0, 90, "percent"); break;
+        case OPT_SOURCE: o->app.source = (int32_t)cli_uint("--source", v, 0, 1u << 30, "(node id)"); break;
+        case OPT_ROOTS:
+            o->app.ws.roots = (unsigned)cli_uint("--ws-roots", v, 1, 1u << 24, "roots");
             o->ws_roots_given = 1;
-        } else if (!strcmp(a, "--ws-depth")) {
-            if (parse_uint(v, 0, 100000, &o->app.ws.max_depth))
-                return bad_cli("--ws-depth must be 0..100000");
-        } else if (!strcmp(a, "--ws-units")) {
-            if (parse_uint(v, 1, 1u << 20, &o->app.ws.units))
-                return bad_cli("--ws-units must be 1..2^20");
-        } else if (!strcmp(a, "--ws-iters")) {
-            if (parse_uint(v, 0, 1u << 20, &o->app.ws.iters))
-                return bad_cli("--ws-iters must be 0..2^20");
-        } else if (!strcmp(a, "--seed")) {
-            if (parse_u64(v, &o->app.seed))
-                return bad_cli("--seed must be a non-negative integer");
-        } else if (!strcmp(a, "--device")) {
-            o->device.device = v;
-        } else if (!strcmp(a, "--path")) {
+            break;
+        case OPT_DEPTH: o->app.ws.max_depth = (unsigned)cli_uint("--ws-depth", v, 0, 100000, "levels"); break;
+        case OPT_UNITS: o->app.ws.units = (unsigned)cli_uint("--ws-units", v, 1, 1u << 20, "hash chains"); break;
+        case OPT_ITERS: o->app.ws.iters = (unsigned)cli_uint("--ws-iters", v, 0, 1u << 20, "rounds"); break;
+        case OPT_SEED: o->app.seed = cli_uint("--seed", v, 0, UINT64_MAX, ""); break;
+        case OPT_DEVICE: o->device.device = v; break;
+        case OPT_PATH:
             if (ck_path_parse(v, &o->device.path) != CK_OK)
-                return bad_cli("%s", ck_last_error());
-        } else if (!strcmp(a, "--wg")) {
-            if (parse_uint(v, 1, 1024, &u))
-                return bad_cli("--wg must be 1..1024");
-            o->wg = u;
-        } else if (!strcmp(a, "--chaos")) {
-            if (parse_u64(v, &u64) || u64 == 0)
-                return bad_cli("--chaos needs a nonzero seed");
-            o->chaos = u64;
-        } else if (!strcmp(a, "--groups")) {
-            if (parse_uint(v, 1, 1u << 20, &o->coop_groups))
-                return bad_cli("--groups must be at least 1");
-        } else if (!strcmp(a, "--max-groups")) {
-            if (parse_uint(v, 2, 1u << 20, &o->max_groups))
-                return bad_cli("--max-groups must be at least 2 (scheduler + one worker)");
-        } else if (!strcmp(a, "--arena-mb")) {
-            if (parse_uint(v, 1, 1u << 20, &u))
-                return bad_cli("--arena-mb must be at least 1");
-            o->arena_mb = u;
-        } else if (!strcmp(a, "--timeout")) {
-            if (parse_double(v, &o->timeout_s) || o->timeout_s <= 0)
-                return bad_cli("--timeout must be positive seconds");
-        } else if (!strcmp(a, "--kernels")) {
-            app_set_kernel_dir(v);
-        } else if (!strcmp(a, "--noncoop")) {
+                cli_bad_value("--path", v, "unknown atomics path", "auto, cl20 or cl12");
+            break;
+        case OPT_WG: o->wg = (size_t)cli_uint("--wg", v, 1, 1024, "work-items"); break;
+        case OPT_CHAOS: o->chaos = cli_uint("--chaos", v, 1, UINT64_MAX, "(seed; 0 is not a seed)"); break;
+        case OPT_GROUPS: o->coop_groups = (unsigned)cli_uint("--groups", v, 1, MAX_GROUPS, "work-groups"); break;
+        case OPT_MAXG:
+            o->max_groups = (unsigned)cli_uint("--max-groups", v, 2, MAX_GROUPS, "work-groups (scheduler + workers)");
+            break;
+        case OPT_ARENA: o->arena_mb = (size_t)cli_uint("--arena-mb", v, 1, MAX_ARENA_MB, "MiB"); break;
+        case OPT_TIMEOUT: o->timeout_s = cli_timeout("--timeout", v); break;
+        case OPT_KERNELS: app_set_kernel_dir(v); break;
+        case OPT_NONCOOP:
+            if (strlen(v) >= sizeof o->noncoop)
+                cli_bad_value("--noncoop", v, "list too long", "at most 255 characters");
+            check_noncoop(v);
             snprintf(o->noncoop, sizeof o->noncoop, "%s", v);
-        } else if (!strcmp(a, "--period-ms")) {
-            if (parse_double(v, &o->period_ms))
-                return bad_cli("--period-ms must be >= 0");
-        } else if (!strcmp(a, "--matmul-size")) {
-            if (parse_uint(v, 8, 4096, &u))
-                return bad_cli("--matmul-size must be 8..4096");
-            o->matmul_size = (int)u;
-        } else if (!strcmp(a, "--samples")) {
-            if (parse_uint(v, 1, 100000, &o->samples))
-                return bad_cli("--samples must be at least 1");
-        } else if (!strcmp(a, "--plain")) {
+            break;
+        case OPT_PERIOD: o->period_ms = cli_double("--period-ms", v, 0, MAX_PERIOD_MS, "ms"); break;
+        case OPT_MMSIZE: o->matmul_size = (int)cli_uint("--matmul-size", v, 8, 4096, "(n of n x n)"); break;
+        case OPT_SAMPLES: o->samples = (unsigned)cli_uint("--samples", v, 1, 100000, "entries"); break;
+        case OPT_PLAIN:
             if (!strcmp(v, "none"))
                 o->plain = 0;
             else if (!strcmp(v, "multi"))
@@ -258,34 +263,36 @@ static int parse_args(int argc, char **argv, options *o)
             else if (!strcmp(v, "persistent"))
                 o->plain = 2;
             else
-                return bad_cli("--plain must be multi, persistent or none");
-        } else if (!strcmp(a, "--plain-groups")) {
-            if (parse_uint(v, 1, 1u << 20, &o->plain_groups))
-                return bad_cli("--plain-groups must be at least 1");
-        } else if (!strcmp(a, "--runs")) {
-            if (parse_uint(v, 1, MAX_RUNS, &o->runs))
-                return bad_cli("--runs must be 1..%d", MAX_RUNS);
-        } else {
-            return bad_cli("unknown option '%s'", a);
+                cli_bad_value("--plain", v, "unknown baseline form", "multi, persistent or none");
+            break;
+        case OPT_PLAING:
+            o->plain_groups = (unsigned)cli_uint("--plain-groups", v, 1, MAX_GROUPS, "work-groups");
+            break;
+        case OPT_RUNS: o->runs = (unsigned)cli_uint("--runs", v, 1, MAX_RUNS, "runs"); break;
+        default: cli_getopt_error(c, argv);
         }
     }
+    cli_no_operands(argc, argv);
     if (!have_app)
-        return bad_cli("--app bfs|ws is required");
-    /* Validate --noncoop now (N is not known yet: use a large one). */
-    if (strcmp(o->noncoop, "none") != 0) {
-        char tmp[256];
-        snprintf(tmp, sizeof tmp, "%s", o->noncoop);
-        int count = 0;
-        for (char *save = NULL, *t = strtok_r(tmp, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            unsigned g;
-            if (app_parse_group_expr(t, 1000, &g))
-                return bad_cli("--noncoop: '%s' is not 1, N/4, N/2, N-1, N or a number", t);
-            ++count;
+        cli_usage_error("--app bfs|ws is required");
+    /* Generated graphs: bound the host memory they take. */
+    if (o->app.kind == APP_KIND_BFS && o->app.graph && (!strcmp(o->app.graph, "rmat") || !strcmp(o->app.graph, "grid"))) {
+        int rmat = !strcmp(o->app.graph, "rmat");
+        uint64_t edges = rmat ? ((uint64_t)1 << o->app.scale) * o->app.edge_factor : (uint64_t)2 << o->app.scale;
+        if (edges > MAX_GRAPH_EDGES) {
+            char value[16], why[200], allowed[160];
+            snprintf(value, sizeof value, "%u", o->app.scale);
+            if (rmat)
+                snprintf(why, sizeof why, "an R-MAT graph of 2^%u nodes x %u edges per node has %llu edges, too many",
+                         o->app.scale, o->app.edge_factor, (unsigned long long)edges);
+            else
+                snprintf(why, sizeof why, "a grid of 2^%u nodes has about %llu edges, too many", o->app.scale,
+                         (unsigned long long)edges);
+            snprintf(allowed, sizeof allowed, "%s at most %u edges (host memory)",
+                     rmat ? "2^scale x edge-factor" : "2^(scale+1)", MAX_GRAPH_EDGES);
+            cli_bad_value("--scale", value, why, allowed);
         }
-        if (count == 0 || count > MAX_CONFIGS - 2)
-            return bad_cli("--noncoop needs 1..%d group counts", MAX_CONFIGS - 2);
     }
-    return 0;
 }
 
 /* ---------------------------------------------------------------- results */
@@ -309,9 +316,13 @@ static int push_samples(config_result *c, const app_multitask_result *r)
         c->period = p;
         c->cap = cap;
     }
-    memcpy(c->gather + c->n_gather, r->gather_ms, r->mm_launches * sizeof(double));
-    memcpy(c->exec + c->n_gather, r->exec_ms, r->mm_launches * sizeof(double));
-    memcpy(c->period + c->n_period, r->period_ms, r->n_period * sizeof(double));
+    /* No launches: the arrays may all be NULL, and memcpy wants valid pointers even for 0 bytes. */
+    if (r->mm_launches) {
+        memcpy(c->gather + c->n_gather, r->gather_ms, r->mm_launches * sizeof(double));
+        memcpy(c->exec + c->n_gather, r->exec_ms, r->mm_launches * sizeof(double));
+    }
+    if (r->n_period)
+        memcpy(c->period + c->n_period, r->period_ms, r->n_period * sizeof(double));
     c->n_gather += r->mm_launches;
     c->n_period += r->n_period;
     c->mm_launches += r->mm_launches;
@@ -341,6 +352,11 @@ static double median_u(const unsigned *xs, unsigned n)
 
 static const char *status_name(int s) { return s == 0 ? "PASS" : s > 0 ? "FAIL" : "ERROR"; }
 
+static const char *config_status(const config_result *c)
+{
+    return c->status == 0 && c->unchecked ? "unchecked" : status_name(c->status);
+}
+
 static void json_string(FILE *f, const char *s)
 {
     fputc('"', f);
@@ -368,6 +384,8 @@ typedef struct {
     unsigned n_cfg;
     int session_error;
     char session_msg[1024];
+    unsigned plain_occupancy; /* checked before the run (0: app_plain discovers it) */
+    int device_busy;          /* the plain baseline ran out of time: skip the rest */
 } report;
 
 static const config_result *find_kind(const report *r, int kind)
@@ -422,7 +440,7 @@ static void print_table(const report *r)
         if (c->runs)
             snprintf(tstr, sizeof tstr, "%.1f", t);
         printf("%-22s %10s %8s %6s %6s %7s %8s %10s %10s %9s %9s  %s\n", c->name, tstr, slow, kills, forks, resizes,
-               mm, gmed, gp99, emed, per, status_name(c->status));
+               mm, gmed, gp99, emed, per, config_status(c));
     }
     const config_result *plain = find_kind(r, 0);
     if (plain && alone && plain->runs && median_d(plain->coop_ms, plain->runs) > 0)
@@ -436,8 +454,12 @@ static void print_table(const report *r)
         }
     if (r->session_error)
         printf("ERROR: %s\n", r->session_msg);
-    printf("result: %s (%u configurations, %d not passing)\n", fails || r->session_error ? "FAIL" : "PASS", r->n_cfg,
-           fails);
+    if (o->app.skip_reference && !fails && !r->session_error)
+        printf("result: UNCHECKED (%u configurations, none failed; --no-reference: results not compared with a CPU "
+               "reference)\n", r->n_cfg);
+    else
+        printf("result: %s (%u configurations, %d not passing)\n", fails || r->session_error ? "FAIL" : "PASS",
+               r->n_cfg, fails);
 }
 
 static void print_json(const report *r)
@@ -463,7 +485,7 @@ static void print_json(const report *r)
         printf("    {\"name\": ");
         json_string(stdout, c->name);
         printf(", \"kind\": \"%s\", \"status\": \"%s\", \"runs\": %u, \"coop_ms\": %.3f",
-               c->kind == 0 ? "plain" : c->kind == 1 ? "standalone" : "multitask", status_name(c->status), c->runs,
+               c->kind == 0 ? "plain" : c->kind == 1 ? "standalone" : "multitask", config_status(c), c->runs,
                t);
         printf(", \"coop_ms_runs\": [");
         for (unsigned k = 0; k < c->runs; ++k)
@@ -502,7 +524,9 @@ static void print_json(const report *r)
     }
     printf("  ],\n  \"error\": ");
     json_string(stdout, r->session_error ? r->session_msg : "");
-    printf(",\n  \"pass\": %s\n}\n", fails ? "false" : "true");
+    /* pass: null when nothing failed but nothing was checked either (--no-reference). */
+    printf(",\n  \"checked\": %s,\n  \"pass\": %s\n}\n", o->app.skip_reference ? "false" : "true",
+           fails ? "false" : o->app.skip_reference ? "null" : "true");
 }
 
 /* ------------------------------------------------------------------ runs */
@@ -531,6 +555,8 @@ static void run_plain(report *rep)
     po.groups = o->plain_groups;
     po.bfs_persistent = o->plain == 2;
     po.warmup = 1;
+    po.timeout_s = o->timeout_s;
+    po.occupancy = rep->plain_occupancy;
     for (unsigned run = 0; run < o->runs; ++run) {
         app_plain_result pr;
         char msg[640];
@@ -543,13 +569,19 @@ static void run_plain(report *rep)
         }
         if (s < 0) {
             set_status(c, -1, msg);
+            if (pr.timed_out) {
+                rep->device_busy = 1;
+                fprintf(stderr, "ckrun: %s\n", msg);
+            }
             break;
         }
         c->plain_groups = pr.groups;
         c->coop_ms[c->runs++] = pr.ms;
-        if (s > 0)
+        if (s == APP_UNCHECKED)
+            c->unchecked = 1;
+        else if (s > 0)
             set_status(c, 1, msg);
-        note(o, "plain %s run %u: %.1f ms, %s", pr.mode, run + 1, pr.ms, status_name(s));
+        note(o, "plain %s run %u: %.1f ms, %s", pr.mode, run + 1, pr.ms, s == APP_UNCHECKED ? "unchecked" : status_name(s));
     }
 }
 
@@ -575,7 +607,9 @@ static void run_config(report *rep, app_session *s, config_result *c)
             record_coop(c, &r);
             if (push_samples(c, &r))
                 set_status(c, -1, "out of host memory for samples");
-            if (r.coop_check > 0)
+            if (r.coop_check == APP_UNCHECKED)
+                c->unchecked = 1;
+            else if (r.coop_check > 0)
                 set_status(c, 1, r.coop_msg);
             if (r.mm_bad > 0)
                 set_status(c, 1, r.mm_msg);
@@ -583,7 +617,7 @@ static void run_config(report *rep, app_session *s, config_result *c)
                 note(o, "%s run %u: the cooperative kernel ended before any matmul launch", c->name, run + 1);
             note(o, "%s run %u: %.1f ms, %u kills, %u forks, %u matmul launches, %s", c->name, run + 1, r.coop_ms,
                  r.coop.kills, r.coop.forked, r.mm_launches,
-                 status_name(r.coop_check > 0 || r.mm_bad ? 1 : 0));
+                 r.coop_check == 1 || r.mm_bad ? "FAIL" : r.coop_check == APP_UNCHECKED ? "unchecked" : "PASS");
         } else {
             set_status(c, -1, err);
             note(o, "%s run %u: error: %s", c->name, run + 1, err);
@@ -656,6 +690,9 @@ static void run_cooperative(report *rep)
             config_result *c = &rep->cfg[rep->n_cfg++];
             c->kind = 2;
             app_parse_group_expr(t, s.coop_groups, &c->mm_groups);
+            if (!strchr(t, 'N') && strtoul(t, NULL, 10) > c->mm_groups)
+                fprintf(stderr, "ckrun: --noncoop %s: more than the N=%u work-groups there are; runs with %u\n", t,
+                        s.coop_groups, c->mm_groups);
             if (strchr(t, 'N'))
                 snprintf(c->name, sizeof c->name, "matmul %s=%u", t, c->mm_groups);
             else
@@ -671,12 +708,66 @@ static void run_cooperative(report *rep)
     }
 }
 
+/* Refuses (exit 2) --plain-groups above the occupancy the device has at
+ * --wg: such a persistent kernel never finishes. Keeps the occupancy for
+ * app_plain (no second discovery). */
+static void check_plain_groups(const options *o, report *rep)
+{
+    int persistent = o->plain && (o->app.kind == APP_KIND_WS || o->plain == 2);
+    if (!persistent || !o->plain_groups)
+        return;
+    ck_device *dev;
+    if (ck_device_open(&o->device, &dev) != CK_OK)
+        return; /* the run reports the device error itself */
+    ck_occupancy_options oo;
+    memset(&oo, 0, sizeof oo);
+    oo.work_group_size = o->wg;
+    oo.barrier_rounds = 2;
+    oo.timeout_s = o->timeout_s;
+    ck_occupancy_result occ;
+    ck_status st = ck_occupancy_discover(dev, &oo, &occ);
+    char name[300];
+    snprintf(name, sizeof name, "%s", ck_device_get_info(dev)->device_name);
+    if (st != CK_OK) {
+        fprintf(stderr, "ckrun: discovering the occupancy for --plain-groups: %s\n", ck_last_error());
+        ck_device_close(dev);
+        exit(1);
+    }
+    ck_device_close(dev);
+    rep->plain_occupancy = occ.occupancy;
+    if (o->plain_groups > occ.occupancy) {
+        char value[16], why[700], allowed[96];
+        snprintf(value, sizeof value, "%u", o->plain_groups);
+        snprintf(why, sizeof why,
+                 "only %u work-groups of %zu work-items are co-resident on %s (discovered occupancy), and a "
+                 "persistent baseline with more never finishes",
+                 occ.occupancy, o->wg, name);
+        snprintf(allowed, sizeof allowed, "1..%u work-groups on this device", occ.occupancy);
+        cli_bad_value("--plain-groups", value, why, allowed);
+    }
+}
+
+/* Refuses (exit 2) a CPU reference above APP_MAX_REFERENCE_WORK. */
+static void check_reference_cost(const options *o)
+{
+    double work = app_reference_work(&o->app);
+    if (o->app.skip_reference || work <= APP_MAX_REFERENCE_WORK)
+        return;
+    if (o->app.kind == APP_KIND_WS)
+        cli_usage_error("the CPU reference would take %.3g hash rounds (roots %u x (depth %u + 1) x units %u x iters "
+                        "%u), above the limit %.3g (about half a minute): pass --no-reference to skip it, or use "
+                        "smaller --ws-roots/--ws-depth/--ws-units/--ws-iters",
+                        work, o->app.ws.roots, o->app.ws.max_depth, o->app.ws.units, o->app.ws.iters,
+                        APP_MAX_REFERENCE_WORK);
+    cli_usage_error("the CPU reference would walk %.3g edges, above the limit %.3g: pass --no-reference to skip it, "
+                    "or use a smaller --scale/--edge-factor",
+                    work, APP_MAX_REFERENCE_WORK);
+}
+
 int main(int argc, char **argv)
 {
     options o;
-    int rc = parse_args(argc, argv, &o);
-    if (rc)
-        return rc;
+    parse_args(argc, argv, &o);
     static report rep;
     rep.o = &o;
     char err[1024];
@@ -685,6 +776,11 @@ int main(int argc, char **argv)
      * of 65536 roots (about 45 ms alone on the H100, docs/RESULTS.md). */
     if (o.app.kind == APP_KIND_WS && !o.ws_roots_given && !device_is_cpu(&o))
         o.app.ws.roots = 65536;
+    check_reference_cost(&o);
+    check_plain_groups(&o, &rep);
+    if (o.app.skip_reference)
+        fprintf(stderr, "ckrun: warning: --no-reference: results are not checked against a CPU reference "
+                        "(the check column says 'unchecked')\n");
     if (app_create(&o.app, &rep.a, err, sizeof err)) {
         fprintf(stderr, "ckrun: %s\n", err);
         return 1;
@@ -692,7 +788,13 @@ int main(int argc, char **argv)
     note(&o, "%s", app_describe(rep.a));
     if (o.plain)
         run_plain(&rep);
-    run_cooperative(&rep);
+    if (rep.device_busy) {
+        rep.session_error = 1;
+        snprintf(rep.session_msg, sizeof rep.session_msg,
+                 "cooperative runs skipped: the plain baseline's kernel may still occupy the device");
+    } else {
+        run_cooperative(&rep);
+    }
     if (o.json)
         print_json(&rep);
     else

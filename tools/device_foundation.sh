@@ -21,7 +21,7 @@ else
      megakernel/ck_discovery.cl megakernel/ck_probe_kernels.cl megakernel/ck_sched_layout.h \
      megakernel/ck_primitives.cl megakernel/ck_scheduler.cl && \
   gcc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -DCL_TARGET_OPENCL_VERSION=300 -Iinclude -Imegakernel -Imegakernel/stitcher -Iruntime \
-     runtime/*.c megakernel/stitcher/*.c $b/emb.c tools/ckinfo.c -o $b/ckinfo -lOpenCL -lpthread -lm || exit 1
+     runtime/*.c megakernel/stitcher/*.c $b/emb.c tools/ckinfo.c tools/cli.c -o $b/ckinfo -lOpenCL -lpthread -lm || exit 1
   ck=$b/ckinfo
 fi
 $ck --list

@@ -13,7 +13,7 @@ build() { # $1 = source tree, $2 = build dir
      $1/megakernel/ck_discovery.cl $1/megakernel/ck_probe_kernels.cl $1/megakernel/ck_sched_layout.h \
      $1/megakernel/ck_primitives.cl $1/megakernel/ck_scheduler.cl && \
   gcc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -DCL_TARGET_OPENCL_VERSION=300 -I$1/include -I$1/megakernel \
-     -I$1/megakernel/stitcher -I$1/runtime $1/runtime/*.c $1/megakernel/stitcher/*.c $2/emb.c $1/tools/ckinfo.c -o $2/ckinfo -lOpenCL -lpthread -lm
+     -I$1/megakernel/stitcher -I$1/runtime $1/runtime/*.c $1/megakernel/stitcher/*.c $2/emb.c $1/tools/ckinfo.c $(ls $1/tools/cli.c 2>/dev/null) -o $2/ckinfo -lOpenCL -lpthread -lm
 }
 build . /tmp/base || exit 1
 rm -rf /tmp/var; cp -r . /tmp/var

@@ -39,9 +39,11 @@ typedef struct {
 
 /* Runs the baseline on c: uploads g, runs BFS from source with work-groups of
  * wg items (persistent mode: `groups` groups, no more than the occupancy),
- * reads the levels into levels_out. */
+ * reads the levels into levels_out. The kernel work must end within
+ * timeout_s seconds (finite, > 0), else -1 and c->stuck is set. */
 int app_bfs_plain_run(app_cl *c, const app_csr *g, int32_t source, app_bfs_plain_mode mode, size_t wg,
-                      unsigned groups, int32_t *levels_out, app_bfs_plain_result *res, char *err, size_t err_len);
+                      unsigned groups, double timeout_s, int32_t *levels_out, app_bfs_plain_result *res, char *err,
+                      size_t err_len);
 
 /* The cooperative form's buffers in a built context. */
 typedef struct app_bfs_coop app_bfs_coop;

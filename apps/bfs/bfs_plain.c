@@ -61,8 +61,8 @@ static int upload(app_cl *c, const app_csr *g, int32_t source, bfs_bufs *b, int3
 
 #define SETARG(k, i, v, what) APP_CL_CHECK(clSetKernelArg(k, i, sizeof(v), &(v)), "clSetKernelArg (" what ")")
 
-static int run_multi(app_cl *c, cl_program prog, bfs_bufs *b, size_t wg, app_bfs_plain_result *res, char *err,
-                     size_t err_len)
+static int run_multi(app_cl *c, cl_program prog, bfs_bufs *b, size_t wg, double deadline_ms,
+                     app_bfs_plain_result *res, char *err, size_t err_len)
 {
     cl_int e;
     cl_kernel k = clCreateKernel(prog, "bfs_level", &e);
@@ -85,8 +85,13 @@ static int run_multi(app_cl *c, cl_program prog, bfs_bufs *b, size_t wg, app_bfs
         SETARG(k, 7, level, "level");
         APP_CL_CHECK(clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &global, &wg, 0, NULL, NULL),
                      "clEnqueueNDRangeKernel (bfs_level)");
-        APP_CL_CHECK(clEnqueueReadBuffer(c->queue, b->sizes, CL_TRUE, 0, 4, &n_in, 0, NULL, NULL),
+        cl_event ev;
+        APP_CL_CHECK(clEnqueueReadBuffer(c->queue, b->sizes, CL_FALSE, 0, 4, &n_in, 0, NULL, &ev),
                      "clEnqueueReadBuffer (out-frontier size)");
+        int waited = app_cl_wait_event(c, ev, deadline_ms, "the plain multi-launch BFS", err, err_len);
+        clReleaseEvent(ev);
+        if (waited)
+            goto fail;
         cl_mem t = in;
         in = out;
         out = t;
@@ -101,7 +106,7 @@ fail:
     return -1;
 }
 
-static int run_persistent(app_cl *c, cl_program prog, bfs_bufs *b, size_t wg, unsigned groups,
+static int run_persistent(app_cl *c, cl_program prog, bfs_bufs *b, size_t wg, unsigned groups, double deadline_ms,
                           app_bfs_plain_result *res, char *err, size_t err_len)
 {
     cl_int e;
@@ -117,9 +122,13 @@ static int run_persistent(app_cl *c, cl_program prog, bfs_bufs *b, size_t wg, un
     SETARG(k, 5, b->sizes, "sizes");
     SETARG(k, 6, b->barrier_words, "plain_barrier");
     double t0 = app_now_ms();
-    APP_CL_CHECK(clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &global, &wg, 0, NULL, NULL),
+    cl_event ev;
+    APP_CL_CHECK(clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &global, &wg, 0, NULL, &ev),
                  "clEnqueueNDRangeKernel (bfs_coop, plain persistent)");
-    APP_CL_CHECK(clFinish(c->queue), "clFinish (bfs_coop, plain persistent)");
+    int waited = app_cl_wait_event(c, ev, deadline_ms, "the plain persistent BFS kernel", err, err_len);
+    clReleaseEvent(ev);
+    if (waited)
+        goto fail;
     res->ms = app_now_ms() - t0;
     res->levels_run = -1;
     clReleaseKernel(k);
@@ -130,9 +139,14 @@ fail:
 }
 
 int app_bfs_plain_run(app_cl *c, const app_csr *g, int32_t source, app_bfs_plain_mode mode, size_t wg,
-                      unsigned groups, int32_t *levels_out, app_bfs_plain_result *res, char *err, size_t err_len)
+                      unsigned groups, double timeout_s, int32_t *levels_out, app_bfs_plain_result *res, char *err,
+                      size_t err_len)
 {
     memset(res, 0, sizeof *res);
+    if (!(timeout_s > 0 && timeout_s <= 1e9)) {
+        snprintf(err, err_len, "plain BFS: timeout %g s is not a finite number of seconds above 0", timeout_s);
+        return -1;
+    }
     if (source < 0 || source >= g->n || wg == 0 || (mode == APP_BFS_PLAIN_PERSISTENT && groups == 0)) {
         snprintf(err, err_len, "plain BFS: bad source %d, work-group size %zu or group count %u", source, wg, groups);
         return -1;
@@ -146,8 +160,9 @@ int app_bfs_plain_run(app_cl *c, const app_csr *g, int32_t source, app_bfs_plain
     if (app_cl_build(c, mode == APP_BFS_PLAIN_MULTI ? APP_BFS_PLAIN_FILE : APP_BFS_COOP_FILE, NULL, &prog, err,
                      err_len))
         goto out;
-    if (mode == APP_BFS_PLAIN_MULTI ? run_multi(c, prog, &b, wg, res, err, err_len)
-                                    : run_persistent(c, prog, &b, wg, groups, res, err, err_len))
+    double deadline = app_now_ms() + timeout_s * 1e3;
+    if (mode == APP_BFS_PLAIN_MULTI ? run_multi(c, prog, &b, wg, deadline, res, err, err_len)
+                                    : run_persistent(c, prog, &b, wg, groups, deadline, res, err, err_len))
         goto out;
     cl_int e = clEnqueueReadBuffer(c->queue, b.levels, CL_TRUE, 0, (size_t)g->n * 4, levels_out, 0, NULL, NULL);
     if (e != CL_SUCCESS) {

@@ -2,6 +2,7 @@
  * the plain baselines (see cl_plain.h). */
 #include "cl_plain.h"
 #include "paths.h"
+#include "timer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,58 @@ int app_cl_fail(cl_int e, const char *what, char *err, size_t err_len)
 {
     snprintf(err, err_len, "%s failed: %s (%d)", what, app_cl_errstr(e), (int)e);
     return -1;
+}
+
+int app_cl_wait_event(app_cl *c, cl_event ev, double deadline_ms, const char *what, char *err, size_t err_len)
+{
+    char w[160];
+    cl_int e = clFlush(c->queue);
+    if (e != CL_SUCCESS) {
+        snprintf(w, sizeof w, "clFlush (before waiting for %s)", what);
+        return app_cl_fail(e, w, err, err_len);
+    }
+    double start = app_now_ms(), nap_ms = 0.02;
+    for (;;) {
+        cl_int st = CL_QUEUED;
+        e = clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+        if (e != CL_SUCCESS) {
+            snprintf(w, sizeof w, "clGetEventInfo (status of %s)", what);
+            return app_cl_fail(e, w, err, err_len);
+        }
+        if (st == CL_COMPLETE)
+            return 0;
+        if (st < 0) {
+            snprintf(w, sizeof w, "%s (the command ended with an error)", what);
+            return app_cl_fail(st, w, err, err_len);
+        }
+        double now = app_now_ms();
+        if (now >= deadline_ms) {
+            c->stuck = 1;
+            snprintf(err, err_len,
+                     "%s did not finish within the timeout (waited %.3f s for it; a persistent kernel with more "
+                     "work-groups than are co-resident never finishes): raise the timeout if the work is just long",
+                     what, (now - start) / 1e3);
+            return -1;
+        }
+        double until = now + nap_ms;
+        app_sleep_until_ms(until < deadline_ms ? until : deadline_ms);
+        if (nap_ms < 1)
+            nap_ms *= 2;
+    }
+}
+
+int app_cl_finish(app_cl *c, double deadline_ms, const char *what, char *err, size_t err_len)
+{
+    cl_event ev;
+    char w[160];
+    cl_int e = clEnqueueMarkerWithWaitList(c->queue, 0, NULL, &ev);
+    if (e != CL_SUCCESS) {
+        snprintf(w, sizeof w, "clEnqueueMarkerWithWaitList (%s)", what);
+        return app_cl_fail(e, w, err, err_len);
+    }
+    int rc = app_cl_wait_event(c, ev, deadline_ms, what, err, err_len);
+    clReleaseEvent(ev);
+    return rc;
 }
 
 /* Finds the raw platform/device whose names equal the runtime's choice. */
@@ -113,6 +166,10 @@ void app_cl_close(app_cl *c)
 {
     if (!c)
         return;
+    if (c->stuck) { /* leave them: releasing could wait for the running kernel */
+        memset(c, 0, sizeof *c);
+        return;
+    }
     if (c->queue)
         clReleaseCommandQueue(c->queue);
     if (c->context)

@@ -20,6 +20,9 @@ typedef struct {
     char name[260];    /* "platform / device"                               */
     ck_path path;
     int is_cpu;
+    int stuck;         /* a wait ran out: a kernel may still run; app_cl_close
+                          then leaves the queue and context to the process's
+                          exit (releasing them could wait for the kernel)  */
 } app_cl;
 
 typedef struct {
@@ -39,6 +42,14 @@ void app_cl_close(app_cl *c);
  * extra_options (ck_atomics.h picks the atomics path and NVIDIA's fences).
  * On a compile error the message carries the start of the build log. */
 int app_cl_build(app_cl *c, const char *rel, const char *extra_options, cl_program *out, char *err, size_t err_len);
+/* Waits for event ev (flushing c's queue first) until it completes or
+ * deadline_ms (app_now_ms() time) passes, polling its status. -1 with a
+ * message naming `what` if the command failed or the deadline passed (then
+ * c->stuck is set: the command may still run). Does not release ev. */
+int app_cl_wait_event(app_cl *c, cl_event ev, double deadline_ms, const char *what, char *err, size_t err_len);
+/* clFinish with a deadline: waits for a marker behind everything enqueued on
+ * c's queue (app_cl_wait_event's errors). */
+int app_cl_finish(app_cl *c, double deadline_ms, const char *what, char *err, size_t err_len);
 /* Name of an OpenCL error code ("CL_OUT_OF_RESOURCES"). */
 const char *app_cl_errstr(cl_int e);
 

@@ -7,10 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-int app_ws_plain_run(app_cl *c, const app_ws_params *p, size_t wg, unsigned groups, app_ws_result *out, double *ms,
-                     char *err, size_t err_len)
+int app_ws_plain_run(app_cl *c, const app_ws_params *p, size_t wg, unsigned groups, double timeout_s,
+                     app_ws_result *out, double *ms, char *err, size_t err_len)
 {
     memset(out, 0, sizeof *out);
+    if (!(timeout_s > 0 && timeout_s <= 1e9)) {
+        snprintf(err, err_len, "plain work stealing: timeout %g s is not a finite number of seconds above 0",
+                 timeout_s);
+        return -1;
+    }
     if (groups == 0 || wg == 0) {
         snprintf(err, err_len, "plain work stealing: need at least one group of at least one item");
         return -1;
@@ -47,12 +52,18 @@ int app_ws_plain_run(app_cl *c, const app_ws_params *p, size_t wg, unsigned grou
     APP_CL_CHECK(clSetKernelArg(k, 5, sizeof a_depth, &a_depth), "clSetKernelArg (max_depth)");
     APP_CL_CHECK(clSetKernelArg(k, 6, sizeof a_units, &a_units), "clSetKernelArg (units)");
     APP_CL_CHECK(clSetKernelArg(k, 7, sizeof a_iters, &a_iters), "clSetKernelArg (iters)");
-    APP_CL_CHECK(clFinish(c->queue), "clFinish (uploads)");
+    if (app_cl_finish(c, app_now_ms() + timeout_s * 1e3, "the uploads of the plain work stealing", err, err_len))
+        goto fail;
     size_t global = (size_t)groups * wg;
     double t0 = app_now_ms();
-    APP_CL_CHECK(clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &global, &wg, 0, NULL, NULL),
+    cl_event ev;
+    APP_CL_CHECK(clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &global, &wg, 0, NULL, &ev),
                  "clEnqueueNDRangeKernel (ws_coop, plain persistent)");
-    APP_CL_CHECK(clFinish(c->queue), "clFinish (ws_coop, plain persistent)");
+    int waited = app_cl_wait_event(c, ev, t0 + timeout_s * 1e3, "the plain persistent work-stealing kernel", err,
+                                   err_len);
+    clReleaseEvent(ev);
+    if (waited)
+        goto fail;
     *ms = app_now_ms() - t0;
     APP_CL_CHECK(clEnqueueReadBuffer(c->queue, bc, CL_TRUE, 0, sizeof ctr, ctr, 0, NULL, NULL),
                  "clEnqueueReadBuffer (counters)");
