@@ -1,7 +1,7 @@
 /* The cooperative kernels primitives as the stitched user code calls them:
  * logical ids, offer_kill, request_fork, global_barrier and
  * resizing_global_barrier, over the scheduler state of ck_sched_layout.h.
- * Semantics: DESIGN.md section 2 and appendix A of the paper.
+ * Semantics: docs/DESIGN.md section 2 and appendix A of the paper.
  *
  * Every primitive is work-group level: all work-items call it, thread 0 does
  * the work and broadcasts the outcome through local scratch. Broadcast slots

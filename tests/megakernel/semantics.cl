@@ -1,4 +1,4 @@
-/* Kernels that check the rules of DESIGN.md section 2 from the inside. Each
+/* Kernels that check the rules of docs/DESIGN.md section 2 from the inside. Each
  * counts violations into `bad` (index per rule) and evidence that the rule
  * was exercised into `seen`; the host asserts bad == 0 and seen > 0. */
 

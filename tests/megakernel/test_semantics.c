@@ -1,4 +1,4 @@
-/* The semantic rules of DESIGN.md section 2, checked from inside running
+/* The semantic rules of docs/DESIGN.md §2, checked from inside running
  * cooperative kernels (semantics.cl) on PoCL, on the path of argv[1]:
  * kills take only the highest id and never 0, ids stay contiguous and
  * unique, forked groups get thread 0's transmit values, M only moves at
