@@ -8,7 +8,6 @@
 #include "error.h"
 #include "program.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
