@@ -3,7 +3,16 @@
  * Error convention: every function that can fail returns a ck_status. On
  * failure, ck_last_error() returns a one-line message (per thread) that says
  * what failed and what to do about it; it stays valid until the next failing
- * call on the same thread. Functions returning void cannot fail. */
+ * call on the same thread. Functions returning void cannot fail.
+ *
+ * Handles (ck_device, ck_context, ck_launch) are checked on every call: a
+ * handle that was never created, or was already closed, destroyed or released,
+ * gives CK_ERR_INVALID_ARGUMENT with a message saying so, and the library
+ * does not read the handle's memory to find out. (A stale handle is
+ * recognised as "already released" for at least the next 64 releases; the
+ * check cannot make using a stale handle correct, only loud.) Functions that
+ * cannot fail give their documented neutral answer (0, NULL, "") for a
+ * handle that is not live. */
 #ifndef CK_H
 #define CK_H
 
@@ -28,6 +37,11 @@ extern "C" {
 #define CK_VERSION_MINOR 1
 #define CK_VERSION_PATCH 0
 #define CK_VERSION_STRING "0.1.0"
+
+/* The longest timeout any call accepts, in seconds (one day). Every wait has
+ * a finite deadline: a timeout that is NaN, infinite, negative or above this
+ * limit is refused with CK_ERR_INVALID_ARGUMENT. */
+#define CK_MAX_TIMEOUT_S 86400.0
 
 typedef enum {
     CK_OK = 0,
@@ -107,9 +121,11 @@ typedef struct ck_device ck_device;
  * missing for each path), CK_ERR_INVALID_ARGUMENT (bad CK_PATH value),
  * CK_ERR_OPENCL, CK_ERR_NO_MEMORY. */
 ck_status ck_device_open(const ck_device_options *opts, ck_device **out);
-/* Releases the device; NULL is allowed. */
-void ck_device_close(ck_device *dev);
-/* Capabilities and choices of an open device (owned by dev). */
+/* Releases the device; NULL is allowed (CK_OK).
+ * Errors: CK_ERR_INVALID_ARGUMENT (not an open device, e.g. closed twice). */
+ck_status ck_device_close(ck_device *dev);
+/* Capabilities and choices of an open device (owned by dev); NULL if dev is
+ * not an open device. */
 const ck_device_info *ck_device_get_info(const ck_device *dev);
 /* Writes one line per OpenCL device ("platform / device [type]") to f.
  * Errors: CK_ERR_NO_DEVICE if no platform is installed. */
@@ -125,7 +141,9 @@ typedef struct {
     size_t work_group_size;   /* work-items per group, >= 1                  */
     size_t launch_groups;     /* groups launched; 0 = automatic (see below)  */
     unsigned barrier_rounds;  /* checked barriers among discovered groups    */
-    double timeout_s;         /* whole probe; <= 0 means 30 s               */
+    double timeout_s;         /* whole probe; 0 means 30 s, at most
+                                 CK_MAX_TIMEOUT_S (NaN, infinite or negative:
+                                 CK_ERR_INVALID_ARGUMENT)                     */
     unsigned overcount;       /* test hook: pretend this many extra groups   */
 } ck_occupancy_options;
 
@@ -140,8 +158,9 @@ typedef struct {
 /* Launches a discovery probe of opts->launch_groups groups (automatic: enough
  * to exceed any residency the device reports) and returns how many were
  * co-resident, then runs barrier_rounds checked barriers among them.
- * Errors: CK_ERR_INVALID_ARGUMENT (work-group size 0 or above the device
- * limit, launch size 0 given explicitly via launch_groups = CK_LAUNCH_ZERO),
+ * Errors: CK_ERR_INVALID_ARGUMENT (dev not an open device, work-group size 0
+ * or above the device limit, launch size 0 given explicitly via
+ * launch_groups = CK_LAUNCH_ZERO, a timeout that is not in 0..CK_MAX_TIMEOUT_S),
  * CK_ERR_TIMEOUT (the device was aborted; message says at which stage),
  * CK_ERR_CHECK_FAILED (barrier saw stale data), CK_ERR_BUILD, CK_ERR_OPENCL. */
 ck_status ck_occupancy_discover(ck_device *dev, const ck_occupancy_options *opts,
@@ -159,9 +178,12 @@ typedef struct {
 
 /* Measures host -> running kernel -> host round trips through the channel
  * (host posts a message, one work-item answers, host sees the answer).
- * Errors: CK_ERR_INVALID_ARGUMENT (round_trips 0), CK_ERR_TIMEOUT,
+ * Errors: CK_ERR_INVALID_ARGUMENT (dev not an open device, round_trips 0 or
+ * above CK_MAX_ROUND_TRIPS), CK_ERR_NO_MEMORY, CK_ERR_TIMEOUT,
  * CK_ERR_CHECK_FAILED (an answer was wrong), CK_ERR_BUILD, CK_ERR_OPENCL. */
 ck_status ck_channel_latency(ck_device *dev, unsigned round_trips, ck_latency_result *out);
+/* Most round trips ck_channel_latency takes (its samples are kept in memory). */
+#define CK_MAX_ROUND_TRIPS 10000000u
 
 /* ------------------------------------------------------------ megakernel */
 
@@ -178,7 +200,8 @@ typedef struct ck_launch ck_launch;
 typedef struct {
     ck_device_options device;
     size_t work_group_size;     /* work-items per group; 0 = 64                        */
-    size_t arena_bytes;         /* buffer arena; 0 = 64 MiB on CPUs, 1 GiB on GPUs      */
+    size_t arena_bytes;         /* buffer arena; 0 = 64 MiB on CPUs, 1 GiB on GPUs;
+                                   at most CK_MAX_ARENA_BYTES                          */
     size_t local_pool_bytes;    /* room for `local` pointer arguments; 0 = 8 KiB when a
                                    kernel has such a parameter, else none (each byte of
                                    local memory costs co-resident groups)              */
@@ -186,19 +209,30 @@ typedef struct {
     uint64_t chaos_seed;        /* nonzero: chaos mode, seeded (env CK_CHAOS_SEED too)  */
     int naive_resizing_barrier; /* 1: one offer_kill per resizing barrier (paper's naive
                                    form); 0: the query form of the paper's section 4.2 */
-    double timeout_s;           /* deadline of builds and default of waits; 0 = 60 s   */
+    double timeout_s;           /* deadline of builds and default of waits; 0 = 60 s;
+                                   at most CK_MAX_TIMEOUT_S (one day); NaN, infinite
+                                   or negative: CK_ERR_INVALID_ARGUMENT                */
     int quiet_warnings;         /* 1: do not write the build's warnings to stderr
                                    (ck_context_build_warnings still has them)         */
 } ck_context_options;
 
+/* Largest ck_context_options.arena_bytes accepted (64 TiB). */
+#define CK_MAX_ARENA_BYTES ((uint64_t)1 << 46)
+
 /* Opens the device and prepares an empty context. opts may be NULL.
- * Errors: as ck_device_open; CK_ERR_INVALID_ARGUMENT; CK_ERR_NO_MEMORY. */
+ * Errors: as ck_device_open; CK_ERR_INVALID_ARGUMENT (timeout_s NaN,
+ * infinite, negative or above CK_MAX_TIMEOUT_S; arena_bytes above
+ * CK_MAX_ARENA_BYTES; local_pool_bytes not a multiple of 16 up to 1 MiB;
+ * work-group size above the device's); CK_ERR_NO_MEMORY. */
 ck_status ck_context_create(const ck_context_options *opts, ck_context **out);
 /* Adds OpenCL C source (copied). `cooperative` names the kernels of this
  * source that are cooperative (may use offer_kill, request_fork, the global
  * barriers and `transmit`); the others are ordinary kernels. A line
- * `#include "ck_cooperative.h"` is accepted and ignored.
- * Errors: CK_ERR_INVALID_ARGUMENT (after build, or NULL source). */
+ * `#include "ck_cooperative.h"` is accepted and ignored. file_name is used
+ * in messages; NULL gives "<source>".
+ * Errors: CK_ERR_INVALID_ARGUMENT (not a live context, after build, NULL
+ * source, empty file_name, n_cooperative > 0 with a NULL list, a NULL or
+ * empty name in the list: the message gives its index), CK_ERR_NO_MEMORY. */
 ck_status ck_context_add_source(ck_context *ctx, const char *file_name, const char *source,
                                 const char *const *cooperative, size_t n_cooperative);
 /* Same, reading the file at path. Errors: also CK_ERR_INVALID_ARGUMENT when
@@ -208,9 +242,17 @@ ck_status ck_context_add_file(ck_context *ctx, const char *path, const char *con
 /* Stitches the sources into the megakernel (rejections name file, line and
  * construct), compiles it (CK_ERR_BUILD with the build log), allocates the
  * arena, launches the megakernel, discovers its occupancy inside the launch
- * and starts the scheduler. Errors: CK_ERR_BUILD, CK_ERR_TIMEOUT,
- * CK_ERR_OPENCL, CK_ERR_NO_MEMORY, CK_ERR_INVALID_ARGUMENT (built twice or
- * no source). */
+ * and starts the scheduler, all within the context's timeout_s (the deadline
+ * is checked between the stitcher's passes and between the build's steps;
+ * the device compiler's own run is not interrupted).
+ * A failed build may be retried: everything the failed attempt made (the
+ * stitch result, program, arena, channel) is released first, and sources may
+ * be added in between. The exception is a failure after which the aborted
+ * megakernel would not stop: its resources stay allocated and a retry is
+ * refused with CK_ERR_INVALID_ARGUMENT.
+ * Errors: CK_ERR_BUILD, CK_ERR_TIMEOUT, CK_ERR_OPENCL, CK_ERR_NO_MEMORY,
+ * CK_ERR_NO_DEVICE (fewer than 2 co-resident groups), CK_ERR_INVALID_ARGUMENT
+ * (not a live context, built twice, no source, unusable after a failed build). */
 ck_status ck_context_build(ck_context *ctx);
 /* The warnings of the last ck_context_build, one per line
  * ("file:line: warning: sentence"): code that stitches and compiles but is not
@@ -226,7 +268,11 @@ unsigned ck_context_workers(const ck_context *ctx);
 const ck_device_info *ck_context_device_info(const ck_context *ctx);
 /* Stops the megakernel (waiting up to the context timeout for running
  * launches to drain, aborting it after that) and frees everything. NULL is
- * allowed. Errors: CK_ERR_TIMEOUT if the megakernel had to be aborted. */
+ * allowed. Launches not yet released stay valid handles (ck_wait then says
+ * the context was destroyed); release them afterwards.
+ * Errors: CK_ERR_TIMEOUT if the megakernel had to be aborted (the context is
+ * still gone), CK_ERR_INVALID_ARGUMENT (not a live context, e.g. destroyed
+ * twice: nothing is touched). */
 ck_status ck_context_destroy(ck_context *ctx);
 
 /* Buffers live in the arena; on the device a pointer argument is the arena
@@ -236,14 +282,16 @@ typedef struct {
     size_t size;
 } ck_buffer;
 
-/* Errors: CK_ERR_INVALID_ARGUMENT (size 0, not built), CK_ERR_NO_MEMORY
- * (arena full: the message gives free and requested bytes). */
+/* Errors: CK_ERR_INVALID_ARGUMENT (size 0, not built, not a live context),
+ * CK_ERR_NO_MEMORY (arena full or the size above the arena's capacity, SIZE_MAX
+ * included: the message gives free and requested bytes). */
 ck_status ck_buffer_alloc(ck_context *ctx, size_t bytes, ck_buffer *out);
-/* Errors: CK_ERR_INVALID_ARGUMENT (not a live buffer). */
+/* Errors: CK_ERR_INVALID_ARGUMENT (not a live buffer or context). */
 ck_status ck_buffer_free(ck_context *ctx, ck_buffer b);
 /* Copies host memory in or out of a buffer. Allowed while launches run, but
  * the caller must not touch memory a running launch uses.
- * Errors: CK_ERR_INVALID_ARGUMENT (range outside the buffer), CK_ERR_OPENCL. */
+ * Errors: CK_ERR_INVALID_ARGUMENT (not a live context or buffer; range outside
+ * the buffer, including an offset + bytes that would overflow), CK_ERR_OPENCL. */
 ck_status ck_buffer_write(ck_context *ctx, ck_buffer b, size_t offset, const void *src, size_t bytes);
 ck_status ck_buffer_read(ck_context *ctx, ck_buffer b, size_t offset, void *dst, size_t bytes);
 
@@ -266,20 +314,24 @@ ck_arg ck_arg_float(float v);
 /* Launches kernel `name` with `groups` work-groups (for a cooperative
  * kernel: the most it may have, N; it starts with at least one). Returns at
  * once; the launch runs when the scheduler has gathered its groups.
- * Thread-safe. Errors: CK_ERR_INVALID_ARGUMENT (unknown kernel, wrong
- * argument count, kind or size: the message names the parameter; groups 0),
+ * Thread-safe. Errors: CK_ERR_INVALID_ARGUMENT (not a live or built context,
+ * unknown kernel, wrong argument count, kind or size: the message names the
+ * parameter; local sizes above the pool; groups 0),
  * CK_ERR_TIMEOUT (the channel stayed full), CK_ERR_NO_MEMORY. */
 ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, const ck_arg *args, size_t n_args,
                     ck_launch **out);
-/* Waits for the launch to finish; timeout_s <= 0 uses the context's.
- * Errors: CK_ERR_TIMEOUT (the message names what the launch waits for, e.g.
+/* Waits for the launch to finish; timeout_s 0 uses the context's.
+ * Errors: CK_ERR_INVALID_ARGUMENT (not a live launch, e.g. released; timeout_s
+ * NaN, infinite, negative or above CK_MAX_TIMEOUT_S; the context was destroyed
+ * before the launch finished), CK_ERR_TIMEOUT (the message names what the launch waits for, e.g.
  * the cooperative kernel that does not yield, and the scheduler's and every
  * group's state; the launch stays pending), CK_ERR_OPENCL (megakernel died). */
 ck_status ck_wait(ck_launch *l, double timeout_s);
 
 /* Nonzero when ck_wait(l, ...) would return at once: the launch has
  * finished, or the megakernel ended so it never will (ck_wait says which).
- * Never blocks: poll many launches with it. NULL gives 0. Cannot fail. */
+ * Never blocks: poll many launches with it. NULL gives 0; a launch handle that
+ * is not live gives 1 (ck_wait on it returns its error at once). Cannot fail. */
 int ck_launch_done(const ck_launch *l);
 
 typedef struct {
@@ -296,10 +348,12 @@ typedef struct {
     unsigned resizes;       /* cooperative: resizing barriers that changed M       */
 } ck_launch_stats;
 
-/* Errors: CK_ERR_INVALID_ARGUMENT (launch not finished). */
+/* Errors: CK_ERR_INVALID_ARGUMENT (not a live launch, launch not finished). */
 ck_status ck_launch_get_stats(const ck_launch *l, ck_launch_stats *out);
-/* Frees the handle (waiting is not implied). NULL is allowed. */
-void ck_launch_release(ck_launch *l);
+/* Frees the handle (waiting is not implied). NULL is allowed (CK_OK).
+ * Errors: CK_ERR_INVALID_ARGUMENT (not a live launch, e.g. released twice:
+ * nothing is touched). */
+ck_status ck_launch_release(ck_launch *l);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -41,11 +41,22 @@ void ck_arena_destroy(ck_arena *a)
     memset(a, 0, sizeof *a);
 }
 
+/* size rounded up to CK_ARENA_ALIGN, or 0 when that would not fit in 64 bits
+ * (checked before the addition, which would otherwise wrap to a small size). */
+static uint64_t rounded(uint64_t size)
+{
+    if (size > UINT64_MAX - (CK_ARENA_ALIGN - 1))
+        return 0;
+    return (size + CK_ARENA_ALIGN - 1) / CK_ARENA_ALIGN * CK_ARENA_ALIGN;
+}
+
 int ck_arena_alloc(ck_arena *a, uint64_t size, uint64_t *offset)
 {
-    if (size == 0)
+    if (size == 0 || size > a->capacity)
         return -1;
-    uint64_t need = (size + CK_ARENA_ALIGN - 1) / CK_ARENA_ALIGN * CK_ARENA_ALIGN;
+    uint64_t need = rounded(size);
+    if (need == 0)
+        return -1;
     for (size_t i = 0; i < a->n_free; ++i) {
         ck_range *f = &a->free_list[i];
         if (f->size < need)
@@ -65,7 +76,9 @@ int ck_arena_alloc(ck_arena *a, uint64_t size, uint64_t *offset)
 
 int ck_arena_free(ck_arena *a, uint64_t offset, uint64_t size)
 {
-    uint64_t need = (size + CK_ARENA_ALIGN - 1) / CK_ARENA_ALIGN * CK_ARENA_ALIGN;
+    uint64_t need = rounded(size);
+    if (need == 0)
+        return -1;
     size_t li = 0;
     while (li < a->n_live && !(a->live[li].offset == offset && a->live[li].size == need))
         ++li;
@@ -91,8 +104,10 @@ int ck_arena_free(ck_arena *a, uint64_t offset, uint64_t size)
 
 int ck_arena_contains(const ck_arena *a, uint64_t offset, uint64_t size)
 {
+    /* Written without offset + size, which a forged range could wrap. */
     for (size_t i = 0; i < a->n_live; ++i)
-        if (offset >= a->live[i].offset && offset + size <= a->live[i].offset + a->live[i].size)
+        if (offset >= a->live[i].offset && size <= a->live[i].size &&
+            offset - a->live[i].offset <= a->live[i].size - size)
             return 1;
     return 0;
 }

@@ -2,6 +2,7 @@
 #include "clock.h"
 #include "error.h"
 
+#include <math.h>
 #include <time.h>
 
 double ck_now_s(void)
@@ -15,6 +16,39 @@ void ck_sleep_us(unsigned us)
 {
     struct timespec t = {us / 1000000u, (long)(us % 1000000u) * 1000L};
     nanosleep(&t, NULL);
+}
+
+ck_status ck_timeout_check(double timeout_s, const char *what)
+{
+    if (isnan(timeout_s))
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: timeout is NaN; give a number of seconds from 0 to %.0f",
+                       what, CK_MAX_TIMEOUT_S);
+    if (isinf(timeout_s))
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: timeout is infinite; every wait needs a deadline: give at most "
+                       "%.0f s (one day)", what, CK_MAX_TIMEOUT_S);
+    if (timeout_s < 0)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: timeout %g s is negative; give 0 (the default) to %.0f s", what,
+                       timeout_s, CK_MAX_TIMEOUT_S);
+    if (timeout_s > CK_MAX_TIMEOUT_S)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: timeout %g s is above the limit of %.0f s (one day)", what,
+                       timeout_s, CK_MAX_TIMEOUT_S);
+    return CK_OK;
+}
+
+void ck_deadline_timespec(double timeout_s, struct timespec *ts)
+{
+    if (!(timeout_s > 0)) /* NaN too */
+        timeout_s = 0;
+    if (timeout_s > CK_MAX_TIMEOUT_S)
+        timeout_s = CK_MAX_TIMEOUT_S;
+    clock_gettime(CLOCK_MONOTONIC, ts);
+    double whole = floor(timeout_s);
+    ts->tv_sec += (time_t)whole;
+    ts->tv_nsec += (long)((timeout_s - whole) * 1e9);
+    if (ts->tv_nsec >= 1000000000L) {
+        ts->tv_sec += 1;
+        ts->tv_nsec -= 1000000000L;
+    }
 }
 
 ck_status ck_event_wait(cl_event ev, double timeout_s, const char *what)

@@ -25,21 +25,40 @@ static char *dup_str(const char *s)
     return d;
 }
 
+ck_status ck_context_check(const ck_context *ctx, const char *fn)
+{
+    ck_status s = ck_handle_check(ctx, CK_HANDLE_CONTEXT, fn);
+    if (s == CK_OK && ctx->magic != CK_MAGIC_CONTEXT)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: context handle %p is corrupted (bad magic word)", fn,
+                       (const void *)ctx);
+    return s;
+}
+
 ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
 {
     if (!out)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_create: out must not be NULL");
     *out = NULL;
+    if (opts) {
+        ck_status bad = ck_timeout_check(opts->timeout_s, "ck_context_create (ck_context_options.timeout_s)");
+        if (bad != CK_OK)
+            return bad;
+        if ((uint64_t)opts->arena_bytes > CK_MAX_ARENA_BYTES)
+            return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_create: arena_bytes %zu is above the limit of %llu "
+                           "(CK_MAX_ARENA_BYTES)", opts->arena_bytes, (unsigned long long)CK_MAX_ARENA_BYTES);
+    }
     ck_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
         return ck_fail(CK_ERR_NO_MEMORY, "out of host memory creating a context");
+    ctx->magic = CK_MAGIC_CONTEXT;
     if (opts)
         ctx->opts = *opts;
     ck_context_options *o = &ctx->opts;
     if (!o->work_group_size)
         o->work_group_size = DEFAULT_WG;
-    if (o->timeout_s <= 0)
+    if (o->timeout_s == 0)
         o->timeout_s = DEFAULT_TIMEOUT;
+    ctx->local_pool_auto = o->local_pool_bytes == 0;
     if (!o->chaos_seed && getenv("CK_CHAOS_SEED"))
         o->chaos_seed = strtoull(getenv("CK_CHAOS_SEED"), NULL, 0);
     if (o->local_pool_bytes % 16 || o->local_pool_bytes > (1u << 20)) {
@@ -69,18 +88,29 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
     pthread_cond_init(&ctx->cond, &ca);
     pthread_condattr_destroy(&ca);
     ctx->next_id = 1;
+    if ((s = ck_handle_register(ctx, CK_HANDLE_CONTEXT)) != CK_OK) {
+        ck_device_close(ctx->dev);
+        pthread_mutex_destroy(&ctx->lock);
+        pthread_mutex_destroy(&ctx->send_lock);
+        pthread_mutex_destroy(&ctx->arena_lock);
+        pthread_cond_destroy(&ctx->cond);
+        free(ctx);
+        return s;
+    }
     *out = ctx;
     return CK_OK;
 }
 
-unsigned ck_context_workers(const ck_context *ctx) { return ctx && ctx->built ? ctx->workers : 0; }
+static int live(const ck_context *ctx) { return ctx && ck_handle_is_live(ctx, CK_HANDLE_CONTEXT); }
+
+unsigned ck_context_workers(const ck_context *ctx) { return live(ctx) && ctx->built ? ctx->workers : 0; }
 
 const char *ck_context_build_warnings(const ck_context *ctx)
 {
-    return ctx && ctx->stitch.warnings ? ctx->stitch.warnings : "";
+    return live(ctx) && ctx->stitch.warnings ? ctx->stitch.warnings : "";
 }
 
-const ck_device_info *ck_context_device_info(const ck_context *ctx) { return ctx ? &ctx->dev->info : NULL; }
+const ck_device_info *ck_context_device_info(const ck_context *ctx) { return live(ctx) ? &ctx->dev->info : NULL; }
 
 /* A launch's argument words must end before its first hot line. */
 _Static_assert(CK_L_ARGS + 2u * CK_MAX_ARG_WORDS <= CK_L_CLAIM, "launch arguments overlap the claim word");
@@ -112,24 +142,47 @@ static void blank_header_include(char *text)
 ck_status ck_context_add_source(ck_context *ctx, const char *file_name, const char *source,
                                 const char *const *cooperative, size_t n_cooperative)
 {
-    if (!ctx || !source)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_add_source: context and source must not be NULL");
+    ck_status bad = ck_context_check(ctx, "ck_context_add_source");
+    if (bad != CK_OK)
+        return bad;
+    const char *shown = file_name ? file_name : "<source>";
+    if (!source)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_add_source (%s): source must not be NULL", shown);
+    if (file_name && !*file_name)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_add_source: file_name is empty; give a name for "
+                       "messages or NULL");
+    if (n_cooperative && !cooperative)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_add_source (%s): n_cooperative is %zu but the "
+                       "cooperative list is NULL", shown, n_cooperative);
+    for (size_t i = 0; i < n_cooperative; ++i)
+        if (!cooperative[i] || !*cooperative[i])
+            return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_add_source (%s): cooperative kernel name %zu of %zu "
+                           "is %s", shown, i, n_cooperative, cooperative[i] ? "empty" : "NULL");
     if (ctx->built)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "sources must be added before ck_context_build");
+    if (n_cooperative > SIZE_MAX / sizeof(char *) - 1)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_add_source: n_cooperative %zu is too large",
+                       n_cooperative);
     ck_source *v = realloc(ctx->sources, (ctx->n_sources + 1) * sizeof *v);
     if (!v)
         return ck_fail(CK_ERR_NO_MEMORY, "out of host memory adding a source");
     ctx->sources = v;
     ck_source *src = &v[ctx->n_sources];
     memset(src, 0, sizeof *src);
-    src->name = dup_str(file_name ? file_name : "<source>");
+    src->name = dup_str(shown);
     src->text = dup_str(source);
     src->coop = calloc(n_cooperative + 1, sizeof(char *));
-    if (!src->name || !src->text || !src->coop)
+    int ok = src->name && src->text && src->coop;
+    for (size_t i = 0; ok && i < n_cooperative; ++i)
+        ok = (src->coop[i] = dup_str(cooperative[i])) != NULL;
+    if (!ok) {
+        for (size_t i = 0; src->coop && i < n_cooperative; ++i)
+            free(src->coop[i]);
+        free(src->coop);
+        free(src->name);
+        free(src->text);
         return ck_fail(CK_ERR_NO_MEMORY, "out of host memory adding a source");
-    for (size_t i = 0; i < n_cooperative; ++i)
-        if (!(src->coop[i] = dup_str(cooperative[i])))
-            return ck_fail(CK_ERR_NO_MEMORY, "out of host memory adding a source");
+    }
     src->n_coop = n_cooperative;
     blank_header_include(src->text);
     ctx->n_sources++;
@@ -139,8 +192,11 @@ ck_status ck_context_add_source(ck_context *ctx, const char *file_name, const ch
 ck_status ck_context_add_file(ck_context *ctx, const char *path, const char *const *cooperative,
                               size_t n_cooperative)
 {
-    if (!path)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_add_file: path must not be NULL");
+    ck_status bad = ck_context_check(ctx, "ck_context_add_file");
+    if (bad != CK_OK)
+        return bad;
+    if (!path || !*path)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_add_file: path must not be NULL or empty");
     FILE *f = fopen(path, "rb");
     if (!f)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "cannot read kernel source '%s': check the path", path);
@@ -162,7 +218,20 @@ ck_status ck_context_add_file(ck_context *ctx, const char *path, const char *con
 
 /* Joins the sources into one stitcher input; `#line` directives keep each
  * file's own names and numbers for the device compiler. */
-static ck_status stitch_sources(ck_context *ctx)
+/* The build's deadline, for the stitcher's stop hook. */
+typedef struct {
+    double deadline;
+    int fired;
+} stitch_clock;
+
+static int past_deadline(void *arg)
+{
+    stitch_clock *c = arg;
+    c->fired |= ck_now_s() > c->deadline;
+    return c->fired;
+}
+
+static ck_status stitch_sources(ck_context *ctx, double deadline)
 {
     size_t len = 1, n_coop = 0;
     for (size_t i = 0; i < ctx->n_sources; ++i) {
@@ -184,20 +253,23 @@ static ck_status stitch_sources(ck_context *ctx)
         for (size_t k = 0; k < ctx->sources[i].n_coop; ++k)
             coop[c++] = ctx->sources[i].coop[k];
     }
+    stitch_clock clock = {deadline, 0};
+    char reason[96];
+    snprintf(reason, sizeof reason, "the build deadline (timeout_s %.3g s) passed", ctx->opts.timeout_s);
     ck_stitch_input in = {.source = all, .file_name = ctx->n_sources == 1 ? ctx->sources[0].name : "<sources>",
                           .cooperative = coop, .n_cooperative = n_coop};
     char err[1024];
-    int r = ck_stitch(&in, &ctx->stitch, err, sizeof err);
+    int r = ck_stitch_until(&in, &ctx->stitch, err, sizeof err, past_deadline, &clock, reason);
     free(all);
     free(coop);
     if (r != 0)
-        return ck_fail(CK_ERR_BUILD, "%s", err);
+        return ck_fail(clock.fired ? CK_ERR_TIMEOUT : CK_ERR_BUILD, "%s", err);
     if (ctx->stitch.warnings && !ctx->opts.quiet_warnings)
         fputs(ctx->stitch.warnings, stderr);
     /* The local pool holds only `local T *` arguments: without such
      * parameters it needs no room, and every byte of local memory it takes
      * costs co-resident groups (occupancy). */
-    if (!ctx->opts.local_pool_bytes) {
+    if (ctx->local_pool_auto) {
         int local_params = 0;
         for (size_t k = 0; k < ctx->stitch.n_kernels; ++k)
             for (size_t i = 0; i < ctx->stitch.kernels[k].n_params; ++i)
@@ -320,16 +392,66 @@ static void megakernel_gone(ck_context *ctx)
     }
 }
 
-ck_status ck_context_build(ck_context *ctx)
+/* CK_ERR_TIMEOUT if the build's deadline has passed before `step`. */
+static ck_status check_deadline(const ck_context *ctx, double deadline, const char *step)
 {
-    if (!ctx)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_build: context is NULL");
-    if (ctx->built)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "the context is already built");
-    if (!ctx->n_sources)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "no kernel source: call ck_context_add_source or _add_file first");
+    if (ck_now_s() <= deadline)
+        return CK_OK;
+    return ck_fail(CK_ERR_TIMEOUT, "ck_context_build: the build deadline (timeout_s %.3g s) passed before %s",
+                   ctx->opts.timeout_s, step);
+}
+
+/* Releases what a failed build made, so that a retry starts clean (and the
+ * first attempt's stitch result is not leaked). Only called once the
+ * megakernel, if it was launched, has ended. */
+static void undo_build(ck_context *ctx)
+{
+    if (ctx->mk_event) clReleaseEvent(ctx->mk_event);
+    if (ctx->kernel) clReleaseKernel(ctx->kernel);
+    if (ctx->program) clReleaseProgram(ctx->program);
+    if (ctx->sched) clReleaseMemObject(ctx->sched);
+    if (ctx->poll) clReleaseMemObject(ctx->poll);
+    ctx->mk_event = NULL;
+    ctx->kernel = NULL;
+    ctx->program = NULL;
+    ctx->sched = ctx->poll = NULL;
+    ck_channel_destroy(ctx->ch);
+    ctx->ch = NULL;
+    ck_arena_storage_destroy(ctx);
+    ctx->arena_svm = ctx->arena_host = NULL;
+    ctx->arena_buf = NULL;
+    ctx->xfer = NULL;
+    memset(&ctx->arena_zc, 0, sizeof ctx->arena_zc);
+    ck_stitch_result_free(&ctx->stitch);
+    if (ctx->local_pool_auto)
+        ctx->opts.local_pool_bytes = 0;
+    ctx->groups = ctx->workers = 0;
+    ctx->max_workers = 0;
+}
+
+/* Stops a megakernel launched by a build that then failed. If it will not
+ * stop, nothing it uses may be released: the context is marked broken.
+ * Returns s with the message kept. */
+static ck_status abort_build(ck_context *ctx, ck_status s)
+{
+    char why[1024];
+    snprintf(why, sizeof why, "%s", ck_last_error());
+    ck_channel_abort(ctx->ch);
+    if (ck_event_wait(ctx->mk_event, 30.0, "megakernel") != CK_OK) {
+        ctx->broken = 1;
+        return ck_fail(s, "%s (and the aborted megakernel did not end within 30 s; the context cannot be built "
+                       "again: destroy it)", why);
+    }
+    megakernel_gone(ctx);
+    return ck_fail(s, "%s", why);
+}
+
+static ck_status build_steps(ck_context *ctx, double deadline)
+{
     ck_status s;
-    if ((s = stitch_sources(ctx)) != CK_OK || (s = build_program(ctx)) != CK_OK ||
+    if ((s = stitch_sources(ctx, deadline)) != CK_OK || (s = check_deadline(ctx, deadline, "compiling")) != CK_OK ||
+        (s = build_program(ctx)) != CK_OK ||
+        (s = check_deadline(ctx, deadline, "allocating the arena")) != CK_OK ||
         (s = ck_arena_storage_create(ctx)) != CK_OK || (s = ck_channel_create(ctx->dev, &ctx->ch)) != CK_OK)
         return s;
 
@@ -362,6 +484,8 @@ ck_status ck_context_build(ck_context *ctx)
     if (err != CL_SUCCESS)
         return ck_fail_cl(err, "clSetKernelArg(megakernel)", "");
     CK_CL_TRY(clFinish(ctx->dev->queue), "clFinish before the megakernel", "");
+    if ((s = check_deadline(ctx, deadline, "launching the megakernel")) != CK_OK)
+        return s;
 
     size_t global = launch * wg;
     double t0 = ck_now_s();
@@ -372,33 +496,52 @@ ck_status ck_context_build(ck_context *ctx)
         ctx->mk_counted = 1;
         ck_device_note_megakernel(1);
     }
-    if (err != CL_SUCCESS)
+    if (err != CL_SUCCESS) {
+        if (ctx->mk_event && ck_event_wait(ctx->mk_event, 30.0, "megakernel") != CK_OK)
+            ctx->broken = 1;
         return ck_fail_cl(err, "clEnqueueNDRangeKernel(megakernel)",
                           "the megakernel may need more registers or local memory than a group of this size has; "
                           "try a smaller work_group_size or local_pool_bytes");
+    }
+    /* Discovery gets what is left of the build's deadline. */
+    double left = deadline - t0;
     unsigned found = 0;
-    s = ck_discovery_close(ctx->dev, ctx->ch, launch, t0, ctx->opts.timeout_s, &found);
+    s = left > 0 ? ck_discovery_close(ctx->dev, ctx->ch, launch, t0, left, &found)
+                 : check_deadline(ctx, deadline, "occupancy discovery");
     if (s == CK_OK && found < 2)
         s = ck_fail(CK_ERR_NO_DEVICE, "only %u work-group is co-resident: the megakernel needs a scheduler group and "
                     "at least one worker (on PoCL set POCL_MAX_PTHREAD_COUNT to 2 or more)", found);
-    if (s != CK_OK) {
-        char why[1024];
-        snprintf(why, sizeof why, "%s", ck_last_error());
-        ck_channel_abort(ctx->ch);
-        if (ck_event_wait(ctx->mk_event, 30.0, "megakernel") != CK_OK)
-            return ck_fail(s, "%s (and the aborted megakernel did not end within 30 s)", why);
-        megakernel_gone(ctx);
-        return ck_fail(s, "%s", why);
-    }
+    if (s != CK_OK)
+        return abort_build(ctx, s);
     ctx->groups = found;
     ctx->workers = found - 1;
-    if (pthread_create(&ctx->progress, NULL, progress_main, ctx) != 0) {
-        ck_channel_abort(ctx->ch);
-        if (ck_event_wait(ctx->mk_event, 30.0, "megakernel") == CK_OK)
-            megakernel_gone(ctx);
-        return ck_fail(CK_ERR_NO_MEMORY, "cannot start the runtime's progress thread");
-    }
+    if (pthread_create(&ctx->progress, NULL, progress_main, ctx) != 0)
+        return abort_build(ctx, ck_fail(CK_ERR_NO_MEMORY, "cannot start the runtime's progress thread"));
     ctx->progress_started = 1;
+    return CK_OK;
+}
+
+ck_status ck_context_build(ck_context *ctx)
+{
+    ck_status s = ck_context_check(ctx, "ck_context_build");
+    if (s != CK_OK)
+        return s;
+    if (ctx->built)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "the context is already built");
+    if (ctx->broken)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_build: an earlier build failed and its megakernel would "
+                       "not stop, so this context cannot be built again: destroy it and create a new one");
+    if (!ctx->n_sources)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "no kernel source: call ck_context_add_source or _add_file first");
+    double deadline = ck_now_s() + ctx->opts.timeout_s;
+    s = build_steps(ctx, deadline);
+    if (s != CK_OK) {
+        /* Unless a megakernel is still running (broken), everything the
+         * attempt made goes, so a retry starts clean. */
+        if (!ctx->broken)
+            undo_build(ctx);
+        return s;
+    }
     ctx->built = 1;
     return CK_OK;
 }
@@ -407,6 +550,14 @@ ck_status ck_context_destroy(ck_context *ctx)
 {
     if (!ctx)
         return CK_OK;
+    /* The registry, not the struct, says whether ctx is live: after a first
+     * destroy the struct may be gone. Unregistering first also makes two
+     * racing destroys safe (only one gets past here). */
+    if (!ck_handle_unregister(ctx, CK_HANDLE_CONTEXT))
+        return ck_handle_check(ctx, CK_HANDLE_CONTEXT, "ck_context_destroy");
+    if (ctx->magic != CK_MAGIC_CONTEXT)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_destroy: context handle %p is corrupted (bad magic "
+                       "word); nothing was released", (void *)ctx);
     ck_status result = CK_OK;
     int ended = 1;
     if (ctx->progress_started) {
@@ -435,16 +586,23 @@ ck_status ck_context_destroy(ck_context *ctx)
         pthread_join(ctx->progress, NULL);
         if (!ended) {
             /* A user kernel loops without reaching a primitive: the device is
-             * still busy, so nothing it uses may be released. */
+             * still busy, so nothing it uses may be released (the context's
+             * memory is left allocated; its handle is no longer live). */
             return ck_fail(CK_ERR_TIMEOUT, "the megakernel did not stop even after abort (a kernel loops without "
                            "reaching a primitive); its resources are left allocated");
         }
         megakernel_gone(ctx);
     }
+    if (ctx->broken) {
+        if (ck_event_wait(ctx->mk_event, 1.0, "megakernel of a failed build") != CK_OK)
+            return ck_fail(CK_ERR_TIMEOUT, "the megakernel of an earlier failed build still runs; the context's "
+                           "resources are left allocated");
+        megakernel_gone(ctx);
+    }
     for (ck_launch *l = ctx->inflight, *n; l; l = n) {
         n = l->next;
         if (l->user_released)
-            free(l);
+            ck_handle_retire(l, &l->magic, CK_HANDLE_LAUNCH);
         else
             l->ctx = NULL;
     }
@@ -470,6 +628,6 @@ ck_status ck_context_destroy(ck_context *ctx)
     pthread_mutex_destroy(&ctx->send_lock);
     pthread_mutex_destroy(&ctx->arena_lock);
     pthread_cond_destroy(&ctx->cond);
-    free(ctx);
+    ck_handle_retire(ctx, &ctx->magic, CK_HANDLE_CONTEXT);
     return result;
 }

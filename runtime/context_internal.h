@@ -6,6 +6,7 @@
 
 #include "arena.h"
 #include "channel.h"
+#include "handle.h"
 #include "ck_sched_layout.h"
 #include "stitcher.h"
 #include "zero_copy.h"
@@ -21,6 +22,7 @@ typedef struct {
 enum { CK_LAUNCH_SENT, CK_LAUNCH_BEGUN, CK_LAUNCH_STARTED, CK_LAUNCH_DONE };
 
 struct ck_launch {
+    uint32_t magic;      /* CK_MAGIC_LAUNCH while the memory is ours, then CK_MAGIC_DEAD */
     ck_context *ctx;
     uint32_t id;
     int kernel_index;
@@ -30,16 +32,19 @@ struct ck_launch {
     uint32_t device_error;
     double t_sent, t_begin, t_started, t_done;
     unsigned initial, kills, forked, resizes, max_m;
-    int user_released;   /* the user called ck_launch_release                 */
+    int user_released;   /* the user called ck_launch_release (handle unregistered) */
     ck_launch *next;     /* in-flight list                                    */
 };
 
 struct ck_context {
+    uint32_t magic;         /* CK_MAGIC_CONTEXT (see handle.h) */
     ck_device *dev;
     ck_context_options opts;
     ck_source *sources;
     size_t n_sources;
     int built;
+    int local_pool_auto;    /* local_pool_bytes was 0: each build picks it        */
+    int broken;             /* a failed build left a megakernel that would not stop */
 
     ck_stitch_result stitch;
     char stitch_name[64];
@@ -82,6 +87,10 @@ struct ck_context {
  * message or launch (GPU devices). */
 #define CK_WAIT_SPIN_S 0.0005
 #define CK_PROGRESS_AWAKE_S 0.005
+
+/* context.c: CK_OK if ctx is a live context handle (registry, then magic
+ * word); otherwise CK_ERR_INVALID_ARGUMENT naming fn. Never reads freed memory. */
+ck_status ck_context_check(const ck_context *ctx, const char *fn);
 
 /* memory.c */
 ck_status ck_arena_storage_create(ck_context *ctx);

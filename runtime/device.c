@@ -3,6 +3,7 @@
  * transport. */
 #include "device_internal.h"
 #include "error.h"
+#include "handle.h"
 
 #include <CL/cl_ext.h>
 #include <ctype.h>
@@ -365,6 +366,14 @@ ck_status ck_device_open(const ck_device_options *opts, ck_device **out)
     if (info.nv_create_buffer)
         dev->create_buffer_nv = (ck_create_buffer_nv_fn)clGetExtensionFunctionAddressForPlatform(
             dev->platform, "clCreateBufferNV");
+    dev->magic = CK_MAGIC_DEVICE;
+    ck_status reg = ck_handle_register(dev, CK_HANDLE_DEVICE);
+    if (reg != CK_OK) {
+        clReleaseCommandQueue(dev->queue);
+        clReleaseContext(dev->context);
+        free(dev);
+        return reg;
+    }
     if (info.path == CK_PATH_CL12 && !info.is_cpu && !dev->create_buffer_nv) {
         ck_device_close(dev);
         return ck_fail(CK_ERR_NO_PATH, "device '%s' reports cl_nv_create_buffer but clCreateBufferNV could "
@@ -424,10 +433,23 @@ static int park_context(cl_context c)
     return done;
 }
 
-void ck_device_close(ck_device *dev)
+ck_status ck_device_check(const ck_device *dev, const char *fn)
+{
+    ck_status s = ck_handle_check(dev, CK_HANDLE_DEVICE, fn);
+    if (s == CK_OK && dev->magic != CK_MAGIC_DEVICE)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: device handle %p is corrupted (bad magic word)", fn,
+                       (const void *)dev);
+    return s;
+}
+
+ck_status ck_device_close(ck_device *dev)
 {
     if (!dev)
-        return;
+        return CK_OK;
+    /* Unregistering first makes a second close (or a close racing another)
+     * fail here without touching the memory. */
+    if (!ck_handle_unregister(dev, CK_HANDLE_DEVICE))
+        return ck_handle_check(dev, CK_HANDLE_DEVICE, "ck_device_close");
     if (dev->probe_program)
         clReleaseProgram(dev->probe_program);
     if (dev->queue) {
@@ -436,7 +458,11 @@ void ck_device_close(ck_device *dev)
     }
     if (dev->context && !park_context(dev->context))
         clReleaseContext(dev->context);
-    free(dev);
+    ck_handle_retire(dev, &dev->magic, CK_HANDLE_DEVICE);
+    return CK_OK;
 }
 
-const ck_device_info *ck_device_get_info(const ck_device *dev) { return dev ? &dev->info : NULL; }
+const ck_device_info *ck_device_get_info(const ck_device *dev)
+{
+    return dev && ck_handle_is_live(dev, CK_HANDLE_DEVICE) ? &dev->info : NULL;
+}

@@ -12,6 +12,7 @@ typedef cl_mem (*ck_create_buffer_nv_fn)(cl_context, cl_mem_flags, cl_bitfield /
                                          size_t, void *, cl_int *);
 
 struct ck_device {
+    uint32_t magic;            /* CK_MAGIC_DEVICE (see handle.h) */
     cl_platform_id platform;
     cl_device_id device;
     cl_context context;
@@ -35,5 +36,8 @@ ck_status ck_device_choose_path(ck_device_info *info, ck_path want);
  * OpenCL context while any megakernel runs, and the last megakernel to end
  * releases the parked ones. Cannot fail. */
 void ck_device_note_megakernel(int running);
+/* CK_OK if dev is a live device handle (registry, then magic word); otherwise
+ * CK_ERR_INVALID_ARGUMENT naming fn. Never reads freed memory. */
+ck_status ck_device_check(const ck_device *dev, const char *fn);
 
 #endif

@@ -2,6 +2,7 @@
  * running kernel answers, host sees the answer. */
 #include "channel.h"
 #include "clock.h"
+#include "device_internal.h"
 #include "error.h"
 #include "probes.h"
 #include "program.h"
@@ -17,11 +18,15 @@ static int cmp_double(const void *a, const void *b)
 
 ck_status ck_channel_latency(ck_device *dev, unsigned round_trips, ck_latency_result *out)
 {
-    if (!dev || !out)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_channel_latency: dev and out must not be NULL");
+    if (!out)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_channel_latency: out must not be NULL");
     memset(out, 0, sizeof *out);
-    if (round_trips == 0)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "round trips must be at least 1");
+    ck_status bad = ck_device_check(dev, "ck_channel_latency");
+    if (bad != CK_OK)
+        return bad;
+    if (round_trips == 0 || round_trips > CK_MAX_ROUND_TRIPS)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "round trips %u is not in 1..%u", round_trips,
+                       (unsigned)CK_MAX_ROUND_TRIPS);
     const unsigned warmup = round_trips < 100 ? round_trips : 100;
     double *t = malloc(sizeof *t * round_trips);
     if (!t)

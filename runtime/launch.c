@@ -62,11 +62,14 @@ static ck_status pack_args(ck_context *ctx, const ck_stitch_kernel *K, const ck_
                                "given", i, P->type, P->name, K->name, P->size, a->size);
             memcpy(&words[P->word_offset], a->words, a->size);
         } else if (P->kind == CK_PARAM_LOCAL_PTR) {
-            local_used += (a->words[0] + 15) / 16 * 16;
-            if (a->words[0] == 0 || local_used > ctx->opts.local_pool_bytes)
-                return ck_fail(CK_ERR_INVALID_ARGUMENT, "local arguments of kernel '%s' need %zu bytes; the pool "
-                               "has %zu (ck_context_options.local_pool_bytes)", K->name, local_used,
+            /* Compared before any rounding or sum, which a huge request could wrap. */
+            uint64_t want = a->words[0], room = ctx->opts.local_pool_bytes - local_used;
+            if (want == 0 || want > room || (want + 15) / 16 * 16 > room)
+                return ck_fail(CK_ERR_INVALID_ARGUMENT, "argument %zu ('%s') of kernel '%s' asks for %llu bytes of "
+                               "local memory; %zu of the pool's %zu are left (ck_context_options.local_pool_bytes)",
+                               i, P->name, K->name, (unsigned long long)want, (size_t)room,
                                ctx->opts.local_pool_bytes);
+            local_used += (size_t)((want + 15) / 16 * 16);
             words[P->word_offset] = a->words[0];
         } else {
             if (a->kind == ARG_BUFFER && a->words[0] >= ctx->arena.capacity)
@@ -81,9 +84,12 @@ static ck_status pack_args(ck_context *ctx, const ck_stitch_kernel *K, const ck_
 ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, const ck_arg *args, size_t n_args,
                            ck_launch **out)
 {
-    if (!ctx || !name || !out || (n_args && !args))
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_launch_kernel: context, name, args and out must not be NULL");
+    if (!name || !out || (n_args && !args))
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_launch_kernel: name, args and out must not be NULL");
     *out = NULL;
+    ck_status bad = ck_context_check(ctx, "ck_launch_kernel");
+    if (bad != CK_OK)
+        return bad;
     if (!ctx->built)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "launch of '%s' before ck_context_build", name);
     int k = ck_stitch_find_kernel(&ctx->stitch, name);
@@ -101,6 +107,11 @@ ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, c
     ck_launch *l = calloc(1, sizeof *l);
     if (!l)
         return ck_fail(CK_ERR_NO_MEMORY, "out of host memory for a launch");
+    l->magic = CK_MAGIC_LAUNCH;
+    if ((s = ck_handle_register(l, CK_HANDLE_LAUNCH)) != CK_OK) {
+        free(l);
+        return s;
+    }
     l->ctx = ctx;
     l->kernel_index = k;
     l->coop = K->cooperative;
@@ -120,6 +131,7 @@ ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, c
     if (ctx->megakernel_ended || ctx->bye) {
         pthread_mutex_unlock(&ctx->lock);
         pthread_mutex_unlock(&ctx->send_lock);
+        ck_handle_unregister(l, CK_HANDLE_LAUNCH);
         free(l);
         return ck_fail(CK_ERR_OPENCL, "the megakernel is no longer running (status %d); destroy the context",
                        (int)ctx->megakernel_status);
@@ -140,6 +152,7 @@ ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, c
                 break;
             }
         pthread_mutex_unlock(&ctx->lock);
+        ck_handle_unregister(l, CK_HANDLE_LAUNCH);
         free(l);
         return ck_fail(s, "launch of '%s': %s", name, ck_last_error());
     }
@@ -212,7 +225,7 @@ void ck_launch_handle_message(ck_context *ctx, const uint32_t *m, double now)
                 }
             l->next = NULL;
             if (l->user_released)
-                free(l);
+                ck_handle_retire(l, &l->magic, CK_HANDLE_LAUNCH);
         }
         break;
     case CK_MSG_STATE_REPLY:
@@ -291,10 +304,22 @@ static ck_launch *holder(ck_context *ctx)
     return NULL;
 }
 
+/* ck_handle_check, then the magic word. */
+static ck_status check_launch(const ck_launch *l, const char *fn)
+{
+    ck_status s = ck_handle_check(l, CK_HANDLE_LAUNCH, fn);
+    if (s == CK_OK && l->magic != CK_MAGIC_LAUNCH)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: launch handle %p is corrupted (bad magic word)", fn,
+                       (const void *)l);
+    return s;
+}
+
 int ck_launch_done(const ck_launch *l)
 {
     if (!l)
         return 0;
+    if (!ck_handle_is_live(l, CK_HANDLE_LAUNCH))
+        return 1;
     if (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) == CK_LAUNCH_DONE)
         return 1;
     return l->ctx ? __atomic_load_n(&l->ctx->megakernel_ended, __ATOMIC_ACQUIRE) != 0 : 1;
@@ -302,13 +327,17 @@ int ck_launch_done(const ck_launch *l)
 
 ck_status ck_wait(ck_launch *l, double timeout_s)
 {
-    if (!l)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_wait: launch is NULL");
+    ck_status bad = check_launch(l, "ck_wait");
+    if (bad == CK_OK)
+        bad = ck_timeout_check(timeout_s, "ck_wait");
+    if (bad != CK_OK)
+        return bad;
     ck_context *ctx = l->ctx;
     if (!ctx)
         return l->state == CK_LAUNCH_DONE ? CK_OK
-                                          : ck_fail(CK_ERR_INVALID_ARGUMENT, "the launch's context was destroyed");
-    if (timeout_s <= 0)
+                                          : ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_wait: the launch's context was "
+                                                    "destroyed before the launch finished");
+    if (timeout_s == 0)
         timeout_s = ctx->opts.timeout_s;
     double deadline = ck_now_s() + timeout_s;
     /* Fast path: the completion reaches us about one channel round trip after
@@ -322,17 +351,19 @@ ck_status ck_wait(ck_launch *l, double timeout_s)
             ck_cpu_relax();
     }
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    ts.tv_sec += (time_t)timeout_s;
-    ts.tv_nsec += (long)((timeout_s - (double)(time_t)timeout_s) * 1e9);
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec += 1;
-        ts.tv_nsec -= 1000000000L;
-    }
+    ck_deadline_timespec(timeout_s, &ts);
+    int wait_err = 0;
     pthread_mutex_lock(&ctx->lock);
     while (l->state != CK_LAUNCH_DONE && !ctx->megakernel_ended) {
-        if (pthread_cond_timedwait(&ctx->cond, &ctx->lock, &ts) == ETIMEDOUT && ck_now_s() >= deadline)
+        int rc = pthread_cond_timedwait(&ctx->cond, &ctx->lock, &ts);
+        if (rc == ETIMEDOUT && ck_now_s() >= deadline)
             break;
+        if (rc != 0 && rc != ETIMEDOUT) {
+            /* EINVAL (a bad deadline) would come back at once forever: an
+             * error, never a reason to keep waiting with the lock held. */
+            wait_err = rc;
+            break;
+        }
     }
     int state = l->state;
     int ended = ctx->megakernel_ended;
@@ -354,6 +385,10 @@ ck_status ck_wait(ck_launch *l, double timeout_s)
     uint32_t dev_err = l->device_error;
     uint32_t id = l->id;
     pthread_mutex_unlock(&ctx->lock);
+    if (wait_err && state != CK_LAUNCH_DONE && !ended)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_wait: waiting for launch %u of '%s' failed: "
+                       "pthread_cond_timedwait: %s (timeout %g s); the launch stays pending", id, kn,
+                       strerror(wait_err), timeout_s);
     if (state == CK_LAUNCH_DONE) {
         if (dev_err == CK_DEV_ERR_TX_TOO_BIG)
             return ck_fail(CK_ERR_INVALID_ARGUMENT, "launch %u of '%s': its transmit variables exceed %u bytes, so "
@@ -372,8 +407,11 @@ ck_status ck_wait(ck_launch *l, double timeout_s)
 
 ck_status ck_launch_get_stats(const ck_launch *l, ck_launch_stats *out)
 {
-    if (!l || !out)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_launch_get_stats: launch and out must not be NULL");
+    if (!out)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_launch_get_stats: out must not be NULL");
+    ck_status bad = check_launch(l, "ck_launch_get_stats");
+    if (bad != CK_OK)
+        return bad;
     if (l->state != CK_LAUNCH_DONE)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "launch %u has not finished: call ck_wait first", l->id);
     memset(out, 0, sizeof *out);
@@ -390,19 +428,28 @@ ck_status ck_launch_get_stats(const ck_launch *l, ck_launch_stats *out)
     return CK_OK;
 }
 
-void ck_launch_release(ck_launch *l)
+/* The handle dies here (unregistered); its memory lives on while the
+ * scheduler may still report on the launch, and then goes to the quarantine
+ * (handle.h) rather than straight back to malloc. */
+ck_status ck_launch_release(ck_launch *l)
 {
     if (!l)
-        return;
+        return CK_OK;
+    if (!ck_handle_unregister(l, CK_HANDLE_LAUNCH))
+        return ck_handle_check(l, CK_HANDLE_LAUNCH, "ck_launch_release");
+    if (l->magic != CK_MAGIC_LAUNCH)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_launch_release: launch handle %p is corrupted (bad magic word)",
+                       (void *)l);
     ck_context *ctx = l->ctx;
     if (!ctx) {
-        free(l);
-        return;
+        ck_handle_retire(l, &l->magic, CK_HANDLE_LAUNCH);
+        return CK_OK;
     }
     pthread_mutex_lock(&ctx->lock);
     int done = l->state == CK_LAUNCH_DONE;
     l->user_released = 1;
     pthread_mutex_unlock(&ctx->lock);
     if (done)
-        free(l);
+        ck_handle_retire(l, &l->magic, CK_HANDLE_LAUNCH);
+    return CK_OK;
 }

@@ -21,6 +21,7 @@ ck_status ck_arena_storage_create(ck_context *ctx)
 {
     ck_device *dev = ctx->dev;
     uint64_t bytes = ctx->opts.arena_bytes ? ctx->opts.arena_bytes : default_arena(dev);
+    /* arena_bytes <= CK_MAX_ARENA_BYTES (ck_context_create), so this cannot wrap. */
     bytes = (bytes + 4095) & ~(uint64_t)4095;
     cl_int err = CL_SUCCESS;
     if (dev->info.transport == CK_TRANSPORT_SVM) {
@@ -70,10 +71,18 @@ ck_status ck_arena_set_kernel_arg(ck_context *ctx, cl_kernel k, cl_uint index)
 
 ck_status ck_buffer_alloc(ck_context *ctx, size_t bytes, ck_buffer *out)
 {
-    if (!ctx || !out || !ctx->built)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_buffer_alloc needs a built context");
+    ck_status bad = ck_context_check(ctx, "ck_buffer_alloc");
+    if (bad != CK_OK)
+        return bad;
+    if (!out || !ctx->built)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_buffer_alloc needs a built context and an out pointer");
     if (bytes == 0)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "cannot allocate a buffer of 0 bytes");
+    /* Refused before the allocator rounds the size up (SIZE_MAX would wrap). */
+    if ((uint64_t)bytes > ctx->arena.capacity)
+        return ck_fail(CK_ERR_NO_MEMORY, "a buffer of %zu bytes is larger than the whole arena (%llu bytes); set "
+                       "ck_context_options.arena_bytes (at most %llu)", bytes,
+                       (unsigned long long)ctx->arena.capacity, (unsigned long long)CK_MAX_ARENA_BYTES);
     pthread_mutex_lock(&ctx->arena_lock);
     uint64_t off;
     int r = ck_arena_alloc(&ctx->arena, bytes, &off);
@@ -90,8 +99,9 @@ ck_status ck_buffer_alloc(ck_context *ctx, size_t bytes, ck_buffer *out)
 
 ck_status ck_buffer_free(ck_context *ctx, ck_buffer b)
 {
-    if (!ctx)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_buffer_free: context is NULL");
+    ck_status bad = ck_context_check(ctx, "ck_buffer_free");
+    if (bad != CK_OK)
+        return bad;
     pthread_mutex_lock(&ctx->arena_lock);
     int r = ck_arena_free(&ctx->arena, b.offset, b.size);
     pthread_mutex_unlock(&ctx->arena_lock);
@@ -103,8 +113,12 @@ ck_status ck_buffer_free(ck_context *ctx, ck_buffer b)
 
 static ck_status check_range(ck_context *ctx, ck_buffer b, size_t offset, size_t bytes, const void *p)
 {
-    if (!ctx || !ctx->built || (!p && bytes))
+    ck_status bad = ck_context_check(ctx, "ck_buffer_write/read");
+    if (bad != CK_OK)
+        return bad;
+    if (!ctx->built || (!p && bytes))
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "buffer copy needs a built context and a host pointer");
+    /* No offset + bytes: that sum could wrap. */
     if (offset > b.size || bytes > b.size - offset)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "copy of %zu bytes at %zu is outside the %zu-byte buffer", bytes,
                        offset, b.size);

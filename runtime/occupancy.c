@@ -5,6 +5,7 @@
 #include "channel.h"
 #include "discovery.h"
 #include "clock.h"
+#include "device_internal.h"
 #include "error.h"
 #include "probes.h"
 #include "program.h"
@@ -37,9 +38,14 @@ static ck_status make_buffer(ck_device *dev, size_t bytes, cl_mem *out, const ch
 
 ck_status ck_occupancy_discover(ck_device *dev, const ck_occupancy_options *opts, ck_occupancy_result *out)
 {
-    if (!dev || !opts || !out)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_occupancy_discover: dev, opts and out must not be NULL");
+    if (!opts || !out)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_occupancy_discover: opts and out must not be NULL");
     memset(out, 0, sizeof *out);
+    ck_status bad = ck_device_check(dev, "ck_occupancy_discover");
+    if (bad == CK_OK)
+        bad = ck_timeout_check(opts->timeout_s, "ck_occupancy_discover");
+    if (bad != CK_OK)
+        return bad;
     size_t wg = opts->work_group_size;
     if (wg == 0 || wg > dev->info.max_work_group_size)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "work-group size %zu is not in 1..%zu (the device's maximum)", wg,
@@ -50,7 +56,7 @@ ck_status ck_occupancy_discover(ck_device *dev, const ck_occupancy_options *opts
     size_t launch = opts->launch_groups ? opts->launch_groups : ck_discovery_auto_launch(dev, wg);
     if (launch > (size_t)CK_POLL_MASK || launch * wg > ((size_t)1 << 40))
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "launch size %zu is too large", launch);
-    double timeout = opts->timeout_s > 0 ? opts->timeout_s : 30.0;
+    double timeout = opts->timeout_s > 0 ? opts->timeout_s : 30.0; /* 0: the default */
 
     cl_program prog;
     ck_status s = ck_probe_program(dev, &prog);

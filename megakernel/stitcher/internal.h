@@ -246,6 +246,9 @@ typedef struct {
   struct scope *fscope; /* file scope */
   const char *const *coop;
   size_t n_coop;
+  int (*stop)(void *arg); /* deadline hook of ck_stitch_input (NULL: none) */
+  void *stop_arg;
+  const char *stop_reason;
 } program;
 
 /* parse_top.c: splits the program into top-level items, finds functions and typedefs. */

@@ -47,19 +47,32 @@ static int fill_result(program *pg, char *source, ck_stitch_result *out) {
   return 0;
 }
 
+/* The caller's deadline hook: nonzero (and the error recorded) when it says stop. */
+static int stopped(program *pg) {
+  if (!pg->stop || !pg->stop(pg->stop_arg)) return 0;
+  st_error(pg->dg, 0, "stitching stopped: %s", pg->stop_reason ? pg->stop_reason : "cancelled");
+  return 1;
+}
+
 static int run(program *pg, const char *src, char **source) {
-  if (st_lex(pg->ar, pg->dg, src, &pg->tl)) return -1;
-  if (st_parse_program(pg)) return -1;
-  if (st_analyze(pg) || st_lint(pg)) return -1;
+  if (stopped(pg) || st_lex(pg->ar, pg->dg, src, &pg->tl)) return -1;
+  if (stopped(pg) || st_parse_program(pg)) return -1;
+  if (stopped(pg) || st_analyze(pg) || stopped(pg) || st_lint(pg)) return -1;
   for (size_t k = 0; k < pg->kernels.n; k++) {
     func *fn = pg->kernels.v[k];
     fn->index = (int)k;
-    if (st_kernel_attributes(pg, fn) || st_kernel_params(pg, fn)) return -1;
+    if (stopped(pg) || st_kernel_attributes(pg, fn) || st_kernel_params(pg, fn)) return -1;
   }
+  if (stopped(pg)) return -1;
   return st_emit_program(pg, source);
 }
 
 int ck_stitch(const ck_stitch_input *in, ck_stitch_result *out, char *err, size_t err_len) {
+  return ck_stitch_until(in, out, err, err_len, NULL, NULL, NULL);
+}
+
+int ck_stitch_until(const ck_stitch_input *in, ck_stitch_result *out, char *err, size_t err_len,
+                    int (*stop)(void *stop_arg), void *stop_arg, const char *reason) {
   if (err && err_len) err[0] = 0;
   if (out) memset(out, 0, sizeof *out);
   const char *file = in && in->file_name ? in->file_name : "<input>";
@@ -76,6 +89,9 @@ int ck_stitch(const ck_stitch_input *in, ck_stitch_result *out, char *err, size_
   pg.file = file;
   pg.coop = in->cooperative;
   pg.n_coop = in->n_cooperative;
+  pg.stop = stop;
+  pg.stop_arg = stop_arg;
+  pg.stop_reason = reason;
   char *source = NULL;
   int r = run(&pg, in->source, &source);
   if (r == 0 && dg.warnings.failed) {

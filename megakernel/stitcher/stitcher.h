@@ -70,6 +70,13 @@ typedef struct {
  * unsupported parameter types, unknown cooperative kernel names, ...); out of memory. */
 int ck_stitch(const ck_stitch_input *in, ck_stitch_result *out, char *err, size_t err_len);
 
+/* Same as ck_stitch, with a deadline hook: stop(stop_arg) is called before each pass
+ * and before each kernel's metadata; a nonzero answer stops the stitch, which then
+ * fails (-1) with "<file>:0: error: stitching stopped: <reason>" (reason NULL:
+ * "cancelled"). A single pass is not interrupted. stop may be NULL. */
+int ck_stitch_until(const ck_stitch_input *in, ck_stitch_result *out, char *err, size_t err_len,
+                    int (*stop)(void *stop_arg), void *stop_arg, const char *reason);
+
 /* Releases everything ck_stitch allocated in *r and zeroes it. NULL or an already freed
  * (zeroed) result is accepted. Cannot fail. */
 void ck_stitch_result_free(ck_stitch_result *r);

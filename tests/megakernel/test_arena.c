@@ -1,6 +1,7 @@
 /* Unit tests of the arena allocator (runtime/arena.c): alignment, first
  * fit, exhaustion, coalescing of freed neighbours, and refusal of frees
- * that do not match a live allocation. */
+ * that do not match a live allocation, and sizes or ranges near 2^64 whose
+ * rounding or end would wrap around. */
 #include "arena.h"
 
 #include <setjmp.h>
@@ -59,12 +60,34 @@ static void test_bad_frees_are_refused(void **state)
     ck_arena_destroy(&a);
 }
 
+static void test_sizes_near_the_top_are_refused(void **state)
+{
+    ck_arena a;
+    ck_arena_init(&a, 1 << 20);
+    uint64_t o, keep;
+    const uint64_t huge[] = {UINT64_MAX, UINT64_MAX - 1, UINT64_MAX - 15, UINT64_MAX - 255, UINT64_MAX - 256,
+                             (1 << 20) + 1};
+    for (size_t i = 0; i < sizeof huge / sizeof huge[0]; ++i)
+        assert_int_equal(ck_arena_alloc(&a, huge[i], &o), -1);
+    assert_int_equal(ck_arena_free_bytes(&a), 1 << 20);
+    assert_int_equal(ck_arena_alloc(&a, 512, &keep), 0);
+    /* Ranges whose end wraps are not inside the live allocation. */
+    assert_false(ck_arena_contains(&a, keep + 256, UINT64_MAX - 200));
+    assert_false(ck_arena_contains(&a, UINT64_MAX - 10, 64));
+    assert_false(ck_arena_contains(&a, keep, UINT64_MAX));
+    assert_true(ck_arena_contains(&a, keep + 256, 256));
+    assert_int_equal(ck_arena_free(&a, keep, UINT64_MAX), -1);
+    assert_int_equal(ck_arena_free(&a, keep, 512), 0);
+    ck_arena_destroy(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_alignment_and_exhaustion),
         cmocka_unit_test(test_free_coalesces),
         cmocka_unit_test(test_bad_frees_are_refused),
+        cmocka_unit_test(test_sizes_near_the_top_are_refused),
     };
     return cmocka_run_group_tests_name("arena", tests, NULL, NULL);
 }
