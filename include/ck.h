@@ -182,10 +182,26 @@ typedef struct {
     double timeout_s;           /* deadline of builds and default of waits; 0 = 60 s   */
     int quiet_warnings;         /* 1: do not write the build's warnings to stderr
                                    (ck_context_build_warnings still has them)         */
+    /* Chaos mode only (otherwise ignored). NULL: the environment variables
+     * CK_CHAOS_RECORD / CK_CHAOS_REPLAY. Recording writes the scheduler's
+     * choices (initial M, accepted kills, forks, every resizing barrier's
+     * new M) to this text file when each cooperative launch finishes, one
+     * line a decision sorted by key (launch, group, n-th call; a barrier by
+     * its epoch), at most 32768 decisions (the file then says it is
+     * truncated). Replay loads such a file and makes its choices by key;
+     * where the model cannot (e.g. fewer idle workers than a recorded fork,
+     * after a bounded wait) it makes the nearest legal one and reports it on
+     * stderr and in ck_launch_stats.replay_divergences; a decision absent
+     * from the file is declined. A replay with chaos_seed 0 takes the seed
+     * the file names. */
+    const char *chaos_record_path;
+    const char *chaos_replay_path;
 } ck_context_options;
 
 /* Opens the device and prepares an empty context. opts may be NULL.
- * Errors: as ck_device_open; CK_ERR_INVALID_ARGUMENT; CK_ERR_NO_MEMORY. */
+ * Errors: as ck_device_open; CK_ERR_INVALID_ARGUMENT (also: a chaos replay
+ * file that cannot be read or has a malformed line: the message names it);
+ * CK_ERR_NO_MEMORY. */
 ck_status ck_context_create(const ck_context_options *opts, ck_context **out);
 /* Adds OpenCL C source (copied). `cooperative` names the kernels of this
  * source that are cooperative (may use offer_kill, request_fork, the global
@@ -202,8 +218,8 @@ ck_status ck_context_add_file(ck_context *ctx, const char *path, const char *con
  * construct), compiles it (CK_ERR_BUILD with the build log), allocates the
  * arena, launches the megakernel, discovers its occupancy inside the launch
  * and starts the scheduler. Errors: CK_ERR_BUILD, CK_ERR_TIMEOUT,
- * CK_ERR_OPENCL, CK_ERR_NO_MEMORY, CK_ERR_INVALID_ARGUMENT (built twice or
- * no source). */
+ * CK_ERR_OPENCL, CK_ERR_NO_MEMORY (also: no arena room for the chaos
+ * record), CK_ERR_INVALID_ARGUMENT (built twice or no source). */
 ck_status ck_context_build(ck_context *ctx);
 /* The warnings of the last ck_context_build, one per line
  * ("file:line: warning: sentence"): code that stitches and compiles but is not
@@ -287,6 +303,8 @@ typedef struct {
     unsigned kills;         /* cooperative: offer_kill calls accepted              */
     unsigned forked;        /* cooperative: groups added by request_fork/resizing  */
     unsigned resizes;       /* cooperative: resizing barriers that changed M       */
+    unsigned replay_divergences; /* chaos replay: recorded choices the model could
+                                    not make in this launch (0 without replay)    */
 } ck_launch_stats;
 
 /* Errors: CK_ERR_INVALID_ARGUMENT (launch not finished). */
