@@ -214,6 +214,20 @@ typedef struct {
                                    or negative: CK_ERR_INVALID_ARGUMENT                */
     int quiet_warnings;         /* 1: do not write the build's warnings to stderr
                                    (ck_context_build_warnings still has them)         */
+    /* Chaos mode only (otherwise ignored). NULL: the environment variables
+     * CK_CHAOS_RECORD / CK_CHAOS_REPLAY. Recording writes the scheduler's
+     * choices (initial M, accepted kills, forks, every resizing barrier's
+     * new M) to this text file when each cooperative launch finishes, one
+     * line a decision sorted by key (launch, group, n-th call; a barrier by
+     * its epoch), at most 32768 decisions (the file then says it is
+     * truncated). Replay loads such a file and makes its choices by key;
+     * where the model cannot (e.g. fewer idle workers than a recorded fork,
+     * after a bounded wait) it makes the nearest legal one and reports it on
+     * stderr and in ck_launch_stats.replay_divergences; a decision absent
+     * from the file is declined. A replay with chaos_seed 0 takes the seed
+     * the file names. */
+    const char *chaos_record_path;
+    const char *chaos_replay_path;
 } ck_context_options;
 
 /* Largest ck_context_options.arena_bytes accepted (64 TiB). */
@@ -223,7 +237,8 @@ typedef struct {
  * Errors: as ck_device_open; CK_ERR_INVALID_ARGUMENT (timeout_s NaN,
  * infinite, negative or above CK_MAX_TIMEOUT_S; arena_bytes above
  * CK_MAX_ARENA_BYTES; local_pool_bytes not a multiple of 16 up to 1 MiB;
- * work-group size above the device's); CK_ERR_NO_MEMORY. */
+ * work-group size above the device's; a chaos replay file that cannot be
+ * read or has a malformed line: the message names it); CK_ERR_NO_MEMORY. */
 ck_status ck_context_create(const ck_context_options *opts, ck_context **out);
 /* Adds OpenCL C source (copied). `cooperative` names the kernels of this
  * source that are cooperative (may use offer_kill, request_fork, the global
@@ -250,7 +265,8 @@ ck_status ck_context_add_file(ck_context *ctx, const char *path, const char *con
  * be added in between. The exception is a failure after which the aborted
  * megakernel would not stop: its resources stay allocated and a retry is
  * refused with CK_ERR_INVALID_ARGUMENT.
- * Errors: CK_ERR_BUILD, CK_ERR_TIMEOUT, CK_ERR_OPENCL, CK_ERR_NO_MEMORY,
+ * Errors: CK_ERR_BUILD, CK_ERR_TIMEOUT, CK_ERR_OPENCL, CK_ERR_NO_MEMORY (also: no
+ * arena room for the chaos record),
  * CK_ERR_NO_DEVICE (fewer than 2 co-resident groups), CK_ERR_INVALID_ARGUMENT
  * (not a live context, built twice, no source, unusable after a failed build). */
 ck_status ck_context_build(ck_context *ctx);
@@ -346,6 +362,8 @@ typedef struct {
     unsigned kills;         /* cooperative: offer_kill calls accepted              */
     unsigned forked;        /* cooperative: groups added by request_fork/resizing  */
     unsigned resizes;       /* cooperative: resizing barriers that changed M       */
+    unsigned replay_divergences; /* chaos replay: recorded choices the model could
+                                    not make in this launch (0 without replay)    */
 } ck_launch_stats;
 
 /* Errors: CK_ERR_INVALID_ARGUMENT (not a live launch, launch not finished). */

@@ -15,7 +15,9 @@
  * to decide: a barrier with no kill asked and no idle worker to fork onto
  * takes no lock. Forks hand their groups to idle workers through fork
  * records and tickets (ck_sched_layout.h). In chaos mode (seed nonzero) the
- * nondeterministic choices of the semantics are drawn at random. */
+ * nondeterministic choices of the semantics are drawn at random, keyed so
+ * that a recorded schedule replays (ck_chaos.cl); that code sits behind
+ * `ctx->chaos` tests only. */
 
 typedef struct {
     CK_PTR sched;          /* scheduler state                          */
@@ -28,10 +30,14 @@ typedef struct {
     uint groups;           /* ordinary launch: its group count         */
     uint coop;
     uint killed;           /* set when this group was killed           */
-    uint chaos;            /* chaos mode on                            */
+    uint chaos;            /* chaos seed; 0: chaos mode off            */
     uint naive;            /* naive resizing barrier                   */
     uint phase;            /* primitive calls so far: picks a broadcast slot */
     uint launch;           /* host id of the launch this group belongs to  */
+    CK_PTR cx;             /* chaos: record/replay area, or 0          */
+    uint birth;            /* chaos: incarnation of this logical id    */
+    uint cx_offers;        /* chaos: offer_kill calls so far (thread 0) */
+    uint cx_forks;         /* chaos: request_fork calls so far (thread 0) */
 } ck_wg_t;
 
 #define CK_L(ctx, field) ((ctx)->sched + CK_SH_LAUNCH((ctx)->slot) + (field))
@@ -86,17 +92,6 @@ uint ck_lock(CK_PTR sched, CK_PTR ch)
 
 void ck_unlock(CK_PTR sched) { ck_store_release(sched + CK_H_LOCK, 0u); }
 
-/* xorshift32 on the launch's random state; call under the lock. */
-uint ck_chaos_next(CK_PTR state)
-{
-    uint x = ck_load_relaxed(state);
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    ck_store_relaxed(state, x);
-    return x;
-}
-
 /* Broadcast of one value of thread 0 to the whole group (one barrier). */
 uint ck_broadcast(ck_wg_t *ctx, uint v)
 {
@@ -146,7 +141,7 @@ uint ck_free_fork_record(CK_PTR s, uint max_workers)
  * the k workers were taken from CK_H_IDLE). The tickets become claimable
  * with ck_fork_publish. */
 void ck_fork_write(CK_PTR s, uint max_workers, uint f, uint slot, uint launch, uint first, uint k, uint point,
-                   const void *tx, uint tx_bytes)
+                   const void *tx, uint tx_bytes, uint birth)
 {
     CK_PTR F = s + CK_SH_FORK(max_workers, f);
     uint t0 = ck_load_relaxed(s + CK_H_FT_END);
@@ -165,6 +160,7 @@ void ck_fork_write(CK_PTR s, uint max_workers, uint f, uint slot, uint launch, u
     ck_store_relaxed(F + CK_F_POINT, point);
     ck_store_relaxed(F + CK_F_TX_WORDS, txw);
     ck_store_relaxed(F + CK_F_K, k);
+    ck_store_relaxed(F + CK_F_BIRTH, birth);
     ck_store_relaxed(F + CK_F_REFS, k);
     ck_store_release(F + CK_F_T0, t0);
     ck_store_relaxed(s + CK_H_FT_END, t0 + k);
@@ -200,7 +196,7 @@ void ck_push_finish(CK_PTR s, uint slot)
  * worker is idle); publish then lets the workers take the tickets. A
  * resizing barrier releases its groups between the two, so M is final
  * before anyone leaves and forked groups can only see the barrier released. */
-uint ck_fork_prepare_locked(ck_wg_t *ctx, uint k, uint point, const void *tx, uint tx_bytes)
+uint ck_fork_prepare_locked(ck_wg_t *ctx, uint k, uint point, const void *tx, uint tx_bytes, uint birth)
 {
     if (k == 0)
         return 0;
@@ -216,7 +212,7 @@ uint ck_fork_prepare_locked(ck_wg_t *ctx, uint k, uint point, const void *tx, ui
     if (k == 0)
         return 0;
     uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
-    ck_fork_write(s, ctx->max_workers, f, ctx->slot, ctx->launch, m, k, point, tx, tx_bytes);
+    ck_fork_write(s, ctx->max_workers, f, ctx->slot, ctx->launch, m, k, point, tx, tx_bytes, birth);
     ck_store_relaxed(CK_L(ctx, CK_L_M), m + k);
     ck_fetch_add(CK_L(ctx, CK_L_LIVE), k); /* k more groups to leave */
     ck_store_relaxed(CK_L(ctx, CK_L_FORKED), ck_load_relaxed(CK_L(ctx, CK_L_FORKED)) + k);
@@ -243,8 +239,6 @@ uint ck_fork_choice_locked(ck_wg_t *ctx)
     uint avail = min(n - m, ck_idle_now(ctx->sched));
     if (ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)) || ck_load_relaxed(ctx->sched + CK_H_DEMAND))
         avail = 0; /* an ordinary launch waits for workers */
-    if (ctx->chaos && avail)
-        return ck_chaos_next(CK_L(ctx, CK_L_RNG)) % (avail + 1u);
     return avail;
 }
 
@@ -268,6 +262,151 @@ void ck_count_kills_locked(ck_wg_t *ctx, uint drop)
     ck_store_relaxed(CK_L(ctx, CK_L_KILL_REQ), req - min(req, drop));
 }
 
+/* ------------------------------------------------ chaos decisions */
+
+/* Chaos and replay versions of the decisions (ck_chaos.cl has the keys).
+ * Only choices that change M are recorded: accepted kills, forks of one or
+ * more groups, and every resizing barrier (keyed by epoch, so cheap); a
+ * declined offer or an empty fork changes nothing, and recording it would
+ * make the record depend on timing where the outcome does not. In replay a
+ * key absent from the record means: decline (no kill, no fork). */
+#define CK_CX_ABSENT 0xffffffffu
+
+/* Replay: waits (bounded) until k workers are idle. */
+void ck_cx_wait_idle(ck_wg_t *ctx, uint k)
+{
+    for (uint spins = 0; k && spins < CK_CX_WAIT_SPINS && ck_idle_now(ctx->sched) < k; ++spins)
+        if ((spins & CK_SPIN_CHECK) == 0 && ck_aborting(ctx))
+            return;
+}
+
+/* Groups a chaos fork may add (under the lock): as ck_fork_choice_locked,
+ * but a replay ignores waiting ordinary launches (forking then is legal, and
+ * the recorded run may have seen none). */
+uint ck_cx_fork_avail_locked(ck_wg_t *ctx, uint replay)
+{
+    uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
+    uint avail = min(ck_load_relaxed(CK_L(ctx, CK_L_GROUPS)) - m, ck_idle_now(ctx->sched));
+    if (!replay && (ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)) || ck_load_relaxed(ctx->sched + CK_H_DEMAND)))
+        avail = 0;
+    return avail;
+}
+
+/* offer_kill's cheap look in chaos mode (thread 0): counts the call; a
+ * replay says yes only where the record has this call accepted. */
+uint ck_cx_offer_kill_possible(ck_wg_t *ctx)
+{
+    uint n = ctx->cx_offers++;
+    if (ck_cx_replaying(ctx->cx))
+        return ck_cx_lookup(ctx->cx, ctx->launch, ck_cx_kg(CK_CX_OFFER, ctx->group), ctx->birth, n, 0u) == 1u;
+    return ctx->group + 1u == ck_load_relaxed(CK_L(ctx, CK_L_M));
+}
+
+/* offer_kill's decision in chaos mode, after ck_cx_offer_kill_possible said
+ * yes (its call number is cx_offers - 1). A replay waits (bounded) until
+ * this group is the highest, as it was when the recorded run accepted. */
+uint ck_cx_offer_kill_t0(ck_wg_t *ctx)
+{
+    uint n = ctx->cx_offers - 1u, k1 = ck_cx_kg(CK_CX_OFFER, ctx->group);
+    uint replay = ck_cx_replaying(ctx->cx);
+    for (uint spins = 0; replay && spins < CK_CX_WAIT_SPINS &&
+                         ck_load_relaxed(CK_L(ctx, CK_L_M)) != ctx->group + 1u; ++spins)
+        if ((spins & CK_SPIN_CHECK) == 0 && ck_aborting(ctx))
+            return 1;
+    if (!ck_lock(ctx->sched, 0))
+        return 1;
+    uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
+    uint legal = ctx->group == m - 1u && m > 1u;
+    uint accept = legal && (replay || ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)) > 0u ||
+                            (ck_cx_draw(ctx->chaos, ctx->launch, k1, ctx->birth, n, 0u) & 1u));
+    if (accept) {
+        ck_store_relaxed(CK_L(ctx, CK_L_M), m - 1u);
+        ck_count_kills_locked(ctx, 1u);
+    }
+    ck_unlock(ctx->sched);
+    if (accept || replay)
+        ck_cx_record(ctx->cx, ctx->launch, k1, ctx->birth, n, accept, m, accept ? m - 1u : m, !accept, 1u);
+    return accept;
+}
+
+/* request_fork in chaos mode (thread 0, every work-item arrived): k drawn
+ * from 0..available, or in replay the recorded k, after a bounded wait for
+ * that many idle workers, else as many as there are. */
+void ck_cx_request_fork(ck_wg_t *ctx, uint point, const void *tx, uint tx_bytes)
+{
+    uint n = ctx->cx_forks++, k1 = ck_cx_kg(CK_CX_FORK, ctx->group);
+    uint replay = ck_cx_replaying(ctx->cx);
+    uint rec = replay ? ck_cx_lookup(ctx->cx, ctx->launch, k1, ctx->birth, n, CK_CX_ABSENT) : 0u;
+    uint want = rec == CK_CX_ABSENT ? 0u : rec;
+    if (replay)
+        ck_cx_wait_idle(ctx, want);
+    if (!ck_lock(ctx->sched, 0))
+        return;
+    uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
+    uint avail = ck_cx_fork_avail_locked(ctx, replay);
+    if (!replay)
+        want = avail ? ck_cx_draw(ctx->chaos, ctx->launch, k1, ctx->birth, n, 0u) % (avail + 1u) : 0u;
+    /* The forked groups' birth: derived from this decision's key alone. */
+    uint birth = (ck_cx_draw(0u, ctx->launch, k1, ctx->birth, n, 1u) & 0x7fffffffu) | 1u;
+    uint k = ck_fork_prepare_locked(ctx, min(want, avail), point, tx, tx_bytes, birth);
+    ck_unlock(ctx->sched);
+    ck_fork_publish(ctx->sched, k);
+    if (k || (replay && want))
+        ck_cx_record(ctx->cx, ctx->launch, k1, ctx->birth, n, k, m, m + k, replay && k != want, want);
+}
+
+/* A resizing barrier in chaos mode, master, every active group arrived,
+ * before the lock: the recorded M' (replay; CK_CX_ABSENT if none), after a
+ * bounded wait for the idle workers a recorded fork needs. */
+uint ck_cx_barrier_prepare(ck_wg_t *ctx, uint epoch, uint m)
+{
+    if (!ck_cx_replaying(ctx->cx))
+        return 0u;
+    uint rec = ck_cx_lookup(ctx->cx, ctx->launch, ck_cx_kg(CK_CX_BARRIER, CK_CX_NO_GROUP), 0u, epoch, CK_CX_ABSENT);
+    if (rec != CK_CX_ABSENT && rec > m)
+        ck_cx_wait_idle(ctx, rec - m);
+    return rec;
+}
+
+/* The barrier's decision (under the lock): drop a random number of groups
+ * (query form; also what the scheduler asked for), else fork a random number
+ * onto idle workers; in replay the recorded M', or the nearest legal one.
+ * Forked groups' birth is the epoch with the top bit set. Returns M'. */
+uint ck_cx_barrier_locked(ck_wg_t *ctx, uint naive, uint epoch, uint m, uint rec, uint point, const void *tx,
+                          uint tx_bytes, uint *k)
+{
+    uint k1 = ck_cx_kg(CK_CX_BARRIER, CK_CX_NO_GROUP);
+    uint replay = ck_cx_replaying(ctx->cx);
+    uint target = m;
+    if (replay) {
+        target = rec == CK_CX_ABSENT ? m : rec;
+    } else {
+        uint drop = naive ? 0u : min(ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)), m - 1u);
+        if (!naive && !drop && (ck_cx_draw(ctx->chaos, ctx->launch, k1, 0u, epoch, 0u) & 1u))
+            drop = ck_cx_draw(ctx->chaos, ctx->launch, k1, 0u, epoch, 1u) % m; /* 0..M-1 */
+        if (drop) {
+            target = m - drop;
+        } else {
+            uint avail = ck_cx_fork_avail_locked(ctx, 0u);
+            target = m + (avail ? ck_cx_draw(ctx->chaos, ctx->launch, k1, 0u, epoch, 2u) % (avail + 1u) : 0u);
+        }
+    }
+    uint m_new = m;
+    *k = 0;
+    if (target < m && !naive) { /* the naive form kills only through offers */
+        m_new = max(target, 1u);
+        ck_store_relaxed(CK_L(ctx, CK_L_M), m_new);
+        ck_count_kills_locked(ctx, m - m_new);
+    } else if (target > m) {
+        uint avail = ck_cx_fork_avail_locked(ctx, replay);
+        *k = ck_fork_prepare_locked(ctx, min(target - m, avail), point, tx, tx_bytes, 0x80000000u | epoch);
+        m_new = m + *k;
+    }
+    ck_cx_record(ctx->cx, ctx->launch, k1, 0u, epoch, m_new, m, m_new, replay && (m_new != target || rec == CK_CX_ABSENT),
+                 rec == CK_CX_ABSENT ? 0x7fffffffu : rec);
+    return m_new;
+}
+
 /* --------------------------------------------------------- primitives */
 
 /* Nonzero if offer_kill might be accepted now, thread 0 (lock-free look):
@@ -283,6 +422,8 @@ uint ck_offer_kill_possible(ck_wg_t *ctx)
         return 1;
     if (!ctx->chaos && !ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)))
         return 0;
+    if (ctx->chaos)
+        return ck_cx_offer_kill_possible(ctx);
     return ctx->group + 1u == ck_load_relaxed(CK_L(ctx, CK_L_M));
 }
 
@@ -292,12 +433,13 @@ uint ck_offer_kill_t0(ck_wg_t *ctx)
 {
     if (ck_aborting(ctx))
         return 1;
+    if (ctx->chaos)
+        return ck_cx_offer_kill_t0(ctx);
     if (!ck_lock(ctx->sched, 0))
         return 1;
     uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
     uint req = ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ));
-    uint accept = ctx->group == m - 1u && m > 1u &&
-                  (req > 0u || (ctx->chaos && (ck_chaos_next(CK_L(ctx, CK_L_RNG)) & 1u)));
+    uint accept = ctx->group == m - 1u && m > 1u && req > 0u;
     if (accept) {
         ck_store_relaxed(CK_L(ctx, CK_L_M), m - 1u);
         ck_count_kills_locked(ctx, 1u);
@@ -333,8 +475,10 @@ void ck_request_fork(ck_wg_t *ctx, uint point, const void *tx, uint tx_bytes)
     uint maybe = get_local_id(0) == 0 && ctx->coop && (ctx->chaos || ck_fork_possible(ctx));
     if (ck_broadcast(ctx, maybe)) { /* uniform */
         ck_group_barrier_device();
-        if (get_local_id(0) == 0 && ck_lock(ctx->sched, 0)) {
-            uint k = ck_fork_prepare_locked(ctx, ck_fork_choice_locked(ctx), point, tx, tx_bytes);
+        if (get_local_id(0) == 0 && ctx->chaos) {
+            ck_cx_request_fork(ctx, point, tx, tx_bytes);
+        } else if (get_local_id(0) == 0 && ck_lock(ctx->sched, 0)) {
+            uint k = ck_fork_prepare_locked(ctx, ck_fork_choice_locked(ctx), point, tx, tx_bytes, 0u);
             ck_unlock(ctx->sched);
             ck_fork_publish(ctx->sched, k);
         }
@@ -399,6 +543,7 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
      * the sequence of the barrier it is entering. */
     uint old = ck_load_relaxed(word);
     uint released = old;
+    uint epoch = old >> CK_M_BITS; /* chaos: the barrier's key */
     ck_fetch_add(count, 1u);
     if (ctx->group == 0) {
         if (!ck_wait_arrivals(ctx, count))
@@ -414,23 +559,23 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
         /* Every active group is here: nobody else changes M now. */
         uint m = ck_load_relaxed(CK_L(ctx, CK_L_M)), m_new = m, k = 0, locked = 0;
         if (resize && (ctx->chaos || ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)) || ck_fork_possible(ctx))) {
+            uint rec = ctx->chaos ? ck_cx_barrier_prepare(ctx, epoch, m) : 0u;
             if (!ck_lock(ctx->sched, 0))
                 return 0;
             locked = 1;
-            uint req = ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ));
-            uint drop = 0;
-            if (!naive) {
-                drop = min(req, m - 1u);
-                if (ctx->chaos && !drop && (ck_chaos_next(CK_L(ctx, CK_L_RNG)) & 1u))
-                    drop = ck_chaos_next(CK_L(ctx, CK_L_RNG)) % m; /* 0..M-1 */
-            }
-            if (drop) {
-                m_new = m - drop;
-                ck_store_relaxed(CK_L(ctx, CK_L_M), m_new);
-                ck_count_kills_locked(ctx, drop);
+            if (ctx->chaos) {
+                m_new = ck_cx_barrier_locked(ctx, naive, epoch, m, rec, point, tx, tx_bytes, &k);
             } else {
-                k = ck_fork_prepare_locked(ctx, ck_fork_choice_locked(ctx), point, tx, tx_bytes);
-                m_new = m + k;
+                uint req = ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ));
+                uint drop = naive ? 0u : min(req, m - 1u);
+                if (drop) {
+                    m_new = m - drop;
+                    ck_store_relaxed(CK_L(ctx, CK_L_M), m_new);
+                    ck_count_kills_locked(ctx, drop);
+                } else {
+                    k = ck_fork_prepare_locked(ctx, ck_fork_choice_locked(ctx), point, tx, tx_bytes, 0u);
+                    m_new = m + k;
+                }
             }
         }
         if (resize && m_new != m_start) /* also naive kills between the phases */

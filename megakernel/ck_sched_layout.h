@@ -50,7 +50,8 @@
 #define CK_H_FIN_TAIL    (6u * CK_LINE)  /* finish ring: entries pushed           */
 #define CK_H_FIN         (7u * CK_LINE)  /* finish ring entries: slot + 1         */
 #define CK_H_KILLED_BACK (9u * CK_LINE)  /* killed groups whose workers are idle again */
-#define CK_H_WORDS       (10u * CK_LINE)
+#define CK_H_CHAOS_AREA  (10u * CK_LINE) /* chaos record/replay: arena byte offset + 1, 0: none */
+#define CK_H_WORDS       (11u * CK_LINE)
 
 /* Launch slot. Hot words have lines of their own. */
 #define CK_L_STATE       0u   /* 0 free, 1 pending, 2 published/running          */
@@ -66,7 +67,7 @@
 #define CK_L_FORKED     10u
 #define CK_L_RESIZES    11u
 #define CK_L_MAX_M      12u
-#define CK_L_RNG        13u   /* chaos random state (under the lock)             */
+                              /* word 13: spare                                  */
 #define CK_L_INITIAL    14u
 #define CK_L_ERROR      15u   /* nonzero: a device-side error code              */
 #define CK_L_ARGS       16u   /* CK_MAX_ARG_WORDS 64-bit words (8-byte aligned)  */
@@ -96,7 +97,8 @@
 #define CK_F_POINT       5u   /* resume point                                    */
 #define CK_F_TX_WORDS    6u
 #define CK_F_K           7u   /* tickets (groups) of this fork                    */
-#define CK_F_TX          8u
+#define CK_F_BIRTH       8u   /* chaos: birth of the forked groups (megakernel/ck_chaos.cl) */
+#define CK_F_TX         10u
 #define CK_F_WORDS       (CK_F_TX + CK_TX_WORDS)
 
 #define CK_SH_LAUNCH(s)     (CK_H_WORDS + (s) * CK_L_WORDS)
@@ -104,6 +106,27 @@
 #define CK_SH_TX(W, w)      (CK_SH_WORKER(W) + (w) * CK_TX_WORDS)
 #define CK_SH_FORK(W, f)    (CK_SH_TX(W, W) + (f) * CK_F_WORDS)
 #define CK_SH_TOTAL(W)      CK_SH_FORK(W, CK_FORK_RECS)
+
+/* Chaos area (in the arena; megakernel/ck_chaos.cl, runtime/chaos.c):
+ * a header, the replay table (sorted entries), then the record entries. */
+#define CK_CX_COUNT      0u   /* decisions recorded (may pass the capacity)       */
+#define CK_CX_CAPACITY   1u   /* record entries that fit                          */
+#define CK_CX_TABLE_N    2u   /* replay table entries                             */
+#define CK_CX_DIVERGED   3u   /* replayed choices the model could not make        */
+#define CK_CX_FLAGS      4u
+#define CK_CX_FLAG_REPLAY 2u
+#define CK_CX_HEADER     8u
+#define CK_CX_ENTRY      8u   /* words per entry: key (4 words), then the below   */
+#define CK_CX_E_VALUE    4u   /* the choice that took effect                      */
+#define CK_CX_E_BEFORE   5u   /* M before                                         */
+#define CK_CX_E_AFTER    6u   /* M after                                          */
+#define CK_CX_E_FLAGS    7u   /* bit 0: replay diverged; bits 1..: recorded value */
+/* Kinds of decision (key word 1: kind << 24 | logical group). */
+#define CK_CX_START      1u   /* initial M of a cooperative launch                */
+#define CK_CX_BARRIER    2u   /* a resizing barrier's new M (key word 3: epoch)   */
+#define CK_CX_OFFER      3u   /* offer_kill accepted or not                       */
+#define CK_CX_FORK       4u   /* request_fork: groups added                       */
+#define CK_CX_NO_GROUP   0xffffffu
 
 /* Device error codes (CK_L_ERROR). */
 #define CK_DEV_ERR_TX_TOO_BIG  1u

@@ -20,13 +20,16 @@
 #endif
 
 #define CK_SCHED_MSGS_PER_PASS 16u /* host messages handled per scheduler pass */
+#define CK_CX_START_PASSES (1u << 16) /* replay: passes a start waits for its recorded M */
 
 typedef struct {
     CK_PTR s;
     CK_PTR ch;
     ck_ch_cursor cur;
     uint max_workers, workers;
-    uint chaos_seed, rng;
+    uint chaos_seed;
+    CK_PTR cx;                /* chaos record/replay area, or 0             */
+    uint cx_wait;             /* replay: passes spent waiting for idle workers */
     uint fin_head;            /* finish ring: next entry to read            */
     uint dirty;               /* messages committed, not yet flushed        */
     uint q[CK_MAX_LAUNCHES];  /* published launches with groups left, in order */
@@ -67,16 +70,6 @@ void ck_sched_flush(ck_sched_t *S)
         ck_ch_flush(S->ch, &S->cur);
         S->dirty = 0;
     }
-}
-
-uint ck_sched_rand(ck_sched_t *S)
-{
-    uint x = S->rng;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    S->rng = x;
-    return x;
 }
 
 /* Groups an ordinary launch gets at once: the first wave. */
@@ -151,12 +144,21 @@ uint ck_sched_start(ck_sched_t *S, uint slot)
     uint idle = ck_idle_now(s);
     if (ck_load_relaxed(s + CK_H_COOP_SLOT) || idle == 0u)
         return 0;
+    /* Chaos: the initial M is keyed by the launch; a replay takes the
+     * recorded one and waits a bounded number of passes for its workers. */
+    uint cx_k1 = ck_cx_kg(CK_CX_START, CK_CX_NO_GROUP), cx_rec = 0u, cx_replay = 0u;
+    if (S->chaos_seed && ck_cx_replaying(S->cx)) {
+        cx_replay = 1u;
+        cx_rec = ck_cx_lookup(S->cx, S->id[slot], cx_k1, 0u, 0u, 0u);
+        if (min(cx_rec, S->groups[slot]) > idle && S->cx_wait++ < CK_CX_START_PASSES)
+            return 0;
+    }
     if (!ck_lock(s, S->ch))
         return 0;
     uint f = ck_free_fork_record(s, S->max_workers);
     uint m0 = min(S->groups[slot], idle);
     if (S->chaos_seed)
-        m0 = 1u + ck_sched_rand(S) % m0;
+        m0 = cx_replay ? max(min(cx_rec, m0), 1u) : 1u + ck_cx_draw(S->chaos_seed, S->id[slot], cx_k1, 0u, 0u, 0u) % m0;
     uint k = f < CK_FORK_RECS ? ck_take_idle(s, m0) : 0u;
     if (k == 0) {
         ck_unlock(s);
@@ -169,12 +171,15 @@ uint ck_sched_start(ck_sched_t *S, uint slot)
     ck_store_relaxed(L + CK_L_KILL_REQ, 0u);
     ck_store_relaxed(L + CK_L_BAR_COUNT, 0u);
     ck_store_relaxed(L + CK_L_BAR_WORD, k);
-    ck_store_relaxed(L + CK_L_RNG, (S->chaos_seed ^ (S->id[slot] * 0x9E3779B9u)) | 1u);
-    ck_fork_write(s, S->max_workers, f, slot, S->id[slot], 0u, k, 0u, 0, 0u);
+    ck_fork_write(s, S->max_workers, f, slot, S->id[slot], 0u, k, 0u, 0, 0u, 0u);
     ck_store_relaxed(L + CK_L_STATE, 2u);
     ck_store_release(s + CK_H_COOP_SLOT, slot + 1u);
     ck_unlock(s);
     ck_fork_publish(s, k);
+    if (S->chaos_seed) { /* recorded before the launch can finish: the scheduler retires it */
+        S->cx_wait = 0;
+        ck_cx_record(S->cx, S->id[slot], cx_k1, 0u, 0u, k, 0u, k, cx_replay && k != cx_rec, cx_rec);
+    }
     ck_sched_send_started(S, slot, k);
     return 1;
 }
@@ -318,7 +323,7 @@ uint ck_sched_receive_launch(ck_sched_t *S, uint in)
     return slot;
 }
 
-void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chaos_seed)
+void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chaos_seed, CK_PTR cx)
 {
     ck_sched_t S;
     S.s = s;
@@ -327,7 +332,8 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
     S.max_workers = max_workers;
     S.workers = workers;
     S.chaos_seed = chaos_seed;
-    S.rng = chaos_seed ? chaos_seed : 1u;
+    S.cx = cx;
+    S.cx_wait = 0;
     S.fin_head = 0;
     S.dirty = 0;
     S.q_n = 0;
@@ -511,10 +517,11 @@ uint ck_find_work(CK_PTR s, uint max_workers, uint *idle, uint killed, uint *out
 }
 
 void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_workers,
-               uint chaos, uint naive, local uint *scratch, local uchar *pool, local ck_locals_t *locals)
+               uint chaos, uint naive, CK_PTR cx, local uint *scratch, local uchar *pool, local ck_locals_t *locals)
 {
     CK_PTR rec = s + CK_SH_WORKER(w);
     uint idle = 0, killed = 0; /* thread 0's view */
+    uint birth = 0;            /* thread 0: chaos incarnation of a forked group */
     for (;;) {
         if (get_local_id(0) == 0) {
             uint out[5] = {0u, 0u, 0u, 0u, 0u};
@@ -544,6 +551,8 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
             ck_store_relaxed(tx + i, ck_load_relaxed(F + CK_F_TX + i));
         ck_group_barrier_device(); /* the copy is done; thread 0's acquire covers the group */
         if (get_local_id(0) == 0) {
+            if (chaos)
+                birth = kind == CK_WORK_FORK ? ck_load_relaxed(F + CK_F_BIRTH) : 0u;
             if (kind == CK_WORK_FORK)
                 ck_fetch_sub(F + CK_F_REFS, 1u);
             ck_store_relaxed(rec + CK_W_SLOT, slot);
@@ -569,6 +578,10 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
         ctx.naive = naive;
         ctx.phase = 0;
         ctx.launch = launch;
+        ctx.cx = cx;
+        ctx.birth = birth;
+        ctx.cx_offers = 0;
+        ctx.cx_forks = 0;
         ck_dispatch(&ctx, ck_load_relaxed(L + CK_L_KERNEL), resume, (global const void *)tx, arena,
                     (global const ulong *)(L + CK_L_ARGS), pool, locals);
         ck_group_barrier_device();
@@ -599,11 +612,14 @@ kernel void ck_megakernel(CK_PTR sched, CK_PTR ch, CK_PTR poll, global uchar *ar
     int ticket = ck_discover(poll, ch, scratch, &n);
     if (ticket < 0)
         return;
+    /* Chaos record/replay area in the arena (the host wrote its offset
+     * before the launch), or none. */
+    uint cx_off = chaos_seed ? ck_load_relaxed(sched + CK_H_CHAOS_AREA) : 0u;
+    CK_PTR cx = cx_off ? (CK_PTR)(arena + (cx_off - 1u)) : (CK_PTR)0;
     if (ticket == 0) {
         if (get_local_id(0) == 0)
-            ck_scheduler(sched, ch, n - 1u, max_workers, chaos_seed);
+            ck_scheduler(sched, ch, n - 1u, max_workers, chaos_seed, cx);
         return;
     }
-    ck_worker(sched, ch, arena, (uint)ticket - 1u, max_workers, chaos_seed != 0u, naive, scratch, pool,
-              &locals);
+    ck_worker(sched, ch, arena, (uint)ticket - 1u, max_workers, chaos_seed, naive, cx, scratch, pool, &locals);
 }

@@ -61,14 +61,22 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
     ctx->local_pool_auto = o->local_pool_bytes == 0;
     if (!o->chaos_seed && getenv("CK_CHAOS_SEED"))
         o->chaos_seed = strtoull(getenv("CK_CHAOS_SEED"), NULL, 0);
+    ck_status cs = ck_chaos_init(&ctx->chaos, o);
+    if (cs != CK_OK) {
+        ck_chaos_free(&ctx->chaos);
+        free(ctx);
+        return cs;
+    }
     if (o->local_pool_bytes % 16 || o->local_pool_bytes > (1u << 20)) {
         ck_status bad = ck_fail(CK_ERR_INVALID_ARGUMENT, "local_pool_bytes %zu must be a multiple of 16 up to 1 MiB",
                                 o->local_pool_bytes);
+        ck_chaos_free(&ctx->chaos);
         free(ctx);
         return bad;
     }
     ck_status s = ck_device_open(&o->device, &ctx->dev);
     if (s != CK_OK) {
+        ck_chaos_free(&ctx->chaos);
         free(ctx);
         return s;
     }
@@ -76,6 +84,7 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
         ck_status bad = ck_fail(CK_ERR_INVALID_ARGUMENT, "work-group size %zu is above the device's maximum %zu",
                                 o->work_group_size, ctx->dev->info.max_work_group_size);
         ck_device_close(ctx->dev);
+        ck_chaos_free(&ctx->chaos);
         free(ctx);
         return bad;
     }
@@ -360,6 +369,7 @@ static ck_status build_program(ck_context *ctx)
     for (const char *const *f = ck_program_foundation(); *f; ++f)
         parts[n++] = ck_embedded_source_text(*f);
     parts[n++] = ck_embedded_source_text("ck_sched_layout.h");
+    parts[n++] = ck_embedded_source_text("ck_chaos.cl");
     parts[n++] = ck_embedded_source_text("ck_primitives.cl");
     /* The kernel authors' header (its synchronisation calls), which the user's
      * own #include lines no longer name (blank_header_include). */
@@ -465,7 +475,8 @@ static ck_status build_steps(ck_context *ctx, double deadline)
     ctx->max_workers = launch - 1;
     size_t words = CK_SH_TOTAL(ctx->max_workers);
     if ((s = make_zeroed(ctx, words * 4, &ctx->sched, "clCreateBuffer(scheduler state)")) != CK_OK ||
-        (s = make_zeroed(ctx, 2 * 4, &ctx->poll, "clCreateBuffer(poll)")) != CK_OK)
+        (s = make_zeroed(ctx, 2 * 4, &ctx->poll, "clCreateBuffer(poll)")) != CK_OK ||
+        (s = ck_chaos_setup(ctx)) != CK_OK)
         return s;
     cl_uint mw = (cl_uint)ctx->max_workers;
     cl_uint seed = (cl_uint)(ctx->opts.chaos_seed ^ (ctx->opts.chaos_seed >> 32));
@@ -623,6 +634,7 @@ ck_status ck_context_destroy(ck_context *ctx)
     }
     free(ctx->sources);
     free(ctx->state_text);
+    ck_chaos_free(&ctx->chaos);
     ck_device_close(ctx->dev);
     pthread_mutex_destroy(&ctx->lock);
     pthread_mutex_destroy(&ctx->send_lock);

@@ -5,6 +5,7 @@
 #define CK_RUNTIME_CONTEXT_INTERNAL_H
 
 #include "arena.h"
+#include "chaos.h"
 #include "channel.h"
 #include "handle.h"
 #include "ck_sched_layout.h"
@@ -32,6 +33,7 @@ struct ck_launch {
     uint32_t device_error;
     double t_sent, t_begin, t_started, t_done;
     unsigned initial, kills, forked, resizes, max_m;
+    unsigned divergences; /* chaos replay: recorded choices not made (chaos.c) */
     int user_released;   /* the user called ck_launch_release (handle unregistered) */
     ck_launch *next;     /* in-flight list                                    */
 };
@@ -80,6 +82,8 @@ struct ck_context {
     char *state_text;
     size_t state_len, state_cap;
     int state_ready;
+
+    ck_chaos_state chaos;   /* chaos record/replay (chaos.c)                 */
 };
 
 /* How long ck_wait spins on a launch's state before it sleeps (GPU devices),
@@ -96,6 +100,9 @@ ck_status ck_context_check(const ck_context *ctx, const char *fn);
 ck_status ck_arena_storage_create(ck_context *ctx);
 void ck_arena_storage_destroy(ck_context *ctx);
 ck_status ck_arena_set_kernel_arg(ck_context *ctx, cl_kernel k, cl_uint index);
+/* Copies between host memory and the arena at a byte offset, unchecked (the
+ * runtime's own areas); to_device 1 writes, 0 reads. */
+ck_status ck_arena_copy(ck_context *ctx, uint64_t offset, void *host, size_t bytes, int to_device);
 
 /* launch.c, called by the progress thread with ctx->lock held. */
 void ck_launch_handle_message(ck_context *ctx, const uint32_t *msg, double now);

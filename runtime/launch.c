@@ -215,8 +215,10 @@ void ck_launch_handle_message(ck_context *ctx, const uint32_t *m, double now)
             l->forked = m[4];
             l->resizes = m[5];
             l->max_m = m[6];
-            if (l->coop)
+            if (l->coop) {
                 l->initial = m[7];
+                ck_chaos_launch_done(ctx, l); /* before ck_wait can see it done */
+            }
             __atomic_store_n(&l->state, CK_LAUNCH_DONE, __ATOMIC_RELEASE);
             for (ck_launch **p = &ctx->inflight; *p; p = &(*p)->next)
                 if (*p == l) {
@@ -425,6 +427,7 @@ ck_status ck_launch_get_stats(const ck_launch *l, ck_launch_stats *out)
     out->kills = l->kills;
     out->forked = l->forked;
     out->resizes = l->resizes;
+    out->replay_divergences = l->divergences;
     return CK_OK;
 }
 

@@ -131,19 +131,33 @@ static ck_status check_range(ck_context *ctx, ck_buffer b, size_t offset, size_t
     return CK_OK;
 }
 
+ck_status ck_arena_copy(ck_context *ctx, uint64_t offset, void *host, size_t bytes, int to_device)
+{
+    if (ctx->arena_host) {
+        if (to_device) {
+            memcpy((char *)ctx->arena_host + offset, host, bytes);
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        } else {
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+            memcpy(host, (char *)ctx->arena_host + offset, bytes);
+        }
+        return CK_OK;
+    }
+    if (to_device)
+        CK_CL_TRY(clEnqueueWriteBuffer(ctx->xfer, ctx->arena_buf, CL_TRUE, offset, bytes, host, 0, NULL, NULL),
+                  "clEnqueueWriteBuffer(arena)", "");
+    else
+        CK_CL_TRY(clEnqueueReadBuffer(ctx->xfer, ctx->arena_buf, CL_TRUE, offset, bytes, host, 0, NULL, NULL),
+                  "clEnqueueReadBuffer(arena)", "");
+    return CK_OK;
+}
+
 ck_status ck_buffer_write(ck_context *ctx, ck_buffer b, size_t offset, const void *src, size_t bytes)
 {
     ck_status s = check_range(ctx, b, offset, bytes, src);
     if (s != CK_OK || !bytes)
         return s;
-    if (ctx->arena_host) {
-        memcpy((char *)ctx->arena_host + b.offset + offset, src, bytes);
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
-        return CK_OK;
-    }
-    CK_CL_TRY(clEnqueueWriteBuffer(ctx->xfer, ctx->arena_buf, CL_TRUE, b.offset + offset, bytes, src, 0, NULL, NULL),
-              "clEnqueueWriteBuffer(arena)", "");
-    return CK_OK;
+    return ck_arena_copy(ctx, b.offset + offset, (void *)src, bytes, 1);
 }
 
 ck_status ck_buffer_read(ck_context *ctx, ck_buffer b, size_t offset, void *dst, size_t bytes)
@@ -151,12 +165,5 @@ ck_status ck_buffer_read(ck_context *ctx, ck_buffer b, size_t offset, void *dst,
     ck_status s = check_range(ctx, b, offset, bytes, dst);
     if (s != CK_OK || !bytes)
         return s;
-    if (ctx->arena_host) {
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
-        memcpy(dst, (char *)ctx->arena_host + b.offset + offset, bytes);
-        return CK_OK;
-    }
-    CK_CL_TRY(clEnqueueReadBuffer(ctx->xfer, ctx->arena_buf, CL_TRUE, b.offset + offset, bytes, dst, 0, NULL, NULL),
-              "clEnqueueReadBuffer(arena)", "");
-    return CK_OK;
+    return ck_arena_copy(ctx, b.offset + offset, dst, bytes, 0);
 }

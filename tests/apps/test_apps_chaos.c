@@ -5,8 +5,14 @@
  * runs the kernel standalone and then multitasked with a matmul stream whose
  * group count cycles through 1, N/4, N/2, N-1, and checks both results
  * against the CPU reference; BFS alternates R-MAT and grid inputs. All seeds
- * run; the failing ones are listed. Needs POCL_MAX_PTHREAD_COUNT (8). */
+ * run; the failing ones are listed. Needs POCL_MAX_PTHREAD_COUNT (8).
+ * Each seed records its schedule (tests/chaos_harness.h): a failing seed
+ * prints the record's path and the command line that replays it. */
+#define _GNU_SOURCE /* realpath */
 #include "apps_test_util.h"
+#include "../chaos_harness.h"
+
+#include <limits.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +23,8 @@
 static app_kind kind;
 static ck_path path;
 static unsigned first_seed, last_seed;
+static char self[PATH_MAX];
+static const char *app_arg, *path_arg;
 
 static void test_chaos_seeds(void **state)
 {
@@ -33,6 +41,8 @@ static void test_chaos_seeds(void **state)
     for (unsigned seed = first_seed; seed <= last_seed; ++seed) {
         app *a = inputs[kind == APP_KIND_BFS ? seed % 2 : 0];
         ck_context_options o = apps_test_context(path, seed, 0);
+        chaos_harness h;
+        chaos_harness_begin(&h, &o);
         app_session s;
         int bad = 0;
         if (app_session_open(a, &o, 32, 0, &s, err, sizeof err)) {
@@ -56,6 +66,9 @@ static void test_chaos_seeds(void **state)
                 bad = 1;
             }
         }
+        char command[PATH_MAX + 64];
+        snprintf(command, sizeof command, "%s %s %s %u %u", self, app_arg, path_arg, seed, seed);
+        chaos_harness_end(&h, bad, command, NULL, 0);
         if (bad) {
             print_error("chaos seed %u (%s): %s\n", seed, app_describe(a), why);
             size_t len = strlen(failed);
@@ -69,8 +82,10 @@ static void test_chaos_seeds(void **state)
         app_destroy(inputs[v]);
     if (failures)
         fail_msg("%u chaos seeds failed:%s", failures, failed);
-    /* Chaos mode must actually have exercised kills and forks. */
-    assert_true(kills > 0 && forks > 0);
+    /* Chaos mode must actually have exercised kills and forks (a replay
+     * makes only the recorded choices). */
+    if (!getenv("CK_CHAOS_REPLAY"))
+        assert_true(kills > 0 && forks > 0);
 }
 
 int main(int argc, char **argv)
@@ -81,6 +96,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s bfs|ws cl20|cl12 FIRST_SEED LAST_SEED (seeds >= 1)\n", argv[0]);
         return 2;
     }
+    if (!realpath(argv[0], self))
+        snprintf(self, sizeof self, "%s", argv[0]);
+    app_arg = argv[1];
+    path_arg = argv[2];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chaos_seeds),
     };

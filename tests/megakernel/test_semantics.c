@@ -5,8 +5,15 @@
  * resizing barriers, barriers order memory, a group dropped by one launch
  * never joins the next launch in its slot, gathers take only the groups an
  * ordinary launch needs. Each runs with the scheduler's
- * real choices (ordinary launches force gathers) and under chaos seeds. */
+ * real choices (ordinary launches force gathers) and under chaos seeds.
+ * Every chaos context records its schedule (tests/chaos_harness.h); when a
+ * test fails inside one, the seed, the record and a command that reruns just
+ * that seed of that test under replay are printed. */
+#define _GNU_SOURCE /* realpath */
+#include "../chaos_harness.h"
 #include "ck.h"
+
+#include <limits.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +27,15 @@
 
 static const char *path_name, *kernel_file;
 static unsigned chaos_seeds = 20;
+static char self[PATH_MAX], kernel_abs[PATH_MAX];
+static uint64_t only_seed;      /* nonzero: run only the contexts of this chaos seed */
+static chaos_harness harness;   /* the open chaos context's record               */
+static int harness_open;
+static const char *test_name;   /* the running test, for the replay command      */
+
+/* Contexts to run: all, or only the one seed a replay command names (the
+ * non-chaos contexts are skipped then). */
+static int wanted(uint64_t seed) { return !only_seed || seed == only_seed; }
 
 typedef struct {
     ck_context *ctx;
@@ -33,6 +49,10 @@ static fixture open_ctx(uint64_t seed, int naive)
     ck_context_options o = {.chaos_seed = seed, .naive_resizing_barrier = naive, .timeout_s = 120};
     if (ck_path_parse(path_name, &o.device.path) != CK_OK)
         fail_msg("bad path %s", path_name);
+    if (seed) {
+        chaos_harness_begin(&harness, &o);
+        harness_open = 1;
+    }
     /* PoCL unless CK_DEVICE names another device (the H100 run does). */
     o.device.device = getenv("CK_DEVICE") ? NULL : "Portable Computing Language";
     if (ck_context_create(&o, &f.ctx) != CK_OK)
@@ -47,6 +67,32 @@ static fixture open_ctx(uint64_t seed, int naive)
     assert_int_equal(ck_buffer_alloc(f.ctx, BUSY_WORDS * 4, &f.busy_out), CK_OK);
     assert_int_equal(ck_buffer_alloc(f.ctx, 1 << 16, &f.extra), CK_OK);
     return f;
+}
+
+/* Destroys a context that passed its checks (its record is deleted). */
+static ck_status close_ctx(fixture *f)
+{
+    ck_status s = ck_context_destroy(f->ctx);
+    if (harness_open) {
+        harness_open = 0;
+        chaos_harness_end(&harness, 0, "", NULL, 0);
+    }
+    return s;
+}
+
+/* Teardown: a test that failed inside a chaos context keeps its record and
+ * prints how to replay just that context. */
+static int report_chaos_failure(void **state)
+{
+    (void)state;
+    if (harness_open) {
+        harness_open = 0;
+        char command[3 * PATH_MAX];
+        snprintf(command, sizeof command, "%s %s %s =%llu '%s'", self, path_name, kernel_abs,
+                 (unsigned long long)harness.seed, test_name ? test_name : "*");
+        chaos_harness_end(&harness, 1, command, NULL, 0);
+    }
+    return 0;
 }
 
 static void zero(fixture *f, ck_buffer b)
@@ -106,17 +152,25 @@ static void check_kill_fork(fixture *f, unsigned stream, unsigned *kills, unsign
 static void test_kill_and_fork_rules(void **state)
 {
     unsigned kills = 0, forked = 0;
-    fixture f = open_ctx(0, 0);
-    check_kill_fork(&f, 8, &kills, &forked); /* real scheduler: gathers for ordinary launches */
-    ck_context_destroy(f.ctx);
+    fixture f;
+    test_name = "test_kill_and_fork_rules";
+    if (wanted(0)) {
+        f = open_ctx(0, 0);
+        check_kill_fork(&f, 8, &kills, &forked); /* real scheduler: gathers for ordinary launches */
+        close_ctx(&f);
+    }
     for (unsigned seed = 1; seed <= chaos_seeds; ++seed) {
+        if (!wanted(seed))
+            continue;
         f = open_ctx(seed, 0);
         check_kill_fork(&f, seed % 3, &kills, &forked);
-        ck_context_destroy(f.ctx);
+        close_ctx(&f);
     }
     print_message("kills %u, forked threads checked %u\n", kills, forked);
-    assert_true(kills > 0);
-    assert_true(forked > 0);
+    if (!only_seed) { /* one replayed seed need not kill or fork */
+        assert_true(kills > 0);
+        assert_true(forked > 0);
+    }
 }
 
 static void check_resizing(fixture *f, unsigned stream, unsigned *resizes)
@@ -137,16 +191,22 @@ static void check_resizing(fixture *f, unsigned stream, unsigned *resizes)
 static void resizing_suite(int naive)
 {
     unsigned resizes = 0;
-    fixture f = open_ctx(0, naive);
-    check_resizing(&f, 8, &resizes);
-    ck_context_destroy(f.ctx);
+    fixture f;
+    test_name = naive ? "test_resizing_rules_naive_form" : "test_resizing_rules_query_form";
+    if (wanted(0)) {
+        f = open_ctx(0, naive);
+        check_resizing(&f, 8, &resizes);
+        close_ctx(&f);
+    }
     for (unsigned seed = 1; seed <= chaos_seeds; ++seed) {
+        if (!wanted(100 + seed))
+            continue;
         f = open_ctx(100 + seed, naive);
         check_resizing(&f, seed % 3, &resizes);
-        ck_context_destroy(f.ctx);
+        close_ctx(&f);
     }
     print_message("resizes %u\n", resizes);
-    assert_true(resizes > 0);
+    assert_true(resizes > 0 || only_seed);
 }
 
 static void test_resizing_rules_query_form(void **state) { resizing_suite(0); }
@@ -154,7 +214,10 @@ static void test_resizing_rules_naive_form(void **state) { resizing_suite(1); }
 
 static void test_barrier_orders_memory(void **state)
 {
+    test_name = "test_barrier_orders_memory";
     for (unsigned seed = 0; seed <= 3; ++seed) {
+        if (!wanted(seed))
+            continue;
         fixture f = open_ctx(seed, 0);
         ck_arg a[4] = {ck_arg_buffer(f.bad), ck_arg_buffer(f.seen), ck_arg_buffer(f.scratch), ck_arg_uint(300)};
         run(&f, "barrier_ordering", a, 4, 0); /* it never yields: no ordinary launch beside it */
@@ -163,7 +226,7 @@ static void test_barrier_orders_memory(void **state)
         read_words(&f, f.seen, &seen, 1);
         assert_int_equal(bad, 0);
         assert_int_equal(seen, 300);
-        ck_context_destroy(f.ctx);
+        close_ctx(&f);
     }
 }
 
@@ -191,7 +254,10 @@ static void relaunch_suite(int naive)
     enum { ROUNDS = 4, LAUNCHES = 150 };
     unsigned resizes = 0;
     char why[4096] = "";
+    test_name = naive ? "test_relaunch_naive_form" : "test_relaunch_query_form";
     for (unsigned seed = 1; seed <= 3 && !why[0]; ++seed) {
+        if (!wanted(300 + seed + 10 * (unsigned)naive))
+            continue;
         fixture f = open_ctx(300 + seed + 10 * (unsigned)naive, naive);
         unsigned W = ck_context_workers(f.ctx);
         for (unsigned i = 0; i < LAUNCHES && !why[0]; ++i) {
@@ -216,14 +282,18 @@ static void relaunch_suite(int naive)
             check_rounds(&f, ROUNDS, where, why, sizeof why);
         }
         /* Destroy before failing: a megakernel left running would hold every
-         * PoCL thread and starve the tests after this one. */
-        if (ck_context_destroy(f.ctx) != CK_OK && !why[0])
+         * PoCL thread and starve the tests after this one. A failing seed
+         * keeps its record open for the teardown's replay command. */
+        if (why[0]) {
+            ck_context_destroy(f.ctx);
+        } else if (close_ctx(&f) != CK_OK) {
             snprintf(why, sizeof why, "destroy: %s", ck_last_error());
+        }
     }
     if (why[0])
         fail_msg("%s", why);
     print_message("resizes %u\n", resizes);
-    assert_true(resizes > 0);
+    assert_true(resizes > 0 || only_seed);
 }
 
 static void test_relaunch_query_form(void **state) { relaunch_suite(0); }
@@ -274,7 +344,7 @@ static void test_gathers_take_only_what_is_needed(void **state)
         check_rounds(&f, ROUNDS, where, why, sizeof why);
     }
     /* Destroy before failing (see relaunch_suite). */
-    if (ck_context_destroy(f.ctx) != CK_OK && !why[0])
+    if (close_ctx(&f) != CK_OK && !why[0])
         snprintf(why, sizeof why, "destroy: %s", ck_last_error());
     if (why[0])
         fail_msg("%s", why);
@@ -304,30 +374,38 @@ static void test_kernel_that_does_not_yield(void **state)
         fail_msg("%s", ck_last_error());
     ck_launch_release(b);
     ck_launch_release(hog);
-    assert_int_equal(ck_context_destroy(f.ctx), CK_OK);
+    assert_int_equal(close_ctx(&f), CK_OK);
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: %s cl20|cl12 semantics.cl [chaos-seeds [test-name-pattern]]\n", argv[0]);
+        fprintf(stderr, "usage: %s cl20|cl12 semantics.cl [chaos-seeds|=SEED [test-name-pattern]]\n", argv[0]);
         return 2;
     }
     path_name = argv[1];
     kernel_file = argv[2];
-    if (argc > 3)
+    if (!realpath(argv[0], self))
+        snprintf(self, sizeof self, "%s", argv[0]);
+    if (!realpath(kernel_file, kernel_abs))
+        snprintf(kernel_abs, sizeof kernel_abs, "%s", kernel_file);
+    if (argc > 3 && argv[3][0] == '=') { /* "=SEED": only that chaos context (replay commands) */
+        only_seed = strtoull(argv[3] + 1, NULL, 0);
+        chaos_seeds = 1000;
+    } else if (argc > 3) {
         chaos_seeds = (unsigned)atoi(argv[3]);
+    }
     if (argc > 4)
         cmocka_set_test_filter(argv[4]); /* e.g. "test_relaunch*" */
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kill_and_fork_rules),
-        cmocka_unit_test(test_resizing_rules_query_form),
-        cmocka_unit_test(test_resizing_rules_naive_form),
-        cmocka_unit_test(test_barrier_orders_memory),
-        cmocka_unit_test(test_relaunch_query_form),
-        cmocka_unit_test(test_relaunch_naive_form),
-        cmocka_unit_test(test_gathers_take_only_what_is_needed),
-        cmocka_unit_test(test_kernel_that_does_not_yield),
+        cmocka_unit_test_teardown(test_kill_and_fork_rules, report_chaos_failure),
+        cmocka_unit_test_teardown(test_resizing_rules_query_form, report_chaos_failure),
+        cmocka_unit_test_teardown(test_resizing_rules_naive_form, report_chaos_failure),
+        cmocka_unit_test_teardown(test_barrier_orders_memory, report_chaos_failure),
+        cmocka_unit_test_teardown(test_relaunch_query_form, report_chaos_failure),
+        cmocka_unit_test_teardown(test_relaunch_naive_form, report_chaos_failure),
+        cmocka_unit_test_teardown(test_gathers_take_only_what_is_needed, report_chaos_failure),
+        cmocka_unit_test_teardown(test_kernel_that_does_not_yield, report_chaos_failure),
     };
     char name[64];
     snprintf(name, sizeof name, "semantics-%s", path_name);

@@ -1,0 +1,295 @@
+/* Chaos record and replay, host side (device side: megakernel/ck_chaos.cl).
+ * A record is a text file, one decision a line, sorted by key, so two
+ * records of the same program diff line by line; a replay loads one back into
+ * a sorted table that the device searches by key. */
+#include "chaos.h"
+#include "context_internal.h"
+#include "error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dup_or_null(const char *s)
+{
+    if (!s || !*s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    const uint32_t *x = ((const ck_cx_entry *)a)->w, *y = ((const ck_cx_entry *)b)->w;
+    for (int i = 0; i < 4; ++i)
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+void ck_cx_format(const ck_cx_entry *e, char *buf, size_t n)
+{
+    const uint32_t *w = e->w;
+    uint32_t kind = w[1] >> 24, group = w[1] & 0xffffffu, value = w[CK_CX_E_VALUE];
+    uint32_t before = w[CK_CX_E_BEFORE], after = w[CK_CX_E_AFTER];
+    int at = 0;
+    if (kind == CK_CX_START) {
+        at = snprintf(buf, n, "launch %u start: M %u", w[0], value);
+    } else if (kind == CK_CX_BARRIER) {
+        char what[32];
+        if (after < before)
+            snprintf(what, sizeof what, "drop %u", before - after);
+        else if (after > before)
+            snprintf(what, sizeof what, "fork %u", after - before);
+        else
+            snprintf(what, sizeof what, "keep");
+        at = snprintf(buf, n, "launch %u barrier epoch %u: M %u->%u (%s)", w[0], w[3], before, after, what);
+    } else if (kind == CK_CX_OFFER) {
+        at = snprintf(buf, n, "launch %u group %u birth %08x offer_kill %u: %s (M %u->%u)", w[0], group, w[2], w[3],
+                      value ? "accepted" : "declined", before, after);
+    } else {
+        at = snprintf(buf, n, "launch %u group %u birth %08x request_fork %u: fork %u (M %u->%u)", w[0], group, w[2],
+                      w[3], value, before, after);
+    }
+    if ((w[CK_CX_E_FLAGS] & 1u) && at >= 0 && (size_t)at < n) {
+        uint32_t rec = w[CK_CX_E_FLAGS] >> 1;
+        if (rec == 0x7fffffffu)
+            snprintf(buf + at, n - (size_t)at, " [replay diverged: not in the record]");
+        else
+            snprintf(buf + at, n - (size_t)at, " [replay diverged: recorded %u]", rec);
+    }
+}
+
+int ck_cx_parse(const char *line, ck_cx_entry *e)
+{
+    unsigned a, b, c, d, v;
+    char word[16];
+    memset(e, 0, sizeof *e);
+    uint32_t *w = e->w;
+    if (sscanf(line, "launch %u start: M %u", &a, &v) == 2) {
+        w[0] = a, w[1] = (CK_CX_START << 24) | CK_CX_NO_GROUP, w[CK_CX_E_VALUE] = v, w[CK_CX_E_AFTER] = v;
+    } else if (sscanf(line, "launch %u barrier epoch %u: M %u->%u", &a, &b, &c, &v) == 4) {
+        w[0] = a, w[1] = (CK_CX_BARRIER << 24) | CK_CX_NO_GROUP, w[3] = b;
+        w[CK_CX_E_VALUE] = v, w[CK_CX_E_BEFORE] = c, w[CK_CX_E_AFTER] = v;
+    } else if (sscanf(line, "launch %u group %u birth %x offer_kill %u: %15s", &a, &b, &c, &d, word) == 5) {
+        w[0] = a, w[1] = (CK_CX_OFFER << 24) | (b & 0xffffffu), w[2] = c, w[3] = d;
+        w[CK_CX_E_VALUE] = strcmp(word, "accepted") == 0;
+    } else if (sscanf(line, "launch %u group %u birth %x request_fork %u: fork %u", &a, &b, &c, &d, &v) == 5) {
+        w[0] = a, w[1] = (CK_CX_FORK << 24) | (b & 0xffffffu), w[2] = c, w[3] = d, w[CK_CX_E_VALUE] = v;
+    } else {
+        return -1;
+    }
+    const char *m = strstr(line, "(M ");
+    if (m && sscanf(m, "(M %u->%u)", &a, &b) == 2)
+        w[CK_CX_E_BEFORE] = a, w[CK_CX_E_AFTER] = b;
+    return 0;
+}
+
+/* Loads a record into a sorted table (duplicate keys keep the first). */
+static ck_status load_replay(ck_chaos_state *c, uint64_t *seed)
+{
+    FILE *f = fopen(c->replay_path, "r");
+    if (!f)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "cannot read the chaos replay file '%s' (CK_CHAOS_REPLAY or "
+                       "chaos_replay_path): check the path", c->replay_path);
+    char line[512];
+    size_t cap = 0, lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        ++lineno;
+        unsigned long long s;
+        if (line[0] == '#') {
+            if (sscanf(line, "# ck chaos record, seed %llu", &s) == 1)
+                *seed = s;
+            continue;
+        }
+        if (line[strspn(line, " \t\r\n")] == 0)
+            continue;
+        if (c->table_n == cap) {
+            cap = cap ? 2 * cap : 256;
+            ck_cx_entry *t = cap > (1u << 24) ? NULL : realloc(c->table, cap * sizeof *t);
+            if (!t) {
+                fclose(f);
+                return ck_fail(CK_ERR_NO_MEMORY, "chaos replay file '%s' is too large (%zu lines read)",
+                               c->replay_path, lineno);
+            }
+            c->table = t;
+        }
+        if (ck_cx_parse(line, &c->table[c->table_n]) != 0) {
+            fclose(f);
+            line[strcspn(line, "\r\n")] = 0;
+            return ck_fail(CK_ERR_INVALID_ARGUMENT, "chaos replay file '%s', line %zu: not a recorded decision: "
+                           "'%.80s'", c->replay_path, lineno, line);
+        }
+        c->table_n++;
+    }
+    fclose(f);
+    qsort(c->table, c->table_n, sizeof *c->table, cmp_key);
+    size_t j = 0;
+    for (size_t i = 0; i < c->table_n; ++i)
+        if (j == 0 || cmp_key(&c->table[j - 1], &c->table[i]) != 0)
+            c->table[j++] = c->table[i];
+    c->table_n = j;
+    return CK_OK;
+}
+
+ck_status ck_chaos_init(ck_chaos_state *c, ck_context_options *o)
+{
+    memset(c, 0, sizeof *c);
+    const char *rec = o->chaos_record_path ? o->chaos_record_path : getenv("CK_CHAOS_RECORD");
+    const char *rep = o->chaos_replay_path ? o->chaos_replay_path : getenv("CK_CHAOS_REPLAY");
+    if ((rec && *rec && !(c->record_path = dup_or_null(rec))) || (rep && *rep && !(c->replay_path = dup_or_null(rep))))
+        return ck_fail(CK_ERR_NO_MEMORY, "out of host memory for the chaos paths");
+    o->chaos_record_path = c->record_path;
+    o->chaos_replay_path = c->replay_path;
+    if (!c->replay_path)
+        return CK_OK;
+    uint64_t seed = 0;
+    ck_status s = load_replay(c, &seed);
+    if (s != CK_OK)
+        return s;
+    if (!o->chaos_seed) /* a replay is chaos mode; the seed only names the run */
+        o->chaos_seed = seed ? seed : 1;
+    return CK_OK;
+}
+
+ck_status ck_chaos_setup(ck_context *ctx)
+{
+    ck_chaos_state *c = &ctx->chaos;
+    if (!ctx->opts.chaos_seed || (!c->record_path && !c->replay_path))
+        return CK_OK;
+    c->capacity = CK_CHAOS_RECORD_ENTRIES;
+    size_t words = CK_CX_HEADER + (c->table_n + c->capacity) * CK_CX_ENTRY;
+    uint32_t *area = calloc(words, 4);
+    if (!area)
+        return ck_fail(CK_ERR_NO_MEMORY, "out of host memory for the chaos record area");
+    pthread_mutex_lock(&ctx->arena_lock);
+    int r = ck_arena_alloc(&ctx->arena, words * 4, &c->area);
+    pthread_mutex_unlock(&ctx->arena_lock);
+    if (r != 0 || c->area >= 0xfffffff0u) {
+        free(area);
+        return ck_fail(CK_ERR_NO_MEMORY, "the arena has no room for the chaos record (%zu bytes): set "
+                       "ck_context_options.arena_bytes", words * 4);
+    }
+    area[CK_CX_CAPACITY] = c->capacity;
+    area[CK_CX_TABLE_N] = (uint32_t)c->table_n;
+    area[CK_CX_FLAGS] = c->replay_path ? CK_CX_FLAG_REPLAY : 0u;
+    if (c->table_n)
+        memcpy(area + CK_CX_HEADER, c->table, c->table_n * sizeof *c->table);
+    ck_status s = ck_arena_copy(ctx, c->area, area, words * 4, 1);
+    free(area);
+    if (s != CK_OK)
+        return s;
+    cl_uint where = (cl_uint)c->area + 1u;
+    CK_CL_TRY(clEnqueueWriteBuffer(ctx->dev->queue, ctx->sched, CL_TRUE, CK_H_CHAOS_AREA * 4, sizeof where, &where, 0,
+                                   NULL, NULL),
+              "clEnqueueWriteBuffer(chaos area offset)", "");
+    c->on = 1;
+    return CK_OK;
+}
+
+static void write_record(ck_context *ctx)
+{
+    ck_chaos_state *c = &ctx->chaos;
+    if (!c->record_path || c->write_failed)
+        return;
+    FILE *f = fopen(c->record_path, "w");
+    if (!f) {
+        c->write_failed = 1;
+        fprintf(stderr, "ck: cannot write the chaos record '%s' (CK_CHAOS_RECORD or chaos_record_path); recording "
+                "stops\n", c->record_path);
+        return;
+    }
+    fprintf(f, "# ck chaos record, seed %llu: one decision a line, sorted by key\n",
+            (unsigned long long)ctx->opts.chaos_seed);
+    if (c->device_count > c->capacity)
+        fprintf(f, "# truncated: the device recorded %u of %u decisions; a replay declines the others\n", c->capacity,
+                c->device_count);
+    char line[256];
+    for (size_t i = 0; i < c->rec_n; ++i) {
+        ck_cx_format(&c->rec[i], line, sizeof line);
+        fprintf(f, "%s\n", line);
+    }
+    if (fclose(f) != 0) {
+        c->write_failed = 1;
+        fprintf(stderr, "ck: writing the chaos record '%s' failed; recording stops\n", c->record_path);
+    }
+}
+
+void ck_chaos_launch_done(ck_context *ctx, ck_launch *l)
+{
+    ck_chaos_state *c = &ctx->chaos;
+    if (!c->on)
+        return;
+    uint32_t count = 0;
+    if (ck_arena_copy(ctx, c->area + CK_CX_COUNT * 4, &count, 4, 0) != CK_OK) {
+        fprintf(stderr, "ck: reading the chaos record failed: %s\n", ck_last_error());
+        return;
+    }
+    c->device_count = count;
+    uint32_t have = count < c->capacity ? count : c->capacity;
+    size_t first_new = c->rec_n;
+    /* Only one cooperative launch runs at a time, so the device's entries come
+     * launch after launch: take this launch's, stop at a later one's. */
+    while (c->taken < have) {
+        ck_cx_entry e;
+        uint64_t at = c->area + ((uint64_t)CK_CX_HEADER + ((uint64_t)c->table_n + c->taken) * CK_CX_ENTRY) * 4;
+        if (ck_arena_copy(ctx, at, &e, sizeof e, 0) != CK_OK || e.w[0] != l->id)
+            break;
+        if (c->rec_n == c->rec_cap) {
+            size_t cap = c->rec_cap ? 2 * c->rec_cap : 256;
+            ck_cx_entry *p = realloc(c->rec, cap * sizeof *p);
+            if (!p)
+                break;
+            c->rec = p;
+            c->rec_cap = cap;
+        }
+        c->rec[c->rec_n++] = e;
+        c->taken++;
+    }
+    qsort(c->rec + first_new, c->rec_n - first_new, sizeof *c->rec, cmp_key);
+    const ck_cx_entry *first = NULL;
+    unsigned diverged = 0;
+    for (size_t i = first_new; i < c->rec_n; ++i)
+        if (c->rec[i].w[CK_CX_E_FLAGS] & 1u) {
+            if (!first)
+                first = &c->rec[i];
+            ++diverged;
+        }
+    /* A replay also diverges where the record has a decision this run never
+     * reached (e.g. a loop ran fewer times). */
+    const ck_cx_entry *first_missed = NULL;
+    unsigned missed = 0;
+    for (size_t i = 0; i < c->table_n; ++i)
+        if (c->table[i].w[0] == l->id &&
+            !bsearch(&c->table[i], c->rec + first_new, c->rec_n - first_new, sizeof *c->rec, cmp_key)) {
+            if (!first_missed)
+                first_missed = &c->table[i];
+            ++missed;
+        }
+    l->divergences = diverged + missed;
+    char line[256];
+    if (first) {
+        ck_cx_format(first, line, sizeof line);
+        fprintf(stderr, "ck: chaos replay of launch %u could not make %u recorded choice%s; first: %s\n", l->id,
+                diverged, diverged == 1 ? "" : "s", line);
+    }
+    if (first_missed) {
+        ck_cx_format(first_missed, line, sizeof line);
+        fprintf(stderr, "ck: chaos replay of launch %u never reached %u recorded decision%s; first: %s\n", l->id,
+                missed, missed == 1 ? "" : "s", line);
+    }
+    qsort(c->rec, c->rec_n, sizeof *c->rec, cmp_key);
+    write_record(ctx);
+}
+
+void ck_chaos_free(ck_chaos_state *c)
+{
+    free(c->record_path);
+    free(c->replay_path);
+    free(c->table);
+    free(c->rec);
+    memset(c, 0, sizeof *c);
+}
