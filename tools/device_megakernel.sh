@@ -13,7 +13,20 @@ export CK_DEVICE=NVIDIA
 set -o pipefail
 CK_DUMP_SOURCE=$out/megakernel.cl timeout 500 $b/tests/megakernel/test_semantics cl12 tests/megakernel/semantics.cl $seeds 2>&1 | tee $out/semantics.log
 timeout 300 $b/tests/megakernel/test_launch_api cl12 tests/megakernel/launch_kernels.cl 2>&1 | tee $out/launch_api.log
+# A chaos failure replays (a kernel that breaks a rule on purpose), the API's
+# misuse cases, and the three examples, plainly and under a chaos seed.
+timeout 300 $b/tests/megakernel/test_chaos_replay cl12 tests/megakernel/chaos_replay.cl 2>&1 | tee $out/chaos_replay.log | tail -4
+timeout 120 $b/tests/api/test_api_misuse cl12 2>&1 | tee $out/api_misuse.log | tail -3
 set +o pipefail
+for e in reduction workstealing multitask; do
+  for chaos in "" "--chaos 7"; do
+    if (cd examples/$e && timeout 120 $b/examples/$e $chaos $(cat run-args)) > $out/example_tmp.txt 2>&1; then
+      echo "example $e $chaos: PASS"
+    else
+      echo "example $e $chaos: FAIL"; cat $out/example_tmp.txt
+    fi
+  done
+done | tee $out/examples.log
 # Chaos on the device: every legal scheduling choice at random, thousands of
 # groups, results checked against the CPU reference by ckrun.
 for s in $(seq 1 $app_seeds); do
