@@ -85,13 +85,17 @@ static int run_multi(app_cl *c, cl_program prog, bfs_bufs *b, size_t wg, double 
         SETARG(k, 7, level, "level");
         APP_CL_CHECK(clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &global, &wg, 0, NULL, NULL),
                      "clEnqueueNDRangeKernel (bfs_level)");
-        cl_event ev;
-        APP_CL_CHECK(clEnqueueReadBuffer(c->queue, b->sizes, CL_FALSE, 0, 4, &n_in, 0, NULL, &ev),
+        /* A blocking read, as a user's multi-launch BFS would do: every level is
+         * an ordinary kernel that ends by itself, so the deadline is checked
+         * between levels (polling an event per level instead made this
+         * baseline 1.7x slower on the H100, measured). */
+        APP_CL_CHECK(clEnqueueReadBuffer(c->queue, b->sizes, CL_TRUE, 0, 4, &n_in, 0, NULL, NULL),
                      "clEnqueueReadBuffer (out-frontier size)");
-        int waited = app_cl_wait_event(c, ev, deadline_ms, "the plain multi-launch BFS", err, err_len);
-        clReleaseEvent(ev);
-        if (waited)
+        if (app_now_ms() > deadline_ms) {
+            snprintf(err, err_len, "the plain multi-launch BFS did not finish within the timeout (%d levels run): "
+                     "raise the timeout if the graph is just large", level + 1);
             goto fail;
+        }
         cl_mem t = in;
         in = out;
         out = t;

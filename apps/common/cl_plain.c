@@ -46,11 +46,11 @@ int app_cl_wait_event(app_cl *c, cl_event ev, double deadline_ms, const char *wh
         return app_cl_fail(e, w, err, err_len);
     }
     /* Spin (yielding the core) for the first APP_CL_SPIN_MS, then nap with
-     * growing naps. The spin matters: a BFS level or an empty launch takes
+     * naps growing to 0.1 ms. The spin matters: a BFS level or an empty launch takes
      * tens of microseconds, and even a 20 us nap per wait made the plain
      * multi-launch BFS 4x and ckbench's plain launch round trip 8x slower on
      * the H100 than clFinish (measured); the naps only serve long waits. */
-    double start = app_now_ms(), nap_ms = 0.05;
+    double start = app_now_ms(), nap_ms = 0.025;
     for (;;) {
         cl_int st = CL_QUEUED;
         e = clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
@@ -79,7 +79,7 @@ int app_cl_wait_event(app_cl *c, cl_event ev, double deadline_ms, const char *wh
         }
         double until = now + nap_ms;
         app_sleep_until_ms(until < deadline_ms ? until : deadline_ms);
-        if (nap_ms < 1)
+        if (nap_ms < 0.1) /* naps stay short: the end of a timed run is seen within 0.1 ms */
             nap_ms *= 2;
     }
 }
