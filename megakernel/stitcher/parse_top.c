@@ -59,6 +59,8 @@ static int parse_params(program *pg, func *fn) {
       for (int j = a; j < b; j++)
         if (t[j].kind == TK_IDENT && !st_is_qualifier_keyword(t[j].s)) words++;
       if (words < 2) p->name = -1;
+    } else if (!pg->raw && st_check_reserved_name(pg, a, b, "parameter")) {
+      return -1; /* "int half" */
     }
     a = b < fn->rp ? b + 1 : b;
   }

@@ -114,6 +114,15 @@ int st_emit_program(program *pg, char **source) {
   }
   st_emit_dispatch(&e, pg);
   em_newline(&e);
+  if (e.over) {
+    sb_free(&e.out);
+    return st_error(pg->dg, e.over_line ? e.over_line : 1, "the stitched source would exceed "
+                    "%zu bytes (%d times the input plus 1 MiB), the stitcher's output cap: the "
+                    "resume code of a fork point copies the rest of every loop around it, so "
+                    "fork points inside deeply nested loops (or many fork points in one loop) "
+                    "multiply the code; nest fewer loops around fork points or move inner "
+                    "loops into helper functions", e.cap, ST_OUTPUT_FACTOR);
+  }
   if (e.out.failed || pg->ar->failed) {
     sb_free(&e.out);
     return st_error(pg->dg, 1, "out of memory");
