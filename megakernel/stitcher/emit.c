@@ -13,13 +13,17 @@
 
 #define GEN_FILE "ck_stitched.cl"
 
+size_t st_output_cap(const program *pg) {
+  size_t n = pg->src_len;
+  return n > (SIZE_MAX - ST_OUTPUT_SLACK) / ST_OUTPUT_FACTOR
+             ? SIZE_MAX
+             : n * ST_OUTPUT_FACTOR + ST_OUTPUT_SLACK;
+}
+
 void em_init(emitter *e, program *pg) {
   memset(e, 0, sizeof *e);
   e->pg = pg;
-  size_t n = pg->src_len;
-  e->cap = n > (SIZE_MAX - ST_OUTPUT_SLACK) / ST_OUTPUT_FACTOR
-               ? SIZE_MAX
-               : n * ST_OUTPUT_FACTOR + ST_OUTPUT_SLACK;
+  e->cap = st_output_cap(pg);
   e->cur_line = -1000;
   e->at_bol = 1;
   e->last_tok = -1;

@@ -275,6 +275,10 @@ typedef struct {
   const char *stop_reason;
   size_t src_len;       /* bytes of the input (the output cap is derived from it) */
   st_map const_names;   /* names of the hoisted constants of all kernels */
+  st_map coop_names;    /* the names in coop */
+  st_map macro_locals;  /* local variable name -> macro_local (resolve.c) */
+  int macro_locals_ready;
+  size_t tx_bytes;      /* least output the fork points' transmit copies take */
 } program;
 
 /* parse_top.c: splits the program into top-level items, finds functions and typedefs. */
@@ -335,6 +339,9 @@ typedef struct {
   int peel_line;          /* line of the loop emit_peeled is copying, 0 if none */
 } emitter;
 void em_init(emitter *e, program *pg);
+/* The most bytes of output a program may generate: ST_OUTPUT_FACTOR times its input plus
+ * ST_OUTPUT_SLACK. */
+size_t st_output_cap(const program *pg);
 /* Nonzero once the output would pass its cap; emitters stop walking the tree then. */
 int em_over(const emitter *e);
 void em_tok(emitter *e, int i);

@@ -250,6 +250,21 @@ static int is_cond_directive(const char *s) {
          !strncmp(s, "endif", 5);
 }
 
+/* Each fork point copies every transmit variable in scope ("ck_tx.v = v;"): forks times
+ * variables. Stops (with the output cap's error) once that alone passes the cap, before
+ * the lists of variables per fork point use more memory than the output could. */
+static int tx_over_cap(pctx *c, const tvar *tv, int i) {
+  program *pg = c->pg;
+  pg->tx_bytes += 2 * strlen(tv->name) + 10;
+  if (pg->tx_bytes <= st_output_cap(pg)) return 0;
+  return st_error(pg->dg, c->t[i].line, "the stitched source would exceed %zu bytes (%d times "
+                  "the input plus 1 MiB), the stitcher's output cap: every fork point copies "
+                  "every transmit variable in scope, and kernel '%s' has %zu fork points so "
+                  "far and %zu transmit variables; transmit a pointer to a struct in global "
+                  "memory instead", st_output_cap(pg), ST_OUTPUT_FACTOR, c->fn->name,
+                  c->fn->forks.n, c->fn->tvars.n);
+}
+
 static stmt *parse_prim_or_expr(pctx *c, int i, int semi, stmt *parent) {
   token *t = c->t;
   prim_kind pk;
@@ -283,6 +298,7 @@ static stmt *parse_prim_or_expr(pctx *c, int i, int semi, stmt *parent) {
             oom(c, i);
             return NULL;
           }
+          if (tx_over_cap(c, tv, i)) return NULL;
         } else if (s) {
           st_error(c->pg->dg, t[i].line, "transmit variable '%s' is hidden by another "
                    "declaration of '%s' at this %s() (kernel '%s'); rename one of them",
