@@ -326,6 +326,17 @@ static char *gen_parens_30000(void) {
   return b.p;
 }
 
+/* Braces of an initializer at file scope: skipped as a bracket range, no recursion. */
+static char *gen_initializer_braces(void) {
+  buf b = {0};
+  put(&b, "constant int a[1] = ");
+  repeat(&b, "{", 30000);
+  put(&b, "1");
+  repeat(&b, "}", 30000);
+  put(&b, ";\nkernel void k(global int *o) { o[0] = a[0]; }\n");
+  return b.p;
+}
+
 static void test_nesting(void **state) {
   (void)state;
   expect_error("braces-30000", gen_braces_30000, NULL, 0, "t.cl:258: error: ", "nested more",
@@ -335,6 +346,7 @@ static void test_nesting(void **state) {
   expect_error("else-ifs-30000", gen_else_ifs_30000, NULL, 0, "t.cl:257: error: ",
                "256 levels", NULL);
   expect_ok("parens-30000", gen_parens_30000, NULL, 0);
+  expect_ok("initializer-braces-30000", gen_initializer_braces, NULL, 0);
 }
 
 /* ---- output growth around fork points ---------------------------------------------- */
