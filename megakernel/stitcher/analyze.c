@@ -79,14 +79,45 @@ static int check_forks(program *pg, func *fn) {
   return 0;
 }
 
-/* The first callee of fn (transitively) that uses global_barrier, or NULL. */
-static func *gb_callee(program *pg, func *fn, int depth) {
-  if (depth > 64) return NULL;
+/* The definition a call reaches (calls may have been resolved to a prototype). */
+static func *definition(program *pg, func *c) {
+  symbol *s = st_lookup(pg, pg->fscope, c->name);
+  return s && s->kind == SYM_FUNC && s->fn ? s->fn : c;
+}
+
+/* Marks reaches_gb on every function that uses global_barrier or calls, transitively, one
+ * that does: a walk from those functions along reversed call edges, each function and each
+ * call once (no recursion, linear in the size of the call graph). */
+static int mark_gb_reach(program *pg) {
+  st_vec work = {0};
+  for (size_t k = 0; k < pg->funcs.n; k++) {
+    func *fn = pg->funcs.v[k];
+    for (size_t m = 0; m < fn->calls.n; m++) {
+      func *c = definition(pg, fn->calls.v[m]);
+      if (st_vec_push(pg->ar, &c->callers, fn)) return -1;
+    }
+    if (fn->uses_gb && !fn->reaches_gb) {
+      fn->reaches_gb = 1;
+      if (st_vec_push(pg->ar, &work, fn)) return -1;
+    }
+  }
+  while (work.n) {
+    func *fn = work.v[--work.n];
+    for (size_t m = 0; m < fn->callers.n; m++) {
+      func *caller = fn->callers.v[m];
+      if (caller->reaches_gb) continue;
+      caller->reaches_gb = 1;
+      if (st_vec_push(pg->ar, &work, caller)) return -1;
+    }
+  }
+  return 0;
+}
+
+/* The first function fn calls that uses global_barrier or reaches one that does, or NULL. */
+static func *gb_callee(program *pg, func *fn) {
   for (size_t k = 0; k < fn->calls.n; k++) {
-    func *c = fn->calls.v[k];
-    symbol *s = st_lookup(pg, pg->fscope, c->name);
-    if (s && s->fn) c = s->fn; /* the definition */
-    if (c->uses_gb || gb_callee(pg, c, depth + 1)) return c;
+    func *c = definition(pg, fn->calls.v[k]);
+    if (c->reaches_gb) return c;
   }
   return NULL;
 }
@@ -97,10 +128,11 @@ int st_analyze(program *pg) {
     if (fn->lb < 0) continue;
     if (check_prims(pg, fn) || check_forks(pg, fn)) return -1;
   }
+  if (mark_gb_reach(pg)) return st_error(pg->dg, 1, "out of memory");
   for (size_t k = 0; k < pg->kernels.n; k++) {
     func *fn = pg->kernels.v[k];
     if (fn->cooperative) continue;
-    func *c = gb_callee(pg, fn, 0);
+    func *c = gb_callee(pg, fn);
     if (c)
       return st_error(pg->dg, fn->line, "kernel '%s' is not cooperative but calls '%s', which "
                       "uses global_barrier()", fn->name, c->name);

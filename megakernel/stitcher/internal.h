@@ -47,7 +47,7 @@ typedef struct {
   const char *file;    /* the input's name */
   int failed;
   st_line_mark *marks; /* in order of phys; filled by the lexer */
-  size_t n_marks;
+  size_t n_marks, cap_marks;
   st_buf warnings;     /* "file:line: warning: ...\n" lines, in the order found */
 } st_diag;
 
@@ -66,6 +66,25 @@ typedef struct {
   size_t n, cap;
 } st_vec;
 int st_vec_push(st_arena *a, st_vec *v, void *item);
+
+/* String-keyed hash map stored in the arena (open addressing; old tables are abandoned
+ * when it grows). Keys are not copied: they must outlive the map (arena or token text). */
+typedef struct {
+  const char **keys;
+  void **vals;
+  size_t n, cap;
+} st_map;
+/* The value stored under key, or NULL if there is none. */
+void *st_map_get(const st_map *m, const char *key);
+/* Stores val under key, replacing an earlier value; -1 when out of memory. */
+int st_map_put(st_arena *a, st_map *m, const char *key, void *val);
+
+/* Limits that keep every input's cost bounded (README.md, Limits). */
+#define ST_MAX_NESTING 256        /* statements nested inside one another */
+#define ST_MAX_LINE (1 << 30)     /* largest #line number */
+#define ST_MAX_SOURCE ((size_t)1 << 30) /* largest input, in bytes */
+#define ST_OUTPUT_FACTOR 64       /* output cap: 64 times the input ... */
+#define ST_OUTPUT_SLACK ((size_t)1 << 20) /* ... plus 1 MiB */
 
 /* ---- lexer.c ------------------------------------------------------------------------ */
 
@@ -222,6 +241,11 @@ struct func {
   st_vec gotos;        /* stmt* ST_GOTO and ST_LABEL */
   st_vec cond_pp;      /* stmt* conditional preprocessor directives in the body */
   int uses_gb;         /* calls global_barrier directly */
+  int reaches_gb;      /* uses_gb, or calls (transitively) a function that does */
+  int linted;          /* lint.c has checked it */
+  st_vec callers;      /* func* definitions that call this definition (analyze.c) */
+  st_map field_names;  /* names of the fields of ck_locals_<kernel>_t taken so far */
+  st_map field_next;   /* local name -> next numeric suffix to try for it */
   size_t arg_words;
 };
 
@@ -249,6 +273,12 @@ typedef struct {
   int (*stop)(void *arg); /* deadline hook of ck_stitch_input (NULL: none) */
   void *stop_arg;
   const char *stop_reason;
+  size_t src_len;       /* bytes of the input (the output cap is derived from it) */
+  st_map const_names;   /* names of the hoisted constants of all kernels */
+  st_map coop_names;    /* the names in coop */
+  st_map macro_locals;  /* local variable name -> macro_local (resolve.c) */
+  int macro_locals_ready;
+  size_t tx_bytes;      /* least output the fork points' transmit copies take */
 } program;
 
 /* parse_top.c: splits the program into top-level items, finds functions and typedefs. */
@@ -258,7 +288,7 @@ int st_parse_program(program *pg);
 typedef struct scope scope;
 struct scope {
   scope *up;
-  st_vec syms;
+  st_map names; /* name -> the latest symbol* declared with it in this scope */
 };
 int st_is_decl_start(program *pg, scope *sc, int i);
 int st_parse_decl(program *pg, scope *sc, int i0, int end, decl *out);
@@ -268,6 +298,9 @@ int st_is_type_keyword(const char *s);
 int st_is_qualifier_keyword(const char *s);
 int st_skip_attribute(program *pg, int i); /* i at __attribute__: index after it */
 int st_vector_type(const char *s, const char **elem, int *n);
+/* Tokens [i0, b) declare a variable or parameter (what) but its name is a type name or a
+ * keyword ("int half"): records an error saying so and returns -1; otherwise 0. */
+int st_check_reserved_name(program *pg, int i0, int b, const char *what);
 
 /* parse_stmt.c: function bodies. */
 int st_parse_body(program *pg, func *fn, scope *file_scope);
@@ -299,8 +332,18 @@ typedef struct {
   int last_tok;           /* index of the last token written, -1 after generated text */
   int in_gen;             /* #line currently names the stitched output, not the user file */
   program *pg;
+  size_t cap;             /* most bytes of output allowed (see ST_OUTPUT_FACTOR) */
+  int over;               /* the output reached cap: nothing more is written */
+  int over_line;          /* physical line being emitted when it did */
+  int last_line;          /* physical line of the last token or primitive emitted */
+  int peel_line;          /* line of the loop emit_peeled is copying, 0 if none */
 } emitter;
 void em_init(emitter *e, program *pg);
+/* The most bytes of output a program may generate: ST_OUTPUT_FACTOR times its input plus
+ * ST_OUTPUT_SLACK. */
+size_t st_output_cap(const program *pg);
+/* Nonzero once the output would pass its cap; emitters stop walking the tree then. */
+int em_over(const emitter *e);
 void em_tok(emitter *e, int i);
 void em_range(emitter *e, int a, int b);
 void em_gen(emitter *e, const char *s);

@@ -85,7 +85,12 @@ static int line_directive(st_arena *a, st_diag *d, token *t, int phys) {
   else if (!isdigit((unsigned char)*p)) return 0;
   while (*p == ' ' || *p == '\t') p++;
   if (!isdigit((unsigned char)*p)) return 0;
-  long n = strtol(p, (char **)&p, 10);
+  const char *digits = p;
+  long n = strtol(p, (char **)&p, 10); /* LONG_MAX on overflow */
+  if (n > ST_MAX_LINE)
+    return st_error(d, t->line, "#line number %.*s is too large: the stitcher accepts line "
+                    "numbers up to %d", (int)(p - digits > 40 ? 40 : p - digits), digits,
+                    ST_MAX_LINE);
   while (*p == ' ' || *p == '\t') p++;
   const char *file = d->n_marks ? d->marks[d->n_marks - 1].file : d->file;
   if (*p == '"') {
@@ -102,12 +107,15 @@ static int line_directive(st_arena *a, st_diag *d, token *t, int phys) {
     *o = 0;
     file = f;
   }
-  st_line_mark *m = st_alloc(a, (d->n_marks + 1) * sizeof *m);
-  if (!m) return -1;
-  if (d->n_marks) memcpy(m, d->marks, d->n_marks * sizeof *m);
-  m[d->n_marks] = (st_line_mark){phys, (int)n, file};
-  d->marks = m;
-  d->n_marks++;
+  if (d->n_marks == d->cap_marks) { /* grow by doubling: linear in the directives */
+    size_t cap = d->cap_marks ? 2 * d->cap_marks : 16;
+    st_line_mark *m = st_alloc(a, cap * sizeof *m);
+    if (!m) return -1;
+    if (d->n_marks) memcpy(m, d->marks, d->n_marks * sizeof *m);
+    d->marks = m;
+    d->cap_marks = cap;
+  }
+  d->marks[d->n_marks++] = (st_line_mark){phys, (int)n, file};
   t->repl = "";
   return 0;
 }
@@ -235,12 +243,14 @@ int st_lex(st_arena *a, st_diag *d, const char *src, token_list *out) {
   out->n = v.n;
   out->t = st_alloc(a, v.n * sizeof(token));
   if (!out->t) return st_error(d, 1, "out of memory");
+  size_t bol_off = 0, scan = 0; /* start of the current line; scanned up to here */
   for (size_t k = 0; k < v.n; k++) {
     token *t = &out->t[k];
     *t = *(token *)v.v[k];
-    size_t s = t->off;
-    while (s > 0 && sp.s[s - 1] != '\n') s--;
-    t->col = (int)(t->off - s);
+    for (; scan < t->off; scan++) /* tokens are in order: one pass over the source */
+      if (sp.s[scan] == '\n') bol_off = scan + 1;
+    size_t col = t->off - bol_off;
+    t->col = col > 1000000 ? 1000000 : (int)col;
   }
 
   /* bracket matching */

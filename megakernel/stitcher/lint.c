@@ -135,24 +135,46 @@ static int lint_function(program *pg, func *fn, func *kernel) {
   return 0;
 }
 
-/* Lints fn and, once each, every function it calls (depth-first). */
-static int lint_reachable(program *pg, func *fn, func *kernel, st_vec *seen, int depth) {
+/* The definition of fn, if there is one. */
+static func *definition(program *pg, func *fn) {
   symbol *s = st_lookup(pg, pg->fscope, fn->name);
-  if (s && s->kind == SYM_FUNC && s->fn) fn = s->fn; /* the definition */
-  if (fn->lb < 0 || depth > 64) return 0;
-  for (size_t k = 0; k < seen->n; k++)
-    if (seen->v[k] == fn) return 0;
-  if (st_vec_push(pg->ar, seen, fn) || lint_function(pg, fn, kernel)) return -1;
-  for (size_t k = 0; k < fn->calls.n; k++)
-    if (lint_reachable(pg, fn->calls.v[k], kernel, seen, depth + 1)) return -1;
+  return s && s->kind == SYM_FUNC && s->fn ? s->fn : fn;
+}
+
+/* Lints kernel and every function it reaches that no earlier kernel reached, each once, in
+ * depth-first preorder. The walk keeps its own stack (no recursion, however long the call
+ * chain). */
+static int lint_reachable(program *pg, func *kernel) {
+  st_vec stack = {0}, next = {0}; /* a function, and the index of its next call to follow */
+  func *fn = definition(pg, kernel);
+  if (fn->lb < 0 || fn->linted) return 0;
+  fn->linted = 1;
+  if (lint_function(pg, fn, kernel) || st_vec_push(pg->ar, &stack, fn) ||
+      st_vec_push(pg->ar, &next, (void *)0))
+    return -1;
+  while (stack.n) {
+    func *top = stack.v[stack.n - 1];
+    size_t i = (size_t)next.v[next.n - 1];
+    if (i == top->calls.n) {
+      stack.n--;
+      next.n--;
+      continue;
+    }
+    next.v[next.n - 1] = (void *)(i + 1);
+    func *c = definition(pg, top->calls.v[i]);
+    if (c->lb < 0 || c->linted) continue;
+    c->linted = 1;
+    if (lint_function(pg, c, kernel) || st_vec_push(pg->ar, &stack, c) ||
+        st_vec_push(pg->ar, &next, (void *)0))
+      return -1;
+  }
   return 0;
 }
 
 int st_lint(program *pg) {
-  st_vec seen = {0};
   for (size_t k = 0; k < pg->kernels.n; k++) {
     func *fn = pg->kernels.v[k];
-    if (fn->cooperative && lint_reachable(pg, fn, fn, &seen, 0))
+    if (fn->cooperative && lint_reachable(pg, fn))
       return st_error(pg->dg, fn->line, "out of memory");
   }
   return 0;

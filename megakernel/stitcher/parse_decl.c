@@ -77,18 +77,17 @@ static int is_attr(const token *t) {
 }
 
 symbol *st_lookup(program *pg, scope *sc, const char *name) {
-  for (; sc; sc = sc->up)
-    for (size_t k = sc->syms.n; k-- > 0;) {
-      symbol *s = sc->syms.v[k];
-      if (strcmp(s->name, name) == 0) return s;
-    }
+  for (; sc; sc = sc->up) {
+    symbol *s = st_map_get(&sc->names, name);
+    if (s) return s;
+  }
   (void)pg;
   return NULL;
 }
 
 symbol *st_declare(program *pg, scope *sc, const char *name, sym_kind kind) {
   symbol *s = st_alloc(pg->ar, sizeof *s);
-  if (!s || st_vec_push(pg->ar, &sc->syms, s)) return NULL;
+  if (!s || st_map_put(pg->ar, &sc->names, name, s)) return NULL;
   s->name = name;
   s->kind = kind;
   return s;
@@ -129,6 +128,40 @@ static int find_depth0(program *pg, int a, int b, const char *s) {
     if (is_punct(&t[i], s)) return i;
   }
   return b;
+}
+
+/* Words that combine with other type words in C ("unsigned long int"). */
+static int c_type_word(const char *s) {
+  static const char *const w[] = {"char", "short", "int", "long", "signed", "unsigned",
+                                  "double", NULL};
+  return in_list(w, s);
+}
+
+/* A declaration [i0, b) whose name is missing because the user's name is a type name or a
+ * keyword ("int half = 1"): records an error naming it and returns -1; else 0. */
+static int reserved_name(program *pg, int i0, int b) {
+  return st_check_reserved_name(pg, i0, b, "variable");
+}
+
+int st_check_reserved_name(program *pg, int i0, int b, const char *what) {
+  token *t = pg->tl.t;
+  int j = b - 1;
+  while (j > i0 && t[j].kind != TK_IDENT) j--;
+  if (j <= i0 || t[j].kind != TK_IDENT) return 0;
+  int type = st_is_type_keyword(t[j].s);
+  if (!type && (!st_is_qualifier_keyword(t[j].s) || is_attr(&t[j]))) return 0;
+  if (!strcmp(what, "parameter") && (!type || c_type_word(t[j].s)))
+    return 0; /* "int const", "unsigned int": an unnamed parameter */
+  /* some other word before it must already have said the type */
+  int typed = 0;
+  for (int k = i0; k < j; k++)
+    if (t[k].kind == TK_IDENT && !st_is_qualifier_keyword(t[k].s)) typed = 1;
+  if (!typed) return 0;
+  if (type)
+    return st_error(pg->dg, t[j].line, "'%s' is an OpenCL C type name and cannot be a %s "
+                    "name; rename the %s", t[j].s, what, what);
+  return st_error(pg->dg, t[j].line, "'%s' is an OpenCL C keyword (a qualifier or address "
+                  "space) and cannot be a %s name; rename the %s", t[j].s, what, what);
 }
 
 int st_parse_decl(program *pg, scope *sc, int i0, int end, decl *out) {
@@ -212,8 +245,10 @@ int st_parse_decl(program *pg, scope *sc, int i0, int end, decl *out) {
       if (k->kind == TK_IDENT) continue;
       break;
     }
-    if (d->name < 0)
+    if (d->name < 0) {
+      if (reserved_name(pg, i0, d->d1)) return -1;
       return st_error(pg->dg, t[i].line, "cannot find the name declared by '%s'", t[i].s);
+    }
     for (int j = d->name + 1; j < d->d1; j++) {
       if (is_punct(&t[j], ")")) continue;
       if (is_punct(&t[j], "[")) {
@@ -226,6 +261,10 @@ int st_parse_decl(program *pg, scope *sc, int i0, int end, decl *out) {
     }
     i = b < end ? b + 1 : end;
   }
+  if (v.n == 0 && out->s1 > i0 + 1 && t[out->s1 - 1].kind == TK_IDENT &&
+      st_is_type_keyword(t[out->s1 - 1].s) && !c_type_word(t[out->s1 - 1].s) &&
+      reserved_name(pg, i0, out->s1))
+    return -1; /* "int half;" */
   out->n = v.n;
   out->d = st_alloc(pg->ar, (v.n ? v.n : 1) * sizeof(declarator));
   if (!out->d) return st_error(pg->dg, t[i0].line, "out of memory");

@@ -12,6 +12,7 @@ typedef struct {
   scope *sc;
   token *t;
   stmt *root;
+  int depth; /* statements being parsed inside one another (parse_stmt's recursion) */
 } pctx;
 
 static int is_punct(const token *t, const char *s) {
@@ -84,28 +85,34 @@ static int reserved(pctx *c, int i) {
   return 0;
 }
 
+/* The field of ck_locals_<kernel>_t for a local variable called name: name, or the first
+ * of name_2, name_3, ... not taken. Each name remembers the suffix it reached, so n locals
+ * of one name cost O(n) in all. */
 static const char *unique_field(pctx *c, const char *name) {
+  func *fn = c->fn;
+  st_arena *a = c->pg->ar;
   const char *f = name;
-  for (int n = 2;; n++) {
-    int clash = 0;
-    for (size_t k = 0; k < c->fn->locals.n; k++)
-      if (!strcmp(((hoisted_local *)c->fn->locals.v[k])->name, f)) clash = 1;
-    if (!clash) return f;
-    f = st_fmt(c->pg->ar, "%s_%d", name, n);
+  size_t n = (size_t)st_map_get(&fn->field_next, name);
+  if (n < 2) n = 2;
+  while (st_map_get(&fn->field_names, f)) {
+    f = st_fmt(a, "%s_%zu", name, n++);
     if (!f) return NULL;
   }
+  if (st_map_put(a, &fn->field_next, name, (void *)n) ||
+      st_map_put(a, &fn->field_names, f, (void *)1))
+    return NULL;
+  return f;
 }
 
+/* The file-scope name of a hoisted kernel constant: its own name unless a file-scope
+ * symbol or another hoisted constant has it. */
 static const char *unique_const(pctx *c, const char *name) {
   program *pg = c->pg;
-  int clash = st_lookup(pg, pg->fscope, name) != NULL;
-  for (size_t k = 0; k < pg->funcs.n && !clash; k++) {
-    func *f = pg->funcs.v[k];
-    for (size_t m = 0; m < f->consts.n; m++)
-      if (!strcmp(((hoisted_const *)f->consts.v[m])->name, name)) clash = 1;
-  }
-  if (!clash) return name;
-  return st_fmt(pg->ar, "ck_c%d_%s_%s", (int)c->fn->consts.n, c->fn->name, name);
+  const char *f = name;
+  if (st_lookup(pg, pg->fscope, name) || st_map_get(&pg->const_names, name))
+    f = st_fmt(pg->ar, "ck_c%d_%s_%s", (int)c->fn->consts.n, c->fn->name, name);
+  if (!f || st_map_put(pg->ar, &pg->const_names, f, (void *)1)) return NULL;
+  return f;
 }
 
 /* A declaration statement (or for-init) [i, semi); st->decl gets the parse. */
@@ -243,6 +250,21 @@ static int is_cond_directive(const char *s) {
          !strncmp(s, "endif", 5);
 }
 
+/* Each fork point copies every transmit variable in scope ("ck_tx.v = v;"): forks times
+ * variables. Stops (with the output cap's error) once that alone passes the cap, before
+ * the lists of variables per fork point use more memory than the output could. */
+static int tx_over_cap(pctx *c, const tvar *tv, int i) {
+  program *pg = c->pg;
+  pg->tx_bytes += 2 * strlen(tv->name) + 10;
+  if (pg->tx_bytes <= st_output_cap(pg)) return 0;
+  return st_error(pg->dg, c->t[i].line, "the stitched source would exceed %zu bytes (%d times "
+                  "the input plus 1 MiB), the stitcher's output cap: every fork point copies "
+                  "every transmit variable in scope, and kernel '%s' has %zu fork points so "
+                  "far and %zu transmit variables; transmit a pointer to a struct in global "
+                  "memory instead", st_output_cap(pg), ST_OUTPUT_FACTOR, c->fn->name,
+                  c->fn->forks.n, c->fn->tvars.n);
+}
+
 static stmt *parse_prim_or_expr(pctx *c, int i, int semi, stmt *parent) {
   token *t = c->t;
   prim_kind pk;
@@ -276,6 +298,7 @@ static stmt *parse_prim_or_expr(pctx *c, int i, int semi, stmt *parent) {
             oom(c, i);
             return NULL;
           }
+          if (tx_over_cap(c, tv, i)) return NULL;
         } else if (s) {
           st_error(c->pg->dg, t[i].line, "transmit variable '%s' is hidden by another "
                    "declaration of '%s' at this %s() (kernel '%s'); rename one of them",
@@ -358,9 +381,13 @@ static stmt *parse_loop(pctx *c, int i, int end, stmt *parent, int attr0) {
     k = i + 1;
     st->body = parse_stmt(c, &k, end, st);
     if (!st->body) return NULL;
-    if (k >= end || expect(c, k, "while", "after the body of 'do'") ||
-        expect(c, k + 1, "(", "after 'while'"))
+    if (k >= end || !is_kw(&t[k], "while")) {
+      st_error(c->pg->dg, t[k].line, "'do' without 'while': expected "
+               "'while' and a condition after the body of the 'do' on line %d",
+               st_user_line(c->pg->dg, t[i].line, NULL));
       return NULL;
+    }
+    if (expect(c, k + 1, "(", "after 'while'")) return NULL;
     st->while_kw = k;
     st->lp = k + 1;
     st->rp = t[k + 1].match;
@@ -379,7 +406,25 @@ static stmt *parse_loop(pctx *c, int i, int end, stmt *parent, int attr0) {
   return st;
 }
 
+static stmt *parse_stmt_at(pctx *c, int *pi, int end, stmt *parent);
+
+/* One statement; refuses to nest deeper than ST_MAX_NESTING, which bounds the recursion of
+ * this parser and of every later pass that walks the tree. */
 static stmt *parse_stmt(pctx *c, int *pi, int end, stmt *parent) {
+  if (c->depth >= ST_MAX_NESTING) {
+    st_error(c->pg->dg, c->t[*pi].line, "statements nested more than %d levels deep in "
+             "function '%s' (each block, if, else-if, loop, switch and label counts one): the "
+             "stitcher's nesting limit; move the inner code into a helper function",
+             ST_MAX_NESTING, c->fn->name);
+    return NULL;
+  }
+  c->depth++;
+  stmt *st = parse_stmt_at(c, pi, end, parent);
+  c->depth--;
+  return st;
+}
+
+static stmt *parse_stmt_at(pctx *c, int *pi, int end, stmt *parent) {
   token *t = c->t;
   program *pg = c->pg;
   int i = *pi;
@@ -533,7 +578,7 @@ static stmt *parse_stmt(pctx *c, int *pi, int end, stmt *parent) {
 }
 
 int st_parse_body(program *pg, func *fn, scope *file_scope) {
-  pctx c = {pg, fn, file_scope, pg->tl.t, NULL};
+  pctx c = {pg, fn, file_scope, pg->tl.t, NULL, 0};
   if (push_scope(&c)) return oom(&c, fn->lp);
   if (!pg->raw && reserved(&c, fn->name_tok)) return -1;
   for (size_t k = 0; k < fn->n_params; k++) {

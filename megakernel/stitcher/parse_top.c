@@ -59,6 +59,8 @@ static int parse_params(program *pg, func *fn) {
       for (int j = a; j < b; j++)
         if (t[j].kind == TK_IDENT && !st_is_qualifier_keyword(t[j].s)) words++;
       if (words < 2) p->name = -1;
+    } else if (!pg->raw && st_check_reserved_name(pg, a, b, "parameter")) {
+      return -1; /* "int half" */
     }
     a = b < fn->rp ? b + 1 : b;
   }
@@ -83,8 +85,7 @@ static func *new_func(program *pg, int t0, int name, int lp) {
   fn->index = -1;
   for (int j = t0; j < name; j++)
     if (is_kernel_kw(&t[j])) fn->is_kernel = 1;
-  for (size_t k = 0; k < pg->n_coop; k++)
-    if (fn->is_kernel && strcmp(pg->coop[k], fn->name) == 0) fn->cooperative = 1;
+  fn->cooperative = fn->is_kernel && st_map_get(&pg->coop_names, fn->name) != NULL;
   if (parse_params(pg, fn)) return NULL;
   return fn;
 }
@@ -146,6 +147,9 @@ int st_parse_program(program *pg) {
   token *t = pg->tl.t;
   pg->fscope = st_alloc(pg->ar, sizeof(scope));
   if (!pg->fscope) return st_error(pg->dg, 1, "out of memory");
+  for (size_t k = 0; k < pg->n_coop; k++)
+    if (st_map_put(pg->ar, &pg->coop_names, pg->coop[k], (void *)1))
+      return st_error(pg->dg, 1, "out of memory");
   st_vec items = {0};
   int i = 0;
   while (t[i].kind != TK_EOF) {

@@ -189,24 +189,46 @@ static int word_in(const char *w, size_t n, const char *const *list, size_t cnt)
   return 0;
 }
 
-/* The replacement for an identifier naming a hoisted local variable in some kernel. */
-static int local_in_macro(program *pg, token *t, const char *macro, const char *w, size_t n,
-                          const char **out) {
-  *out = NULL;
+/* A name some kernel gives a hoisted local variable; dup: the first kernel that declares a
+ * local of that name more than once (its fields are renamed), NULL if none. */
+typedef struct {
+  func *dup;
+} macro_local;
+
+/* Fills pg->macro_locals from every kernel's hoisted locals (once). */
+static int index_macro_locals(program *pg) {
+  if (pg->macro_locals_ready) return 0;
+  pg->macro_locals_ready = 1;
   for (size_t f = 0; f < pg->kernels.n; f++) {
     func *fn = pg->kernels.v[f];
     for (size_t m = 0; m < fn->locals.n; m++) {
       hoisted_local *hl = fn->locals.v[m];
       const char *orig = pg->tl.t[hl->dr->name].s;
-      if (strlen(orig) != n || strncmp(orig, w, n)) continue;
-      if (strcmp(hl->name, orig) != 0)
-        return st_error(pg->dg, t->line, "macro '%s' names local variable '%s', which kernel "
-                        "'%s' declares more than once; give the local variables distinct names",
-                        macro, orig, fn->name);
-      *out = st_fmt(pg->ar, "(ck_loc->%s)", orig);
-      if (!*out) return st_error(pg->dg, t->line, "out of memory");
+      macro_local *ml = st_map_get(&pg->macro_locals, orig);
+      if (!ml) {
+        ml = st_alloc(pg->ar, sizeof *ml);
+        if (!ml || st_map_put(pg->ar, &pg->macro_locals, orig, ml)) return -1;
+      }
+      if (strcmp(hl->name, orig) != 0 && !ml->dup) ml->dup = fn;
     }
   }
+  return 0;
+}
+
+/* The replacement for an identifier (word) naming a hoisted local variable in some
+ * kernel. */
+static int local_in_macro(program *pg, token *t, const char *macro, const char *word,
+                          const char **out) {
+  *out = NULL;
+  if (index_macro_locals(pg)) return st_error(pg->dg, t->line, "out of memory");
+  macro_local *ml = st_map_get(&pg->macro_locals, word);
+  if (!ml) return 0;
+  if (ml->dup)
+    return st_error(pg->dg, t->line, "macro '%s' names local variable '%s', which kernel "
+                    "'%s' declares more than once; give the local variables distinct names",
+                    macro, word, ml->dup->name);
+  *out = st_fmt(pg->ar, "(ck_loc->%s)", word);
+  if (!*out) return st_error(pg->dg, t->line, "out of memory");
   return 0;
 }
 
@@ -288,7 +310,7 @@ int st_rewrite_define(program *pg, token *t) {
                       "the kernel", macro, word, strcmp(word, "transmit") ? "()" : "", word);
     }
     const char *local = NULL;
-    if (local_in_macro(pg, t, macro, w, n, &local)) {
+    if (local_in_macro(pg, t, macro, word, &local)) {
       sb_free(&b);
       return -1;
     }

@@ -81,6 +81,14 @@ int ck_stitch_until(const ck_stitch_input *in, ck_stitch_result *out, char *err,
   if (in->n_cooperative && !in->cooperative)
     return st_error(&dg, 0, "ck_stitch: n_cooperative is %zu but cooperative is NULL",
                     in->n_cooperative);
+  for (size_t k = 0; k < in->n_cooperative; k++)
+    if (!in->cooperative[k])
+      return st_error(&dg, 0, "ck_stitch: cooperative[%zu] is NULL (%zu names given): pass "
+                      "the name of a kernel there", k, in->n_cooperative);
+  size_t len = strlen(in->source);
+  if (len >= ST_MAX_SOURCE)
+    return st_error(&dg, 0, "ck_stitch: the source is %zu bytes; the stitcher accepts sources "
+                    "under %zu bytes", len, ST_MAX_SOURCE);
   st_arena ar = {0};
   program pg;
   memset(&pg, 0, sizeof pg);
@@ -92,6 +100,7 @@ int ck_stitch_until(const ck_stitch_input *in, ck_stitch_result *out, char *err,
   pg.stop = stop;
   pg.stop_arg = stop_arg;
   pg.stop_reason = reason;
+  pg.src_len = len;
   char *source = NULL;
   int r = run(&pg, in->source, &source);
   if (r == 0 && dg.warnings.failed) {

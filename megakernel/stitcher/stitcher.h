@@ -67,7 +67,11 @@ typedef struct {
  * (primitive outside a cooperative kernel or not written as a statement, fork point in a
  * switch, goto or labels next to fork points, transmit misuse, local variables in helper
  * functions, a primitive inside a #define body, identifiers starting with "ck_",
- * unsupported parameter types, unknown cooperative kernel names, ...); out of memory. */
+ * unsupported parameter types, unknown cooperative kernel names, ...); a NULL entry in
+ * in->cooperative (reported on line 0, naming its index); one of the limits that bound
+ * every input's cost (README.md, Limits): statements nested more than 256 levels deep,
+ * generated source over 64 times the input plus 1 MiB, a #line number above 2^30, a
+ * source of 1 GiB or more; out of memory. */
 int ck_stitch(const ck_stitch_input *in, ck_stitch_result *out, char *err, size_t err_len);
 
 /* Same as ck_stitch, with a deadline hook: stop(stop_arg) is called before each pass

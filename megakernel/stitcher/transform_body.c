@@ -170,6 +170,7 @@ static void emit_step(bctx *b, stmt *s) {
  * encloses path[k]; break/continue that leave path[k] go to j. */
 static void emit_rest(bctx *b, fork_point *fp, stmt **path, size_t k, size_t n, jctx j) {
   emitter *e = b->e;
+  if (em_over(e)) return;
   stmt *node = path[k];
   if (k == n - 1) {
     emit_restore(b, fp);
@@ -222,6 +223,8 @@ static void emit_rest(bctx *b, fork_point *fp, stmt **path, size_t k, size_t n, 
  * code (measured: 24 s -> 2 s of PoCL compile time for a three-deep loop nest). */
 static void emit_peeled(bctx *b, stmt *L) {
   emitter *e = b->e;
+  int saved_peel = e->peel_line;
+  if (!saved_peel) e->peel_line = L->line; /* names the loop if the output cap is reached */
   em_sync(e, L->line);
   em_gen(e, "{");
   if (L->kind == ST_FOR && L->init) {
@@ -263,7 +266,9 @@ static void emit_peeled(bctx *b, stmt *L) {
       em_genf(e, ")) goto %s;", brk);
     }
     em_gen(e, "}");
+    if (em_over(e)) break;
   }
+  e->peel_line = saved_peel;
   em_gen(e, "\n} else {\n");
   if (b->loop_pragma) em_tok(e, b->loop_pragma->t0);
   b->loop_pragma = NULL;
@@ -275,7 +280,7 @@ static void emit_peeled(bctx *b, stmt *L) {
 }
 
 static void emit_items(bctx *b, stmt *block, jctx j) {
-  for (size_t k = 0; k < block->n_items; k++) {
+  for (size_t k = 0; k < block->n_items && !em_over(b->e); k++) {
     stmt *next = k + 1 < block->n_items ? block->items[k + 1] : NULL;
     if (next && is_loop(next) && next->peeled.n && is_loop_pragma(b, block->items[k]))
       b->loop_pragma = block->items[k]; /* emit_peeled puts it back in front of the loop */
@@ -285,6 +290,7 @@ static void emit_items(bctx *b, stmt *block, jctx j) {
 
 static void emit_stmt(bctx *b, stmt *s, jctx j) {
   emitter *e = b->e;
+  if (em_over(e)) return;
   switch (s->kind) {
   case ST_PP:
   case ST_EMPTY:

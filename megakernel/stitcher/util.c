@@ -123,8 +123,14 @@ void sb_free(st_buf *b) {
 }
 
 int st_user_line(const st_diag *d, int phys, const char **file) {
-  const st_line_mark *m = NULL;
-  for (size_t k = 0; k < d->n_marks && d->marks[k].phys < phys; k++) m = &d->marks[k];
+  /* the last mark before phys (marks are in order of phys): binary search */
+  size_t lo = 0, hi = d->n_marks;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (d->marks[mid].phys < phys) lo = mid + 1;
+    else hi = mid;
+  }
+  const st_line_mark *m = lo ? &d->marks[lo - 1] : NULL;
   if (file) *file = m ? m->file : d->file;
   return m ? m->line + (phys - m->phys - 1) : phys;
 }
@@ -148,13 +154,21 @@ void st_warn(st_diag *d, int line, const char *fmt, ...) {
   const char *file = d->file;
   if (line > 0) line = st_user_line(d, line, &file);
   sb_printf(&d->warnings, "%s:%d: warning: ", file, line);
-  char msg[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *msg = n < 0 ? NULL : malloc((size_t)n + 1);
+  if (!msg) {
+    d->warnings.failed = 1;
+    return;
+  }
+  va_start(ap, fmt);
+  vsnprintf(msg, (size_t)n + 1, fmt, ap);
   va_end(ap);
   sb_puts(&d->warnings, msg);
   sb_puts(&d->warnings, "\n");
+  free(msg);
 }
 
 int st_vec_push(st_arena *a, st_vec *v, void *item) {
@@ -167,5 +181,42 @@ int st_vec_push(st_arena *a, st_vec *v, void *item) {
     v->cap = cap;
   }
   v->v[v->n++] = item;
+  return 0;
+}
+
+static size_t hash_str(const char *s) {
+  size_t h = 1469598103934665603u; /* FNV-1a */
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return h;
+}
+
+void *st_map_get(const st_map *m, const char *key) {
+  if (!m->cap) return NULL;
+  for (size_t i = hash_str(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+    if (!m->keys[i]) return NULL;
+    if (!strcmp(m->keys[i], key)) return m->vals[i];
+  }
+}
+
+static void map_insert(st_map *m, const char *key, void *val) {
+  size_t i = hash_str(key) & (m->cap - 1);
+  while (m->keys[i] && strcmp(m->keys[i], key)) i = (i + 1) & (m->cap - 1);
+  if (!m->keys[i]) m->n++;
+  m->keys[i] = key;
+  m->vals[i] = val;
+}
+
+int st_map_put(st_arena *a, st_map *m, const char *key, void *val) {
+  if (2 * (m->n + 1) > m->cap) {
+    st_map g = {0};
+    g.cap = m->cap ? 2 * m->cap : 16;
+    g.keys = st_alloc(a, g.cap * sizeof *g.keys);
+    g.vals = st_alloc(a, g.cap * sizeof *g.vals);
+    if (!g.keys || !g.vals) return -1;
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->keys[i]) map_insert(&g, m->keys[i], m->vals[i]);
+    *m = g;
+  }
+  map_insert(m, key, val);
   return 0;
 }
