@@ -6,7 +6,8 @@
  * warnings and gives the right words with the scheduler's own choices and
  * under chaos seeds 1..SEEDS (kills, forks and new M at every barrier), on
  * each path of argv[1]. A failing chaos run keeps its record and prints the
- * command that replays it (tests/chaos_harness.h).
+ * command that replays it (tests/chaos_harness.h). Also: the stale-M warning
+ * of the rule checks, with its note, is kept by ck_context_build_warnings.
  *
  * Usage: test_loop_phase cl20[,cl12] loop_phase.cl [SEEDS] */
 #define _GNU_SOURCE /* realpath */
@@ -77,6 +78,31 @@ static void rejected_without_transmit(const char *path_name)
     ck_context_destroy(ctx);
 }
 
+/* The rule checks' warnings reach the user through the context, with their notes. */
+static void warnings_kept(const char *path_name)
+{
+    const char *src = "kernel void stale(global uint *o)\n"
+                      "{\n"
+                      "    transmit uint m = get_num_groups(0);\n"
+                      "    resizing_global_barrier();\n"
+                      "    o[get_global_id(0)] = m;\n"
+                      "}\n";
+    ck_context_options o = {.timeout_s = 120, .quiet_warnings = 1};
+    if (ck_path_parse(path_name, &o.device.path) != CK_OK)
+        fail_msg("bad path %s", path_name);
+    o.device.device = getenv("CK_DEVICE") ? NULL : "Portable Computing Language";
+    ck_context *ctx;
+    const char *coop[] = {"stale"};
+    if (ck_context_create(&o, &ctx) != CK_OK || ck_context_add_source(ctx, "stale.cl", src, coop, 1) != CK_OK ||
+        ck_context_build(ctx) != CK_OK)
+        fail_msg("%s", ck_last_error());
+    const char *w = ck_context_build_warnings(ctx);
+    assert_non_null(strstr(w, "stale.cl:5:27: warning: transmit variable 'm' holds a value computed from "
+                              "get_num_groups/get_global_size"));
+    assert_non_null(strstr(w, "\nstale.cl:4:5: note: M may change at this resizing_global_barrier()\n"));
+    ck_context_destroy(ctx);
+}
+
 /* One launch over all workers; fails the test on a wrong word. */
 static void run_seed(const char *path_name, uint64_t seed)
 {
@@ -121,6 +147,7 @@ static void run_seed(const char *path_name, uint64_t seed)
 static void path_test(const char *path_name)
 {
     rejected_without_transmit(path_name);
+    warnings_kept(path_name);
     total_forked = total_kills = total_resizes = 0;
     for (uint64_t seed = 0; seed <= seeds; ++seed)
         run_seed(path_name, seed);
