@@ -163,7 +163,7 @@ struct stmt {
  * in any block or for-init). */
 typedef struct {
   const char *name;
-  const char *field;  /* field in ck_tx_<kernel>_t (name, or name_2... if declared twice) */
+  const char *field;  /* field in ck_tx_<kernel>_t (name, or ck_tx<N>_name if declared twice) */
   decl *dc;
   declarator *dr;
   symbol *sym;

@@ -96,16 +96,13 @@ static const char *unique_field(pctx *c, const char *name) {
   }
 }
 
+/* The field of a transmit variable in ck_tx_<kernel>_t: its name, or ck_tx<N>_<name> (N:
+ * its index; user code cannot declare ck_ names) when an earlier one has the same name. */
 static const char *unique_tx_field(pctx *c, const char *name) {
-  const char *f = name;
-  for (int n = 2;; n++) {
-    int clash = 0;
-    for (size_t k = 0; k < c->fn->tvars.n && !clash; k++)
-      clash = !strcmp(((tvar *)c->fn->tvars.v[k])->field, f);
-    if (!clash) return f;
-    f = st_fmt(c->pg->ar, "%s_%d", name, n);
-    if (!f) return NULL;
-  }
+  for (size_t k = 0; k < c->fn->tvars.n; k++)
+    if (!strcmp(((tvar *)c->fn->tvars.v[k])->name, name))
+      return st_fmt(c->pg->ar, "ck_tx%zu_%s", c->fn->tvars.n, name);
+  return name;
 }
 
 static const char *unique_const(pctx *c, const char *name) {
@@ -303,8 +300,8 @@ static stmt *parse_prim_or_expr(pctx *c, int i, int semi, stmt *parent) {
       st->fork = fp;
       for (size_t k = 0; k < fn->tvars.n; k++) {
         tvar *tv = fn->tvars.v[k];
-        if (!in_scope(c->sc, tv->sym)) continue;
         symbol *s = st_lookup(c->pg, c->sc, tv->name);
+        if (s != tv->sym && !in_scope(c->sc, tv->sym)) continue; /* out of scope here */
         if (s == tv->sym) {
           if (st_vec_push(c->pg->ar, &fp->tx, tv)) {
             oom(c, i);

@@ -56,7 +56,20 @@ typedef struct {
   unsigned char *warned; /* stale-M warning given for this fork point */
   int *pending;          /* assignments of the current expression */
   int failed;            /* out of memory */
+  size_t work;           /* statements, tokens and state bytes visited so far */
+  int over;              /* work passed WORK_CAP: the kernel is left unchecked */
 } rctx;
+
+/* Bound on a kernel's checking work (about a second): the walk is repeated per fork point
+ * and copies a state per branch, so a huge kernel with many fork points and variables
+ * could take long; past the bound it is left unchecked, with a warning. */
+#define WORK_CAP ((size_t)300 * 1000 * 1000)
+
+static int charge(rctx *r, size_t units) {
+  r->work += units;
+  if (r->work > WORK_CAP) r->over = 1;
+  return r->over ? -1 : 0;
+}
 
 static int is_p(const token *t, const char *s) { return t->kind == TK_PUNCT && !strcmp(t->s, s); }
 
@@ -109,6 +122,7 @@ static int unary_before(const rctx *r, int i, int a) {
 
 static void join(rctx *r, dstate *into, const dstate *from) {
   if (!from->live) return;
+  r->work += r->n;
   if (!into->live) {
     memcpy(into->def, from->def, r->n);
     into->live = 1;
@@ -208,6 +222,7 @@ static int subexpr(rctx *r, int a, int b, dstate *d) {
 
 static int expr(rctx *r, int a, int b, dstate *d) {
   if (!d->live || a < 0 || b <= a) return 0;
+  if (charge(r, (size_t)(b - a))) return -1;
   int i = a;
   while (i < b) {
     int e = i;
@@ -277,7 +292,8 @@ out:
 }
 
 static int walk(rctx *r, stmt *s, dstate *d, jumps *j) {
-  if (!d->live || r->failed) return r->failed ? -1 : 0;
+  if (r->failed || charge(r, 1 + r->n / 64)) return -1;
+  if (!d->live) return 0;
   switch (s->kind) {
   case ST_BLOCK:
     for (size_t k = 0; k < s->n_items; k++)
@@ -293,6 +309,7 @@ static int walk(rctx *r, stmt *s, dstate *d, jumps *j) {
     if (new_state(r, &other)) return -1;
     memcpy(other.def, d->def, r->n);
     other.live = d->live;
+    r->work += r->n;
     int rc = walk(r, s->body, d, j);
     if (!rc && s->els) rc = walk(r, s->els, &other, j);
     if (!rc) join(r, d, &other);
@@ -411,21 +428,27 @@ static int mentions_m(const rctx *r, int a, int b) {
   return 0;
 }
 
-/* Marks the variables that an expression assigns from M; *changed when one is new. */
+/* Marks the variables that an expression assigns from M; *changed when one is new. An
+ * assignment counts as from M when its expression between top-level commas mentions M
+ * (coarser than its right-hand side, and linear in the expression's length). */
 static void m_expr(rctx *r, int a, int b, int *changed) {
-  if (a < 0 || b <= a) return;
-  for (int i = a; i < b; i++) {
-    symbol *s = body_var(r, i, a);
-    if (!s || r->mval[s->var_id]) continue;
-    int through_ptr;
-    int j = after_selectors(r, s, i, b, &through_ptr);
-    if (j >= b || !is_assign_op(&r->t[j]) || through_ptr) continue;
-    int e = j + 1;
+  if (a < 0 || b <= a || charge(r, 2 * (size_t)(b - a))) return;
+  for (int i = a; i < b;) {
+    int e = i;
     while (e < b && !is_p(&r->t[e], ",")) {
       if (is_p(&r->t[e], "(") || is_p(&r->t[e], "[") || is_p(&r->t[e], "{")) e = r->t[e].match;
       e++;
     }
-    if (mentions_m(r, j + 1, e < b ? e : b)) r->mval[s->var_id] = 1, *changed = 1;
+    if (e > b) e = b;
+    if (mentions_m(r, i, e))
+      for (int k = i; k < e; k++) {
+        symbol *s = body_var(r, k, i);
+        if (!s || r->mval[s->var_id]) continue;
+        int through_ptr;
+        int j = after_selectors(r, s, k, e, &through_ptr);
+        if (j < e && is_assign_op(&r->t[j]) && !through_ptr) r->mval[s->var_id] = 1, *changed = 1;
+      }
+    i = e + 1;
   }
 }
 
@@ -441,7 +464,7 @@ static void m_decl(rctx *r, decl *dc, int *changed) {
 }
 
 static void m_walk(rctx *r, stmt *s, int *changed) {
-  if (!s) return;
+  if (!s || charge(r, 1)) return;
   if (s->kind == ST_DECL) m_decl(r, s->decl, changed);
   else if (s->kind == ST_EXPR) m_expr(r, s->e0, s->e1, changed);
   else if (s->kind != ST_BLOCK) m_expr(r, s->e0, s->e1, changed);
@@ -453,7 +476,7 @@ static void m_walk(rctx *r, stmt *s, int *changed) {
 }
 
 static int check_kernel(program *pg, func *fn) {
-  rctx r = {pg, fn, pg->tl.t, NULL, (size_t)fn->n_vars, NULL, NULL, NULL, 0};
+  rctx r = {pg, fn, pg->tl.t, NULL, (size_t)fn->n_vars, NULL, NULL, NULL, 0, 0, 0};
   size_t n = r.n ? r.n : 1;
   r.mval = calloc(n, 1);
   r.warned = calloc(n, 1);
@@ -463,14 +486,20 @@ static int check_kernel(program *pg, func *fn) {
   /* a variable is computed from M if any assignment to it is: a few passes reach the
    * variables assigned through chains of others (bounded, so a long chain may be missed) */
   int changed = 1;
-  for (int pass = 0; changed && pass < 16; pass++) {
+  for (int pass = 0; changed && pass < 16 && !r.over; pass++) {
     changed = 0;
     m_walk(&r, fn->body, &changed);
   }
   rc = 0;
-  for (size_t k = 0; k < fn->forks.n && rc == 0; k++) {
+  for (size_t k = 0; k < fn->forks.n && rc == 0 && !r.over; k++) {
     r.fp = fn->forks.v[k];
     rc = check_fork(&r);
+  }
+  if (r.over) {
+    st_warn(pg->dg, fn->line, "kernel '%s' is too large for the stitcher's rule checks (%zu "
+            "fork points, %d variables): variables live across its fork points were not "
+            "checked", fn->name, fn->forks.n, fn->n_vars);
+    rc = 0;
   }
 out:
   if (rc && !pg->dg->failed) st_error(pg->dg, fn->line, "out of memory");
