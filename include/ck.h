@@ -254,8 +254,9 @@ ck_status ck_context_add_source(ck_context *ctx, const char *file_name, const ch
  * the file cannot be read (message names it). */
 ck_status ck_context_add_file(ck_context *ctx, const char *path, const char *const *cooperative,
                               size_t n_cooperative);
-/* Stitches the sources into the megakernel (rejections name file, line and
- * construct), compiles it (CK_ERR_BUILD with the build log), allocates the
+/* Stitches the sources into the megakernel (rejections name file, line,
+ * column and construct; a rule check adds a second line, a note at the fork
+ * point concerned, so ck_last_error() may hold two lines), compiles it (CK_ERR_BUILD with the build log), allocates the
  * arena, launches the megakernel, discovers its occupancy inside the launch
  * and starts the scheduler, all within the context's timeout_s (the deadline
  * is checked between the stitcher's passes and between the build's steps;
@@ -271,10 +272,13 @@ ck_status ck_context_add_file(ck_context *ctx, const char *path, const char *con
  * (not a live context, built twice, no source, unusable after a failed build). */
 ck_status ck_context_build(ck_context *ctx);
 /* The warnings of the last ck_context_build, one per line
- * ("file:line: warning: sentence"): code that stitches and compiles but is not
- * portable, such as mem_fence or a hand-made atomic_cmpxchg spin lock between
- * work-groups in a cooperative kernel (use the synchronisation calls of
- * ck_cooperative.h). They are also written to stderr at build unless
+ * ("file:line[:col]: warning: sentence", some followed by a line
+ * "file:line:col: note: sentence" pointing at the related place): code that
+ * stitches and compiles but is not portable, such as mem_fence or a hand-made
+ * atomic_cmpxchg spin lock between work-groups in a cooperative kernel (use
+ * the synchronisation calls of ck_cooperative.h), or a transmitted value of
+ * get_num_groups/get_global_size read after a fork point, where M may have
+ * changed. They are also written to stderr at build unless
  * quiet_warnings is set. "" if there are none or before a build; never NULL;
  * owned by ctx. Cannot fail. */
 const char *ck_context_build_warnings(const ck_context *ctx);

@@ -55,7 +55,7 @@ int main(int argc, char **argv)
     /* Input words 0..255, and the sum of each chunk (uint arithmetic wraps
      * the same way on both sides). */
     static uint32_t in[CHUNK_LEN * CHUNKS];
-    uint32_t want[CHUNKS] = {0}, sums[CHUNKS];
+    uint32_t want[CHUNKS] = {0}, sums[CHUNKS] = {0};
     for (uint32_t i = 0; i < CHUNK_LEN * CHUNKS; i++) {
         in[i] = (i * 2654435761u) >> 24;
         want[i / CHUNK_LEN] += in[i];
@@ -71,14 +71,14 @@ int main(int argc, char **argv)
     CHECK(ck_context_add_file(ctx, kernel_file, coop, 1));
     CHECK(ck_context_build(ctx));                 /* stitch, compile, start the megakernel */
     unsigned n = ck_context_workers(ctx);         /* N: the most groups the launch may get */
-    ck_buffer in_b, partial_b, sums_b;
+    ck_buffer in_b, sums_b;
     CHECK(ck_buffer_alloc(ctx, sizeof in, &in_b));
-    CHECK(ck_buffer_alloc(ctx, n * sizeof(uint32_t), &partial_b));
     CHECK(ck_buffer_alloc(ctx, sizeof sums, &sums_b));
     CHECK(ck_buffer_write(ctx, in_b, 0, in, sizeof in));
+    CHECK(ck_buffer_write(ctx, sums_b, 0, sums, sizeof sums)); /* zeros: groups add into them */
     ck_arg args[] = {ck_arg_buffer(in_b), ck_arg_uint(CHUNK_LEN), ck_arg_uint(CHUNKS),
-                     ck_arg_buffer(partial_b), ck_arg_buffer(sums_b)};
-    CHECK(ck_launch_kernel(ctx, "reduce", n, args, 5, &l));
+                     ck_arg_buffer(sums_b)};
+    CHECK(ck_launch_kernel(ctx, "reduce", n, args, 4, &l));
     CHECK(ck_wait(l, 60.0));                      /* every wait has a deadline */
     ck_launch_stats st;
     CHECK(ck_launch_get_stats(l, &st));

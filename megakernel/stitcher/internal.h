@@ -49,6 +49,7 @@ typedef struct {
   st_line_mark *marks; /* in order of phys; filled by the lexer */
   size_t n_marks, cap_marks;
   st_buf warnings;     /* "file:line: warning: ...\n" lines, in the order found */
+  int error_noted;     /* the recorded error came from st_error_at: a note may follow */
 } st_diag;
 
 /* Records "file:line: error: <message>" unless an error is already recorded; returns -1.
@@ -57,6 +58,15 @@ int st_error(st_diag *d, int line, const char *fmt, ...);
 /* Appends "file:line: warning: <message>\n" to d->warnings (a failed allocation marks the
  * buffer failed; the stitch then fails with "out of memory"). */
 void st_warn(st_diag *d, int line, const char *fmt, ...);
+/* Compiler-style diagnostics at a token: "file:line:col: error|warning: <message>" (col
+ * counts from 1). A note ("file:line:col: note: <message>") goes on its own line after the
+ * error (st_note_error: only right after the st_error_at that recorded the error) or after
+ * the last warning (st_note_warn). */
+struct token_s;
+int st_error_at(st_diag *d, const struct token_s *t, const char *fmt, ...);
+void st_note_error(st_diag *d, const struct token_s *t, const char *fmt, ...);
+void st_warn_at(st_diag *d, const struct token_s *t, const char *fmt, ...);
+void st_note_warn(st_diag *d, const struct token_s *t, const char *fmt, ...);
 /* The presumed line (and file, if file is non-NULL) of physical line phys. */
 int st_user_line(const st_diag *d, int phys, const char **file);
 
@@ -90,7 +100,9 @@ int st_map_put(st_arena *a, st_map *m, const char *key, void *val);
 
 typedef enum { TK_EOF, TK_IDENT, TK_NUMBER, TK_STRING, TK_CHAR, TK_PUNCT, TK_PP } tok_kind;
 
-typedef struct {
+typedef struct symbol symbol;
+
+typedef struct token_s {
   tok_kind kind;
   char *s;     /* NUL-terminated text (for TK_PP: the whole directive, spliced, comments
                   replaced by a space) */
@@ -100,6 +112,7 @@ typedef struct {
   size_t end;  /* offset one past its last character */
   int match;   /* index of the matching bracket for ( ) [ ] { }, else -1 */
   const char *repl; /* if non-NULL, emitted instead of s ("" drops it) */
+  symbol *sym; /* identifiers in function bodies: what the name resolved to (resolve.c) */
 } token;
 
 typedef struct {
@@ -121,7 +134,6 @@ typedef enum {
   PRIM_NONE, PRIM_OFFER_KILL, PRIM_REQUEST_FORK, PRIM_GLOBAL_BARRIER, PRIM_RESIZING_BARRIER
 } prim_kind;
 
-typedef struct symbol symbol;
 typedef struct func func;
 typedef struct stmt stmt;
 
@@ -166,11 +178,14 @@ struct stmt {
   st_vec peeled;        /* loops: fork points whose outermost enclosing loop this is */
 };
 
-/* A transmit variable (one declarator of a transmit declaration in a kernel's root block). */
+/* A transmit variable (one declarator of a transmit declaration in a cooperative kernel,
+ * in any block or for-init). */
 typedef struct {
   const char *name;
+  const char *field;  /* field in ck_tx_<kernel>_t (name, or ck_tx<N>_name if declared twice) */
   decl *dc;
   declarator *dr;
+  symbol *sym;
 } tvar;
 
 struct fork_point {
@@ -214,8 +229,11 @@ struct symbol {
   func *fn;           /* SYM_FUNC */
   tvar *tv;           /* SYM_TRANSMIT */
   param *pm;          /* SYM_PARAM */
-  decl *dc;           /* SYM_TYPEDEF at file scope: its declaration */
+  decl *dc;           /* its declaration (file-scope typedefs, body declarations) */
   declarator *dr;
+  func *owner;        /* declared in the body of this function (NULL: file scope, param) */
+  int var_id;         /* body variables (SYM_VAR, SYM_TRANSMIT): 0..owner->n_vars-1 */
+  int for_init;       /* declared in the init of a for statement */
 };
 
 struct func {
@@ -246,6 +264,7 @@ struct func {
   st_vec callers;      /* func* definitions that call this definition (analyze.c) */
   st_map field_names;  /* names of the fields of ck_locals_<kernel>_t taken so far */
   st_map field_next;   /* local name -> next numeric suffix to try for it */
+  int n_vars;          /* body variables numbered by symbol.var_id */
   size_t arg_words;
 };
 
@@ -317,6 +336,10 @@ int st_analyze(program *pg);
  * names of ck_cooperative.h's synchronisation calls. */
 int st_lint(program *pg);
 int st_is_sync_api(const char *s);
+
+/* rules.c: the model's rules checked on cooperative kernels with fork points (variables
+ * live across a fork point, values of M used after it changes). */
+int st_rules(program *pg);
 
 /* metadata.c: kernel parameter kinds, sizes, offsets, attributes. */
 int st_kernel_params(program *pg, func *fn);

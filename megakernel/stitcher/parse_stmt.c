@@ -65,7 +65,7 @@ static int find_semi(pctx *c, int a, int end) {
 
 static int expect(pctx *c, int i, const char *s, const char *what) {
   if (!is_punct(&c->t[i], s) && !is_kw(&c->t[i], s))
-    return st_error(c->pg->dg, c->t[i].line, "expected '%s' %s", s, what);
+    return st_error_at(c->pg->dg, &c->t[i], "expected '%s' %s", s, what);
   return 0;
 }
 
@@ -77,10 +77,10 @@ static int resolve(pctx *c, int a, int b) {
 static int reserved(pctx *c, int i) {
   if (c->pg->raw) return 0;
   if (strncmp(c->t[i].s, "ck_", 3) == 0)
-    return st_error(c->pg->dg, c->t[i].line, "identifier '%s' is reserved: names starting "
+    return st_error_at(c->pg->dg, &c->t[i], "identifier '%s' is reserved: names starting "
                     "with 'ck_' belong to the stitcher", c->t[i].s);
   if (st_is_sync_api(c->t[i].s))
-    return st_error(c->pg->dg, c->t[i].line, "identifier '%s' is reserved: ck_cooperative.h "
+    return st_error_at(c->pg->dg, &c->t[i], "identifier '%s' is reserved: ck_cooperative.h "
                     "defines it (a portable synchronisation call); rename yours", c->t[i].s);
   return 0;
 }
@@ -102,6 +102,15 @@ static const char *unique_field(pctx *c, const char *name) {
       st_map_put(a, &fn->field_names, f, (void *)1))
     return NULL;
   return f;
+}
+
+/* The field of a transmit variable in ck_tx_<kernel>_t: its name, or ck_tx<N>_<name> (N:
+ * its index; user code cannot declare ck_ names) when an earlier one has the same name. */
+static const char *unique_tx_field(pctx *c, const char *name) {
+  for (size_t k = 0; k < c->fn->tvars.n; k++)
+    if (!strcmp(((tvar *)c->fn->tvars.v[k])->name, name))
+      return st_fmt(c->pg->ar, "ck_tx%zu_%s", c->fn->tvars.n, name);
+  return name;
 }
 
 /* The file-scope name of a hoisted kernel constant: its own name unless a file-scope
@@ -129,22 +138,28 @@ static int handle_decl(pctx *c, stmt *st, int i, int semi, int for_init) {
   const char *fname = fn->name;
   if (!pg->raw && dc->is_transmit) {
     if (!fn->is_kernel)
-      return st_error(pg->dg, t[dc->transmit_tok].line, "transmit variable in function '%s': "
-                      "transmit is only allowed in the outermost block of a cooperative kernel",
-                      fname);
+      return st_error_at(pg->dg, &t[dc->transmit_tok], "transmit variable in function '%s': "
+                         "transmit is only allowed in the body of a cooperative kernel", fname);
     if (!fn->cooperative)
-      return st_error(pg->dg, t[dc->transmit_tok].line, "transmit variable in kernel '%s', "
-                      "which is not cooperative", fname);
-    if (for_init || st->parent != c->root)
-      return st_error(pg->dg, t[dc->transmit_tok].line, "transmit variable in a nested block of "
-                      "kernel '%s': transmit is only allowed in the kernel's outermost block",
-                      fname);
+      return st_error_at(pg->dg, &t[dc->transmit_tok], "transmit variable in kernel '%s', "
+                         "which is not cooperative", fname);
+    if (dc->is_typedef)
+      return st_error_at(pg->dg, &t[dc->transmit_tok], "'transmit' cannot qualify a typedef "
+                         "(kernel '%s'); put it on the variable", fname);
     if (dc->is_local)
-      return st_error(pg->dg, t[dc->transmit_tok].line, "a transmit variable cannot be local "
-                      "(kernel '%s')", fname);
+      return st_error_at(pg->dg, &t[dc->transmit_tok], "a transmit variable cannot be local "
+                         "(kernel '%s')", fname);
     if (dc->n == 0)
-      return st_error(pg->dg, t[dc->transmit_tok].line, "transmit declaration declares no "
-                      "variable (kernel '%s')", fname);
+      return st_error_at(pg->dg, &t[dc->transmit_tok], "transmit declaration declares no "
+                         "variable (kernel '%s')", fname);
+    /* the transmit struct is declared in front of the kernel: its field types must be
+     * visible there */
+    for (int j = dc->s0; j < dc->s1; j++) {
+      symbol *ts = t[j].kind == TK_IDENT ? st_lookup(pg, c->sc, t[j].s) : NULL;
+      if (ts && ts->kind == SYM_TYPEDEF && ts->owner)
+        return st_error_at(pg->dg, &t[j], "transmit variable of type '%s', a typedef declared "
+                           "inside kernel '%s': declare the type at file scope", t[j].s, fname);
+    }
     t[dc->transmit_tok].repl = "";
   }
   for (size_t k = 0; k < dc->n; k++) {
@@ -157,30 +172,31 @@ static int handle_decl(pctx *c, stmt *st, int i, int semi, int for_init) {
     tvar *tv = NULL;
     if (!pg->raw && dc->is_transmit) {
       if (d->is_array)
-        return st_error(pg->dg, t[d->name].line, "transmit array '%s' is not supported "
+        return st_error_at(pg->dg, &t[d->name], "transmit array '%s' is not supported "
                         "(kernel '%s'): transmit a pointer to global memory instead", name,
                         fname);
       int cnst = dc->is_const && !d->is_ptr;
       for (int j = d->d0; j < d->name; j++)
         if (is_kw(&t[j], "const")) cnst = 1;
       if (cnst)
-        return st_error(pg->dg, t[d->name].line, "transmit variable '%s' cannot be const: it "
+        return st_error_at(pg->dg, &t[d->name], "transmit variable '%s' cannot be const: it "
                         "is assigned when a work-group joins at a fork point (kernel '%s')",
                         name, fname);
       tv = st_alloc(pg->ar, sizeof *tv);
       if (!tv) return oom(c, i);
       tv->name = name;
+      tv->field = unique_tx_field(c, name);
       tv->dc = dc;
       tv->dr = d;
-      if (st_vec_push(pg->ar, &fn->tvars, tv)) return oom(c, i);
+      if (!tv->field || st_vec_push(pg->ar, &fn->tvars, tv)) return oom(c, i);
       kind = SYM_TRANSMIT;
     } else if (!pg->raw && dc->is_local && !d->is_ptr && !dc->is_typedef) {
       if (!fn->is_kernel)
-        return st_error(pg->dg, t[d->name].line, "local variable '%s' in function '%s': "
+        return st_error_at(pg->dg, &t[d->name], "local variable '%s' in function '%s': "
                         "OpenCL allows local variables only in kernels; declare it in the "
                         "kernel and pass a local pointer", name, fname);
       if (d->init0 >= 0)
-        return st_error(pg->dg, t[d->name].line, "local variable '%s' cannot have an "
+        return st_error_at(pg->dg, &t[d->name], "local variable '%s' cannot have an "
                         "initializer (kernel '%s')", name, fname);
       hoisted_local *hl = st_alloc(pg->ar, sizeof *hl);
       if (!hl) return oom(c, i);
@@ -207,6 +223,12 @@ static int handle_decl(pctx *c, stmt *st, int i, int semi, int for_init) {
     symbol *s = st_declare(pg, c->sc, name, kind);
     if (!s) return oom(c, i);
     s->tv = tv;
+    if (tv) tv->sym = s;
+    s->owner = fn;
+    s->dc = dc;
+    s->dr = d;
+    s->for_init = for_init;
+    if (kind == SYM_VAR || kind == SYM_TRANSMIT || kind == SYM_LOCAL) s->var_id = fn->n_vars++;
     if (kind == SYM_LOCAL || (kind == SYM_CONST && strcmp(field, name) != 0)) s->field = field;
     d->sym = s;
     if (resolve(c, d->init0, d->init1)) return -1;
@@ -265,6 +287,14 @@ static int tx_over_cap(pctx *c, const tvar *tv, int i) {
                   c->fn->forks.n, c->fn->tvars.n);
 }
 
+/* Is symbol s declared in scope sc or one enclosing it? (Each scope maps a name to the
+ * latest symbol declared with it there.) */
+static int in_scope(const scope *sc, const symbol *s) {
+  for (; sc; sc = sc->up)
+    if (st_map_get(&sc->names, s->name) == s) return 1;
+  return 0;
+}
+
 static stmt *parse_prim_or_expr(pctx *c, int i, int semi, stmt *parent) {
   token *t = c->t;
   prim_kind pk;
@@ -293,14 +323,15 @@ static stmt *parse_prim_or_expr(pctx *c, int i, int semi, stmt *parent) {
       for (size_t k = 0; k < fn->tvars.n; k++) {
         tvar *tv = fn->tvars.v[k];
         symbol *s = st_lookup(c->pg, c->sc, tv->name);
-        if (s && s->tv == tv) {
+        if (s != tv->sym && !in_scope(c->sc, tv->sym)) continue; /* out of scope here */
+        if (s == tv->sym) {
           if (st_vec_push(c->pg->ar, &fp->tx, tv)) {
             oom(c, i);
             return NULL;
           }
           if (tx_over_cap(c, tv, i)) return NULL;
-        } else if (s) {
-          st_error(c->pg->dg, t[i].line, "transmit variable '%s' is hidden by another "
+        } else {
+          st_error_at(c->pg->dg, &t[i], "transmit variable '%s' is hidden by another "
                    "declaration of '%s' at this %s() (kernel '%s'); rename one of them",
                    tv->name, tv->name, t[i].s, fn->name);
           return NULL;
@@ -332,7 +363,7 @@ static stmt *parse_loop(pctx *c, int i, int end, stmt *parent, int attr0) {
     int a = i + 2;
     int s1 = find_semi(c, a, st->rp);
     if (s1 < 0) {
-      st_error(c->pg->dg, t[i].line, "expected ';' in 'for' header");
+      st_error_at(c->pg->dg, &t[i], "expected ';' in 'for' header");
       return NULL;
     }
     st->semi1 = s1;
@@ -351,7 +382,7 @@ static stmt *parse_loop(pctx *c, int i, int end, stmt *parent, int attr0) {
     }
     int s2 = find_semi(c, s1 + 1, st->rp);
     if (s2 < 0) {
-      st_error(c->pg->dg, t[i].line, "expected a second ';' in 'for' header");
+      st_error_at(c->pg->dg, &t[i], "expected a second ';' in 'for' header");
       return NULL;
     }
     st->semi2 = s2;
@@ -430,7 +461,7 @@ static stmt *parse_stmt_at(pctx *c, int *pi, int end, stmt *parent) {
   int i = *pi;
   stmt *st = NULL;
   if (i >= end) {
-    st_error(pg->dg, t[i].line, "expected a statement before '%s'", t[i].s);
+    st_error_at(pg->dg, &t[i], "expected a statement before '%s'", t[i].s);
     return NULL;
   }
   token *k = &t[i];
@@ -499,7 +530,7 @@ static stmt *parse_stmt_at(pctx *c, int *pi, int end, stmt *parent) {
       }
     }
     if (m >= end) {
-      st_error(pg->dg, k->line, "expected ':' after '%s'", k->s);
+      st_error_at(pg->dg, k, "expected ':' after '%s'", k->s);
       return NULL;
     }
     st->colon = m;
@@ -521,7 +552,7 @@ static stmt *parse_stmt_at(pctx *c, int *pi, int end, stmt *parent) {
     int semi = find_semi(c, i + 1, end);
     if (!st) return NULL;
     if (semi < 0) {
-      st_error(pg->dg, k->line, "expected ';' after 'return'");
+      st_error_at(pg->dg, k, "expected ';' after 'return'");
       return NULL;
     }
     st->e0 = i + 1;
@@ -533,7 +564,7 @@ static stmt *parse_stmt_at(pctx *c, int *pi, int end, stmt *parent) {
     st = new_stmt(c, ST_GOTO, i, parent);
     if (!st) return NULL;
     if (t[i + 1].kind != TK_IDENT || expect(c, i + 2, ";", "after 'goto label'")) {
-      st_error(pg->dg, k->line, "expected a label after 'goto'");
+      st_error_at(pg->dg, k, "expected a label after 'goto'");
       return NULL;
     }
     st->e0 = i + 1;
@@ -554,12 +585,12 @@ static stmt *parse_stmt_at(pctx *c, int *pi, int end, stmt *parent) {
     st->t1 = m;
     if (st_vec_push(pg->ar, &c->fn->gotos, st)) return NULL;
   } else if (is_kw(k, "else")) {
-    st_error(pg->dg, k->line, "'else' without a matching 'if'");
+    st_error_at(pg->dg, k, "'else' without a matching 'if'");
     return NULL;
   } else {
     int semi = find_semi(c, i, end);
     if (semi < 0) {
-      st_error(pg->dg, k->line, "expected ';' after this statement");
+      st_error_at(pg->dg, k, "expected ';' after this statement");
       return NULL;
     }
     if (st_is_decl_start(pg, c->sc, i)) {
@@ -585,9 +616,8 @@ int st_parse_body(program *pg, func *fn, scope *file_scope) {
     param *p = &fn->params[k];
     for (int i = p->t0; i < p->t1 && !pg->raw; i++)
       if (st_tok_is(&c.t[i], "transmit"))
-        return st_error(pg->dg, c.t[i].line, "'transmit' can only qualify a variable declared "
-                        "in the outermost block of a cooperative kernel (found in the parameters "
-                        "of '%s')", fn->name);
+        return st_error_at(pg->dg, &c.t[i], "'transmit' can only qualify a variable declared "
+                        "in the body of a cooperative kernel (found in the parameters of '%s')", fn->name);
     if (p->name < 0) continue;
     if (reserved(&c, p->name)) return -1;
     symbol *s = st_declare(pg, c.sc, c.t[p->name].s, SYM_PARAM);

@@ -90,7 +90,7 @@ static int check_constant_args(program *pg, func *fn, scope *sc, int lp, func *c
       symbol *s = st_lookup(pg, sc, t[a].s);
       if (s && s->kind == SYM_PARAM && s->pm && constant_pointer(t, s->pm) &&
           constant_pointer(t, &callee->params[arg]))
-        return st_error(pg->dg, t[a].line, "kernel '%s' passes its constant parameter '%s' to "
+        return st_error_at(pg->dg, &t[a], "kernel '%s' passes its constant parameter '%s' to "
                         "'%s', whose parameter %zu is declared constant: stitched kernels receive "
                         "constant pointer parameters as global const pointers, so declare that "
                         "parameter 'global const'", fn->name, t[a].s, callee->name, arg + 1);
@@ -110,16 +110,17 @@ int st_resolve_range(program *pg, func *fn, scope *sc, int a, int b) {
     int call = is_punct(&t[i + 1], "(");
     int empty = call && t[i + 1].match == i + 2;
     if (generated_name(s))
-      return st_error(pg->dg, k->line, "identifier '%s' is reserved: the stitcher generates it "
+      return st_error_at(pg->dg, k, "identifier '%s' is reserved: the stitcher generates it "
                       "(names starting with 'ck_' belong to the stitcher and the runtime)", s);
     if (st_is_primitive(s, NULL))
-      return st_error(pg->dg, k->line, "%s() must be called as a statement of its own, "
+      return st_error_at(pg->dg, k, "%s() must be called as a statement of its own, "
                       "'%s();' (found inside an expression or a loop header in '%s')", s, s,
                       fn->name);
     if (!strcmp(s, "transmit"))
-      return st_error(pg->dg, k->line, "'transmit' can only qualify a variable declared in the "
-                      "outermost block of a cooperative kernel (found in '%s')", fn->name);
+      return st_error_at(pg->dg, k, "'transmit' can only qualify a variable declared in the "
+                      "body of a cooperative kernel (found in '%s')", fn->name);
     symbol *sym = st_lookup(pg, sc, s);
+    k->sym = sym;
     if (!sym && call && id_func(s)) {
       k->repl = id_func(s);
       t[i + 1].repl = empty ? "(ck_ctx" : "(ck_ctx, ";
@@ -132,14 +133,14 @@ int st_resolve_range(program *pg, func *fn, scope *sc, int a, int b) {
       continue;
     }
     if (!sym && call && unsupported_id(s))
-      return st_error(pg->dg, k->line, "%s() is not supported in stitched kernels (in '%s'); "
+      return st_error_at(pg->dg, k, "%s() is not supported in stitched kernels (in '%s'); "
                       "use get_global_id/get_group_id", s, fn->name);
     if (!sym) continue;
     if (sym->kind == SYM_LOCAL || (sym->kind == SYM_CONST && sym->field)) {
       k->repl = sym->field;
     } else if (sym->kind == SYM_FUNC && call) {
       if (sym->fn->is_kernel)
-        return st_error(pg->dg, k->line, "'%s' calls kernel '%s': calling a kernel from "
+        return st_error_at(pg->dg, k, "'%s' calls kernel '%s': calling a kernel from "
                         "another function is not supported by the stitcher", fn->name, s);
       t[i + 1].repl = empty ? "(ck_ctx" : "(ck_ctx, ";
       if (check_constant_args(pg, fn, sc, i + 1, sym->fn)) return -1;

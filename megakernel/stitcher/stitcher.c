@@ -1,5 +1,5 @@
 /* stitcher.c: the public entry points. Runs the passes in order (lex, parse, analyze,
- * kernel metadata, emit), copies the results out of the arena into the caller's
+ * lint, rules, kernel metadata, emit), copies the results out of the arena into the caller's
  * ck_stitch_result, and frees them. */
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +58,7 @@ static int run(program *pg, const char *src, char **source) {
   if (stopped(pg) || st_lex(pg->ar, pg->dg, src, &pg->tl)) return -1;
   if (stopped(pg) || st_parse_program(pg)) return -1;
   if (stopped(pg) || st_analyze(pg) || stopped(pg) || st_lint(pg)) return -1;
+  if (stopped(pg) || st_rules(pg)) return -1;
   for (size_t k = 0; k < pg->kernels.n; k++) {
     func *fn = pg->kernels.v[k];
     fn->index = (int)k;

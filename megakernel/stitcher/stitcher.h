@@ -46,8 +46,11 @@ typedef struct {
   char *source;           /* generated OpenCL C, NUL-terminated; goes after the prelude */
   size_t n_kernels;       /* kernel index k (ck_dispatch's ck_kernel) = position here */
   ck_stitch_kernel *kernels;
-  char *warnings;         /* NULL, or lines "file:line: warning: sentence\n": code that
-                             stitches but is not portable (see README.md, Warnings) */
+  char *warnings;         /* NULL, or lines "file:line[:col]: warning: sentence\n", each
+                             possibly followed by a line "file:line:col: note: sentence\n":
+                             code that stitches but is not portable or breaks a rule of
+                             the model in a way the stitcher cannot prove (README.md,
+                             Warnings and Rule checks) */
 } ck_stitch_result;
 
 typedef struct {
@@ -61,12 +64,15 @@ typedef struct {
  * On success returns 0 and fills *out (release it with ck_stitch_result_free); warnings,
  * if any, are in out->warnings.
  * On failure returns -1, leaves *out zeroed, and writes one NUL-terminated message
- * "file:line: error: sentence" into err (truncated to err_len; err may be NULL when
- * err_len is 0). Failures: in or out or in->source NULL; a lexical or syntax error the
+ * "file:line:col: error: sentence" (or "file:line: error: sentence" where no single token
+ * is at fault), possibly followed by "\nfile:line:col: note: sentence" (the fork point of
+ * a rule check), into err (truncated to err_len; err may be NULL when err_len is 0).
+ * Failures: in or out or in->source NULL; a lexical or syntax error the
  * stitcher's statement-level parser detects; any restriction listed in README.md
  * (primitive outside a cooperative kernel or not written as a statement, fork point in a
  * switch, goto or labels next to fork points, transmit misuse, local variables in helper
- * functions, a primitive inside a #define body, identifiers starting with "ck_",
+ * functions, a primitive inside a #define body, identifiers starting with "ck_", a
+ * variable that is not transmit read after a fork point before it is assigned,
  * unsupported parameter types, unknown cooperative kernel names, ...); a NULL entry in
  * in->cooperative (reported on line 0, naming its index); one of the limits that bound
  * every input's cost (README.md, Limits): statements nested more than 256 levels deep,

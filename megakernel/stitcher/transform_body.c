@@ -79,7 +79,7 @@ static void emit_restore(bctx *b, fork_point *fp) {
           b->fn->name, b->fn->name);
   for (size_t k = 0; k < fp->tx.n; k++) {
     tvar *tv = fp->tx.v[k];
-    em_genf(b->e, "%s = ck_txp->%s;", tv->name, tv->name);
+    em_genf(b->e, "%s = ck_txp->%s;", tv->name, tv->field);
   }
   em_gen(b->e, "}");
 }
@@ -103,7 +103,7 @@ static void emit_prim(bctx *b, stmt *s) {
   em_genf(e, "{ ck_tx_%s_t ck_tx;", b->fn->name);
   for (size_t k = 0; k < fp->tx.n; k++) {
     tvar *tv = fp->tx.v[k];
-    em_genf(e, "ck_tx.%s = %s;", tv->name, tv->name);
+    em_genf(e, "ck_tx.%s = %s;", tv->field, tv->name);
   }
   if (s->prim == PRIM_REQUEST_FORK)
     em_genf(e, "ck_request_fork(ck_ctx, %du, &ck_tx, (uint)sizeof(ck_tx)); }", p);

@@ -23,7 +23,7 @@ static void emit_kernel(emitter *e, func *fn) {
   em_gen(e, "typedef struct {");
   for (size_t i = 0; i < fn->tvars.n; i++) {
     tvar *tv = fn->tvars.v[i];
-    emit_struct_field(e, tv->dc, tv->dr, NULL);
+    emit_struct_field(e, tv->dc, tv->dr, tv->field);
   }
   if (!fn->tvars.n) em_gen(e, "uint ck_unused;");
   em_generated_section(e);

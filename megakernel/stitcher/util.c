@@ -1,5 +1,6 @@
 /* util.c: the stitcher's memory arena, growable string buffer, pointer vector and the
- * "file:line: error: sentence" diagnostic. */
+ * diagnostics: "file:line: error: sentence", and at a token "file:line:col: error|warning:
+ * sentence" with an optional "file:line:col: note: sentence" line. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,4 +220,65 @@ int st_map_put(st_arena *a, st_map *m, const char *key, void *val) {
   }
   map_insert(m, key, val);
   return 0;
+}
+
+/* "file:line:col: " of token t into buf */
+static void where(const st_diag *d, const token *t, char *buf, size_t len) {
+  const char *file = d->file;
+  int line = t->line > 0 ? st_user_line(d, t->line, &file) : t->line;
+  snprintf(buf, len, "%s:%d:%d: ", file, line, t->col + 1);
+}
+
+int st_error_at(st_diag *d, const token *t, const char *fmt, ...) {
+  if (d->failed) return -1;
+  d->failed = 1;
+  d->error_noted = 0;
+  if (!d->err || d->err_len == 0) return -1;
+  char head[512];
+  where(d, t, head, sizeof head);
+  int n = snprintf(d->err, d->err_len, "%serror: ", head);
+  if (n < 0 || (size_t)n >= d->err_len) return -1;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(d->err + n, d->err_len - (size_t)n, fmt, ap);
+  va_end(ap);
+  d->error_noted = 1;
+  return -1;
+}
+
+void st_note_error(st_diag *d, const token *t, const char *fmt, ...) {
+  if (!d->error_noted || !d->err) return;
+  d->error_noted = 0;
+  size_t n = strlen(d->err);
+  if (n + 1 >= d->err_len) return;
+  char head[512];
+  where(d, t, head, sizeof head);
+  int m = snprintf(d->err + n, d->err_len - n, "\n%snote: ", head);
+  if (m < 0 || (size_t)m >= d->err_len - n) return;
+  n += (size_t)m;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(d->err + n, d->err_len - n, fmt, ap);
+  va_end(ap);
+}
+
+static void warn_line(st_diag *d, const token *t, const char *kind, const char *fmt, va_list ap) {
+  char head[512], msg[1024];
+  where(d, t, head, sizeof head);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  sb_printf(&d->warnings, "%s%s: %s\n", head, kind, msg);
+}
+
+void st_warn_at(st_diag *d, const token *t, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  warn_line(d, t, "warning", fmt, ap);
+  va_end(ap);
+}
+
+void st_note_warn(st_diag *d, const token *t, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  warn_line(d, t, "note", fmt, ap);
+  va_end(ap);
 }

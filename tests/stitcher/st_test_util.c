@@ -49,8 +49,14 @@ const char *st_fail(const char *src, ...) {
 
 void st_assert_msg(const char *msg, int line, ...) {
   char head[64];
-  snprintf(head, sizeof head, "t.cl:%d: error: ", line);
-  if (strncmp(msg, head, strlen(head)) != 0) fail_msg("message '%s' does not start with '%s'", msg, head);
+  snprintf(head, sizeof head, "t.cl:%d:", line);
+  size_t n = strlen(head);
+  const char *rest = msg + n;
+  if (strncmp(msg, head, n) == 0) /* an optional column */
+    while (*rest >= '0' && *rest <= '9') rest++;
+  if (strncmp(msg, head, n) != 0 || (rest > msg + n && *rest++ != ':') ||
+      strncmp(rest, " error: ", 8) != 0)
+    fail_msg("message '%s' does not start with '%s[col:] error: '", msg, head);
   va_list ap;
   va_start(ap, line);
   const char *f;

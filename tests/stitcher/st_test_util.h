@@ -19,7 +19,8 @@ void st_ok(const char *src, ck_stitch_result *r, ...);
 /* Stitches src expecting failure; returns the message (static storage). */
 const char *st_fail(const char *src, ...);
 
-/* Asserts that the message starts with "t.cl:<line>: error: " and contains each of the
+/* Asserts that the message starts with "t.cl:<line>: error: " or "t.cl:<line>:<col>: error: "
+ * and contains each of the
  * NULL-terminated fragments. */
 void st_assert_msg(const char *msg, int line, ...);
 

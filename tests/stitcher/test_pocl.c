@@ -33,7 +33,8 @@
 #define SLOT (CKT_TX_MAX + CKT_DATA)
 
 static const char *const COOP[] = {"nested_for", "whiles", "switchy", "graph_app",
-                                   "steal",      "straight", "deep",  "forinit"};
+                                   "steal",      "straight", "deep",  "forinit",
+                                   "scoped"};
 
 typedef struct {
   char *user;                 /* cl/resume_kernels.cl */
@@ -176,6 +177,11 @@ static void pack_forinit(const ck_stitch_kernel *k, uint64_t *w, unsigned char *
   (void)a;
   pack_trace(k, w);
   set_int(k, w, "n", 5);
+}
+static void pack_scoped(const ck_stitch_kernel *k, uint64_t *w, unsigned char *a) {
+  (void)a;
+  pack_trace(k, w);
+  set_int(k, w, "n", 4);
 }
 
 /* ---- runs -------------------------------------------------------------------------- */
@@ -343,6 +349,10 @@ static void test_resume_deep(void **st) {
 static void test_resume_forinit(void **st) {
   (void)st;
   check_kernel("forinit", pack_forinit);
+}
+static void test_resume_scoped(void **st) {
+  (void)st;
+  check_kernel("scoped", pack_scoped);
 }
 
 /* A kill at offer_kill / at a resizing barrier ends the work-group right there. */
@@ -514,7 +524,8 @@ static void test_generated_is_reducible(void **st) {
   cmocka_unit_test(test_generated_is_reducible), cmocka_unit_test(test_args),           \
       cmocka_unit_test(test_ids), cmocka_unit_test(test_resume_graph_figure4),          \
       cmocka_unit_test(test_resume_work_stealing), cmocka_unit_test(test_resume_straight), \
-      cmocka_unit_test(test_resume_forinit), cmocka_unit_test(test_resume_switch),       \
+      cmocka_unit_test(test_resume_forinit), cmocka_unit_test(test_resume_scoped),       \
+      cmocka_unit_test(test_resume_switch),                                             \
       cmocka_unit_test(test_kill)
 
 int main(void) {

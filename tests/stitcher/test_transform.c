@@ -159,7 +159,7 @@ static void test_line_directives(void **st) {
         "\n"
         "kernel void k(global int *o) { /* line 11 */\n"
         "  transmit int t = 0;\n"
-        "  for (int i = 0; i < 4; i++) {\n"
+        "  for (transmit int i = 0; i < 4; i++) {\n"
         "    o[i] = helper(i) + t; /* line 14 */\n"
         "    request_fork();\n"
         "    o[i + 8] = t++; /* line 16 */\n"
@@ -220,7 +220,7 @@ static void test_user_line_directives(void **st) {
   ck_stitch_result_free(&r);
   const char *m = st_fail("#line 1 \"a.cl\"\nkernel void k(void) { }\n#line 7 \"b.cl\"\n"
                           "kernel void q(global int *o) {\n  o[0] = 1\n}\n", NULL);
-  assert_string_equal(m, "b.cl:8: error: expected ';' after this statement");
+  assert_string_equal(m, "b.cl:8:3: error: expected ';' after this statement");
 }
 
 static void test_transmit_struct(void **st) {
@@ -345,7 +345,7 @@ static void test_resume_without_loop(void **st) {
   ck_stitch_result r;
   st_ok("kernel void k(global int *o, int x) {\n"
         "  transmit int a = x;\n"
-        "  if (x > 0) { int y = 2; a += y; request_fork(); o[a] = y; }\n"
+        "  if (x > 0) { int y = 2; a += y; request_fork(); o[a] = 2 * a; }\n"
         "  resizing_global_barrier();\n"
         "  o[0] = a;\n"
         "}\n",
@@ -367,7 +367,7 @@ static void test_peeling_shape(void **st) {
   st_ok("kernel void k(global int *o, int n) {\n"
         "  transmit int i;\n"
         "  for (i = 0; i < n; i++) {\n"
-        "    int before = o[i];\n"
+        "    transmit int before = o[i];\n"
         "    request_fork();\n"
         "    if (before < 0) continue;\n"
         "    if (before > 9) break;\n"
@@ -379,9 +379,11 @@ static void test_peeling_shape(void **st) {
   /* init, then the resume label before the two-pass wrapper */
   HAS(r, "{ i = 0;\nck_res_1: ;\nfor (uint ck_pass1 = ( ck_resume == 1u) ? 0u : 1u; ck_pass1 < "
          "2u; ck_pass1++) {\nif (ck_pass1 == 0u) {\nif (ck_resume == 1u) {");
-  /* the rest of the iteration: the declaration before the fork point, uninitialised */
+  /* the rest of the iteration: the declaration before the fork point, uninitialised, then
+   * the transmit variables restored, the nested block's one included */
   HAS(r, "int before;");
-  HAS(r, "i = ck_txp->i; }");
+  HAS(r, "i = ck_txp->i; before = ck_txp->before; }");
+  assert_int_equal(st_count(r.source, "int before;"), 2); /* the struct's field too */
   HAS(r, "if (before < 0) goto ck_p1_c0;");
   HAS(r, "if (before > 9) goto ck_p1_b0;");
   HAS(r, "ck_p1_c0: ;");
@@ -392,6 +394,7 @@ static void test_peeling_shape(void **st) {
   HAS(r, "if (before > 9) break;");
   HAS(r, "} } ck_p1_b0: ; }");
   assert_int_equal(st_count(r.source, "int before = o[i];"), 1);
+  HAS(r, "ck_tx.i = i; ck_tx.before = before;");
   assert_reducible(r.source);
   ck_stitch_result_free(&r);
 }
@@ -475,10 +478,12 @@ static void test_peeling_return_and_declarations(void **st) {
         "    I a = o[0] * SCALE, b[2] = {1, 2}, c[] = {3};\n"
         "    local int lt[4];\n"
         "    struct S { int q; } s = {4};\n"
-        "    for (int m = 0, q = a; m < 3; m++) {\n"
+        "    for (transmit int m = 0, q = a; m < 3; m++) {\n"
         "      F f = (F)m;\n"
         "      resizing_global_barrier();\n"
+        "      f = (F)q;\n"
         "      if (f > 1.0f) return;\n"
+        "      s.q = m; b[0] = q; c[0] = 2;\n"
         "      lt[m] = s.q + b[0] + c[0] + q;\n"
         "    }\n"
         "    i++;\n"
@@ -518,8 +523,8 @@ static void test_loop_pragma_stays_in_front_of_peeled_loop(void **st) {
 static void test_labels_unique_and_reducible_many_shapes(void **st) {
   (void)st;
   static const char *const srcs[] = {
-    "kernel void k(global int *o) { transmit int i = 0; for (; i < 3; i++) for (int j = 0; j < 3;"
-    " j++) for (int l = 0; l < 3; l++) { if (l == j) continue; request_fork(); if (l) break; } }",
+    "kernel void k(global int *o) { transmit int i = 0; for (; i < 3; i++) for (transmit int j = 0; j < 3;"
+    " j++) for (transmit int l = 0; l < 3; l++) { if (l == j) continue; request_fork(); if (l) break; } }",
     "kernel void k(global int *o) { transmit int i = 0; while (i < 3) { if (o[i]) { request_fork();"
     " } else { resizing_global_barrier(); } i++; } request_fork(); while (o[0]) { "
     "request_fork(); } }",

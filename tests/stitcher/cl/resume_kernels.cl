@@ -222,6 +222,31 @@ kernel void forinit(global int *trace, global uint *cnt, int n) {
   T(sum);
 }
 
+/* transmit on a for-init counter and on variables of nested blocks, one name declared in
+ * two sibling blocks (two fields of the transmit struct), a vector. */
+kernel void scoped(global int *trace, global uint *cnt, int n) {
+#pragma unroll 1
+  for (transmit int r = 0; r < n; r++) {
+    if (r & 1) {
+      transmit int x = r * 3;
+      T(MARK(1));
+      request_fork();
+      T(x);
+    } else {
+      transmit float x = (float)r * 0.5f + 1.0f;
+      T(MARK(2));
+      resizing_global_barrier();
+      T((int)(x * 4.0f) + 100);
+    }
+  }
+  {
+    transmit int4 v = (int4)(n, n + 1, n + 2, n + 3);
+    T(MARK(3));
+    request_fork();
+    T(v.x + v.y * 10 + v.z * 100 + v.w * 1000);
+  }
+}
+
 /* Non-cooperative: logical ids in the kernel and in helpers. */
 size_t helper_gid(void) { return get_global_id(0); }
 uint helper_ng(uint d);
