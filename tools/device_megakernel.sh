@@ -14,9 +14,11 @@ set -o pipefail
 CK_DUMP_SOURCE=$out/megakernel.cl timeout 500 $b/tests/megakernel/test_semantics cl12 tests/megakernel/semantics.cl $seeds 2>&1 | tee $out/semantics.log
 timeout 300 $b/tests/megakernel/test_launch_api cl12 tests/megakernel/launch_kernels.cl 2>&1 | tee $out/launch_api.log
 # A chaos failure replays (a kernel that breaks a rule on purpose), the API's
-# misuse cases, and the three examples, plainly and under a chaos seed.
+# misuse cases, the loop-phase kernel, and the three examples, plainly and under a chaos seed.
 timeout 300 $b/tests/megakernel/test_chaos_replay cl12 tests/megakernel/chaos_replay.cl 2>&1 | tee $out/chaos_replay.log | tail -4
 timeout 120 $b/tests/api/test_api_misuse cl12 2>&1 | tee $out/api_misuse.log | tail -3
+# A loop counter made transmit (the stitcher rejects it without), under chaos seeds 1..10.
+timeout 300 $b/tests/megakernel/test_loop_phase cl12 tests/megakernel/loop_phase.cl 10 2>&1 | tee $out/loop_phase.log | tail -3
 set +o pipefail
 for e in reduction workstealing multitask; do
   for chaos in "" "--chaos 7"; do
