@@ -36,7 +36,8 @@ static void usage(FILE *f)
  * modified); an empty list or entry, or too many names, is a usage error. */
 static size_t split_names(char *list, const char **names)
 {
-    const char *allowed = "1..256 comma-separated kernel names, none empty";
+    char allowed[80];
+    snprintf(allowed, sizeof allowed, "1..%d comma-separated kernel names, none empty", MAX_COOP);
     if (!*list)
         cli_bad_value("--cooperative", "''", "empty list", allowed);
     static char shown[256];
