@@ -25,6 +25,11 @@
 #include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* UBSan's defaults when it is built in (UBSAN_OPTIONS still wins): a report
+ * aborts, and the SIGABRT handler saves the input. gcc links UBSan as a
+ * runtime of its own that never calls the death callback below. */
+const char *__ubsan_default_options(void);
+const char *__ubsan_default_options(void) { return "print_stacktrace=1:halt_on_error=1:abort_on_error=1"; }
 /* Present when a sanitizer runtime is linked in: called before it exits. */
 extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
 

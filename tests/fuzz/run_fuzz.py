@@ -74,8 +74,8 @@ def main():
         os.makedirs(d, exist_ok=True)
     print('run_fuzz: %d seeds from the project\'s kernels in %s' % (write_seeds(root, seeds), seeds), flush=True)
     env = dict(os.environ)
-    # A UBSan report must stop the run, through abort(), which fuzz_driver catches to save the
-    # input (gcc's UBSan runtime does not call the death callback ASan's runtime holds).
+    # A UBSan report must stop the run, through abort(), which both fuzzers catch to save the
+    # input (fuzz_driver has the same defaults; this keeps them when UBSAN_OPTIONS is set).
     env['UBSAN_OPTIONS'] = env.get('UBSAN_OPTIONS', 'print_stacktrace=1') + ':halt_on_error=1:abort_on_error=1'
     if mode == 'regress':
         cmd = [binary, '--artifacts', artifacts, seeds, regress]

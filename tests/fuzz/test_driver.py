@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Test of fuzz_driver's finding detection, with the planted faults of
-selftest_target.c: a crash (abort, segfault), a hang and a fault that only a
+selftest_target.c: a crash (abort, segfault, a UBSan report where UBSan is
+built in), a hang and a fault that only a
 mutation reaches each end the run with a failure (exit 1, or death by the
 signal) and the input that did it in the artifact folder; clean inputs end with 0 and "no finding"; a bad
 command line with 2.  Usage: test_driver.py SELFTEST_DRIVER DICT WORKDIR"""
@@ -26,7 +27,10 @@ def run(*args):
     art = os.path.join(work, 'artifacts')
     shutil.rmtree(art, ignore_errors=True)
     os.makedirs(art)
-    p = subprocess.run([driver, '--artifacts', art, '--timeout', '1'] + list(args), capture_output=True, timeout=60)
+    env = dict(os.environ)
+    env.pop('UBSAN_OPTIONS', None)  # the driver's own defaults must save the input of a UBSan report
+    p = subprocess.run([driver, '--artifacts', art, '--timeout', '1'] + list(args), capture_output=True, timeout=60,
+                       env=env)
     found = {}
     for name in os.listdir(art):
         with open(os.path.join(art, name), 'rb') as f:
@@ -43,6 +47,9 @@ def expect_finding(what, kind, args, must_contain):
 
 
 clean = write('clean', b'k\nkernel void k() {}\n')
+rc, out, found = run(write('overflow', b'overflow here'))
+if 'runtime error' in out and not any(v == b'overflow here' for v in found.values()):  # UBSan builds only
+    failures.append('UBSan report: exit %d, artifacts %s (want the input saved)\n%s' % (rc, sorted(found), out[-2000:]))
 expect_finding('abort', 'crash', [clean, write('abort', b'abort here')], b'abort here')
 expect_finding('segv', 'crash', [write('segv', b'segv here')], b'segv here')
 expect_finding('hang', 'timeout', [write('hang', b'hang here')], b'hang here')
