@@ -1,0 +1,170 @@
+/* ckcheck: checks an OpenCL C file the way ck_context_build would, without a
+ * device: it runs the stitcher on the file with the given cooperative kernels
+ * and prints the stitcher's errors and warnings on stderr. For editors and
+ * CI. Exit status: 0 clean (warnings allowed unless --werror), 1 errors (or
+ * warnings with --werror), 2 bad command line or unreadable file. */
+#include "ck_sched_layout.h"
+#include "cli.h"
+#include "stitcher.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Most cooperative kernel names one command line may give. */
+#define MAX_COOP 256
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: ckcheck FILE.cl [options]\n"
+            "Stitches FILE.cl as ck_context_build does (no device, no OpenCL) and prints the\n"
+            "stitcher's errors and warnings on stderr, one diagnostic per line.\n"
+            "  --cooperative LIST  the file's cooperative kernels, comma-separated, 1..%d names\n"
+            "                      (default: none, every kernel is ordinary)\n"
+            "  --werror            warnings count as errors (exit status 1)\n"
+            "  --version           print the version and exit\n"
+            "  --help              this text\n"
+            "Exit status: 0 clean (warnings allowed), 1 errors (or warnings with --werror),\n"
+            "2 bad command line or unreadable file (one line on stderr).\n",
+            MAX_COOP);
+}
+
+/* Splits the comma-separated list into names (pointers into `list`, which is
+ * modified); an empty list or entry, or too many names, is a usage error. */
+static size_t split_names(char *list, const char **names)
+{
+    char allowed[80];
+    snprintf(allowed, sizeof allowed, "1..%d comma-separated kernel names, none empty", MAX_COOP);
+    if (!*list)
+        cli_bad_value("--cooperative", "''", "empty list", allowed);
+    static char shown[256];
+    snprintf(shown, sizeof shown, "%s", list);
+    size_t n = 0;
+    for (char *p = list;;) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = 0;
+        if (!*p)
+            cli_bad_value("--cooperative", shown, "empty entry in the list", allowed);
+        if (n == MAX_COOP)
+            cli_bad_value("--cooperative", shown, "too many names", allowed);
+        names[n++] = p;
+        if (!comma)
+            return n;
+        p = comma + 1;
+    }
+}
+
+/* Reads the whole file; exits 2 with one line if it cannot. */
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "ckcheck: cannot open '%s': %s\n", path, strerror(errno));
+        exit(CLI_EXIT_USAGE);
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *text = malloc(cap);
+    for (;;) {
+        if (!text) {
+            fprintf(stderr, "ckcheck: out of memory reading '%s'\n", path);
+            exit(CLI_EXIT_USAGE);
+        }
+        n += fread(text + n, 1, cap - n - 1, f);
+        if (n < cap - 1)
+            break;
+        char *bigger = cap > SIZE_MAX / 2 ? NULL : realloc(text, cap * 2);
+        if (!bigger)
+            free(text);
+        text = bigger;
+        cap *= 2;
+    }
+    if (ferror(f)) {
+        fprintf(stderr, "ckcheck: cannot read '%s': %s\n", path, strerror(errno));
+        exit(CLI_EXIT_USAGE);
+    }
+    fclose(f);
+    text[n] = 0;
+    *len = n;
+    return text;
+}
+
+/* Prints `text` (lines) to stderr, ending it with a newline if it lacks one. */
+static void print_lines(const char *text)
+{
+    size_t n = strlen(text);
+    if (!n)
+        return;
+    fputs(text, stderr);
+    if (text[n - 1] != '\n')
+        fputc('\n', stderr);
+}
+
+int main(int argc, char **argv)
+{
+    const char *names[MAX_COOP];
+    size_t n_names = 0;
+    int werror = 0;
+    enum { OPT_COOP = 256, OPT_WERROR, OPT_VERSION };
+    static const struct option longopts[] = {{"cooperative", required_argument, NULL, OPT_COOP},
+                                             {"werror", no_argument, NULL, OPT_WERROR},
+                                             {"version", no_argument, NULL, OPT_VERSION},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    cli_init("ckcheck");
+    int c;
+    /* '+' would stop at the file name; permuting lets options follow it. */
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h': usage(stdout); return 0;
+        case OPT_VERSION: cli_print_version(); return 0;
+        case OPT_WERROR: werror = 1; break;
+        case OPT_COOP:
+            if (n_names)
+                cli_usage_error("--cooperative given twice; list every name in one comma-separated value");
+            n_names = split_names(optarg, names);
+            break;
+        default: cli_getopt_error(c, argv);
+        }
+    }
+    if (optind == argc)
+        cli_usage_error("no kernel file given");
+    const char *path = argv[optind++];
+    cli_no_operands(argc, argv);
+
+    size_t len;
+    char *text = read_file(path, &len);
+    if (strlen(text) != len) {
+        fprintf(stderr, "%s: error: NUL byte at offset %zu; an OpenCL C source file is text\n", path, strlen(text));
+        free(text);
+        return 1;
+    }
+
+    ck_stitch_input in = {.source = text, .file_name = path, .cooperative = names, .n_cooperative = n_names};
+    ck_stitch_result r;
+    char err[4096];
+    int rc = ck_stitch(&in, &r, err, sizeof err);
+    free(text);
+    if (rc != 0) {
+        print_lines(err);
+        return 1;
+    }
+    int status = 0;
+    if (r.warnings && *r.warnings) {
+        print_lines(r.warnings);
+        status = werror;
+    }
+    /* ck_context_build's own check of the stitched metadata: a launch
+     * packet carries at most CK_MAX_ARG_WORDS words of arguments. */
+    for (size_t k = 0; k < r.n_kernels; ++k)
+        if (r.kernels[k].arg_words > CK_MAX_ARG_WORDS) {
+            fprintf(stderr, "%s:%d: error: kernel '%s' has %zu 64-bit words of arguments; a launch carries at most %u\n",
+                    path, r.kernels[k].line, r.kernels[k].name, r.kernels[k].arg_words, CK_MAX_ARG_WORDS);
+            status = 1;
+        }
+    ck_stitch_result_free(&r);
+    return status;
+}
