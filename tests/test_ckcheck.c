@@ -106,8 +106,8 @@ static void test_clean(void **state)
     expect(0, run("--werror --cooperative k %s", f), "clean kernel, --werror");
     /* Without --cooperative every kernel is ordinary: the fork point is then an error. */
     expect(1, run("%s", f), "primitive in an ordinary kernel");
-    if (lines(err) < 1 || !strstr(err, "clean.cl:2: error:") || !strstr(err, "not cooperative"))
-        fail_msg("want 'clean.cl:2: error: ... not cooperative', got:\n%s", err);
+    if (lines(err) < 1 || !strstr(err, "clean.cl:2:3: error:") || !strstr(err, "not cooperative"))
+        fail_msg("want 'clean.cl:2:3: error: ... not cooperative', got:\n%s", err);
 }
 
 static void test_errors(void **state)
