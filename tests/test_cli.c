@@ -208,6 +208,8 @@ static void bench_out_of_range(void **state)
     expect_usage_error("--launches 1.5", "not a non-negative integer");
     expect_usage_error("--path", "needs a value");
     expect_usage_error("--json extra", "unexpected argument");
+    expect_usage_error("--max-groups 1", "at least 2");
+    expect_usage_error("--max-groups 1048577", "at most 1048576");
 }
 
 static void bench_timeouts(void **state) { expect_bad_timeouts(""); }
@@ -216,7 +218,7 @@ static void bench_version_help(void **state)
 {
     const char *opts[] = {"--device",   "--path",     "--wg-size",  "--iterations", "--barriers",
                           "--gather-reps", "--gather-work", "--launches", "--inflight", "--timeout",
-                          "--cuda",     "--json",     "--version",  "--help"};
+                          "--max-groups", "--cuda",     "--json",     "--version",  "--help"};
     expect_version_and_help(opts, sizeof opts / sizeof *opts);
 }
 

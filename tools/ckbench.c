@@ -60,6 +60,7 @@ typedef struct {
     ck_device_options dev;
     size_t wg;
     unsigned iterations, barriers, gather_reps, gather_work, throughput_launches, inflight;
+    unsigned max_groups; /* cap on the megakernel's groups, 0 = occupancy */
     double timeout;
     int json;
     const char *cuda;
@@ -74,6 +75,7 @@ typedef struct {
 #define MAX_GATHER_WORK 100000000u
 #define MAX_LAUNCHES 100000000u
 #define MAX_INFLIGHT 4096u
+#define MAX_GROUPS 1048576u
 
 static void usage(FILE *f)
 {
@@ -90,6 +92,8 @@ static void usage(FILE *f)
             "                     20000 on CPUs)\n"
             "  --launches N       launches of the throughput runs, 1..%u (default 20000 on GPUs, 300 on CPUs)\n"
             "  --inflight N       launches kept in flight for throughput, 1..%u (default 64)\n"
+            "  --max-groups N     cap the megakernel at N groups (scheduler + N-1 workers), 2..%u (default:\n"
+            "                     the discovered occupancy); to see how costs grow with the worker count\n"
             "  --timeout S        deadline of every wait in seconds, above 0 and at most %.0f (default 60)\n"
             "  --cuda BIN         also run the CUDA reference BIN at the same block count (default: not run)\n"
             "  --json             one JSON object on stdout\n"
@@ -98,7 +102,7 @@ static void usage(FILE *f)
             "Exit status: 0 ok, 1 a measurement failed, 2 bad command line, unknown device or a work-group\n"
             "size the device refuses (one line on stderr).\n",
             MAX_WG_SIZE, MAX_ITERATIONS, MAX_BARRIERS, MAX_GATHER_REPS, MAX_GATHER_WORK, MAX_LAUNCHES, MAX_INFLIGHT,
-            CLI_MAX_TIMEOUT_S);
+            MAX_GROUPS, CLI_MAX_TIMEOUT_S);
 }
 
 /* 0 ok, 1 --help or --version printed; exits 2 on a bad command line. */
@@ -109,7 +113,7 @@ static int parse_args(int argc, char **argv, options *o)
     o->inflight = 64;
     o->timeout = 60;
     enum { OPT_DEVICE = 256, OPT_PATH, OPT_WG, OPT_ITER, OPT_BARRIERS, OPT_GREPS, OPT_GWORK, OPT_LAUNCHES,
-           OPT_INFLIGHT, OPT_TIMEOUT, OPT_CUDA, OPT_JSON, OPT_VERSION };
+           OPT_INFLIGHT, OPT_TIMEOUT, OPT_CUDA, OPT_JSON, OPT_VERSION, OPT_MAX_GROUPS };
     static const struct option longopts[] = {
         {"device", required_argument, NULL, OPT_DEVICE},        {"path", required_argument, NULL, OPT_PATH},
         {"wg-size", required_argument, NULL, OPT_WG},           {"iterations", required_argument, NULL, OPT_ITER},
@@ -118,6 +122,7 @@ static int parse_args(int argc, char **argv, options *o)
         {"inflight", required_argument, NULL, OPT_INFLIGHT},    {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"cuda", required_argument, NULL, OPT_CUDA},            {"json", no_argument, NULL, OPT_JSON},
         {"version", no_argument, NULL, OPT_VERSION},            {"help", no_argument, NULL, 'h'},
+        {"max-groups", required_argument, NULL, OPT_MAX_GROUPS},
         {NULL, 0, NULL, 0}};
     cli_init("ckbench");
     int c;
@@ -148,6 +153,9 @@ static int parse_args(int argc, char **argv, options *o)
             break;
         case OPT_INFLIGHT: o->inflight = (unsigned)cli_uint("--inflight", optarg, 1, MAX_INFLIGHT, "launches"); break;
         case OPT_TIMEOUT: o->timeout = cli_timeout("--timeout", optarg); break;
+        case OPT_MAX_GROUPS:
+            o->max_groups = (unsigned)cli_uint("--max-groups", optarg, 2, MAX_GROUPS, "work-groups");
+            break;
         default: cli_getopt_error(c, argv);
         }
     }
@@ -269,7 +277,8 @@ static int cmp_double(const void *a, const void *b)
 
 static void measure_megakernel(const options *o, results *r)
 {
-    ck_context_options co = {.device = o->dev, .work_group_size = o->wg, .timeout_s = o->timeout};
+    ck_context_options co = {.device = o->dev, .work_group_size = o->wg, .timeout_s = o->timeout,
+                             .max_groups = o->max_groups};
     ck_context *ctx;
     const char *coop[] = {"bench_global_barrier", "bench_resizing_barrier", "bench_gather_coop"};
     if (ck_context_create(&co, &ctx) != CK_OK || ck_context_add_source(ctx, "ckbench.cl", bench_source, coop, 3) ||
