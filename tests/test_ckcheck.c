@@ -18,6 +18,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "tool_run.h"
+
 static const char *tool, *root, *manifest;
 static char tmp[256];
 static char out[65536], err[65536];
@@ -26,36 +28,12 @@ static char out[65536], err[65536];
  * in out and its stderr in err. */
 static int run(const char *fmt, ...)
 {
-    char args[4096], cmd[8192];
+    char args[4096];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(args, sizeof args, fmt, ap);
     va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s %s 2>%s/stderr; echo \"status=$?\"", tool, args, tmp);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    pclose(p);
-    char *st = strstr(out, "status=");
-    assert_non_null(st);
-    int status = atoi(st + 7);
-    *st = 0;
-    snprintf(cmd, sizeof cmd, "%s/stderr", tmp);
-    FILE *f = fopen(cmd, "r");
-    assert_non_null(f);
-    n = fread(err, 1, sizeof err - 1, f);
-    err[n] = 0;
-    fclose(f);
-    return status;
-}
-
-static int lines(const char *s)
-{
-    int n = 0;
-    for (; *s; ++s)
-        n += *s == '\n';
-    return n;
+    return tool_run(tool, args, out, sizeof out, err, sizeof err);
 }
 
 /* Writes `text` to tmp/name; returns the path (static storage, one at a time). */
@@ -82,7 +60,7 @@ static void expect(int want, int got, const char *what)
 static void expect_usage(const char *args, const char *needle)
 {
     int st = run("%s", args);
-    if (st != 2 || lines(err) != 1 || strncmp(err, "ckcheck: ", 9) != 0 || !strstr(err, needle))
+    if (st != 2 || tool_lines(err) != 1 || strncmp(err, "ckcheck: ", 9) != 0 || !strstr(err, needle))
         fail_msg("ckcheck %s: status %d, stderr '%s' (want 2 and one line 'ckcheck: ...%s...')", args, st, err,
                  needle);
 }
@@ -106,7 +84,7 @@ static void test_clean(void **state)
     expect(0, run("--werror --cooperative k %s", f), "clean kernel, --werror");
     /* Without --cooperative every kernel is ordinary: the fork point is then an error. */
     expect(1, run("%s", f), "primitive in an ordinary kernel");
-    if (lines(err) < 1 || !strstr(err, "clean.cl:2:3: error:") || !strstr(err, "not cooperative"))
+    if (tool_lines(err) < 1 || !strstr(err, "clean.cl:2:3: error:") || !strstr(err, "not cooperative"))
         fail_msg("want 'clean.cl:2:3: error: ... not cooperative', got:\n%s", err);
 }
 
@@ -132,7 +110,7 @@ static void test_warnings_and_werror(void **state)
                                            "  offer_kill();\n"
                                            "}\n");
     expect(0, run("%s --cooperative k", f), "warning without --werror");
-    if (lines(err) != 1 || !strstr(err, "fence.cl:3: warning: mem_fence"))
+    if (tool_lines(err) != 1 || !strstr(err, "fence.cl:3: warning: mem_fence"))
         fail_msg("want one line 'fence.cl:3: warning: mem_fence...', got:\n%s", err);
     expect(1, run("%s --cooperative k --werror", f), "warning with --werror");
     if (!strstr(err, "fence.cl:3: warning:"))
@@ -149,7 +127,7 @@ static void test_too_many_arguments(void **state)
     strcat(src, ") {\n  out[0] = a0;\n}\n");
     const char *f = write_text("big.cl", src);
     expect(1, run("%s", f), "29 argument words");
-    if (lines(err) != 1 || !strstr(err, "big.cl:1: error: kernel 'big' has 29 64-bit words"))
+    if (tool_lines(err) != 1 || !strstr(err, "big.cl:1: error: kernel 'big' has 29 64-bit words"))
         fail_msg("want one line 'big.cl:1: error: kernel 'big' has 29 64-bit words...', got:\n%s", err);
     /* One word fewer fits. */
     char *last = strstr(src, ", ulong a27");
@@ -163,7 +141,7 @@ static void test_nul_byte(void **state)
     static const char text[] = "kernel void k(global uint *d) {\n  d[0] = 1;\n}\n\0garbage {{{";
     const char *f = write_file("nul.cl", text, sizeof text - 1);
     expect(1, run("%s", f), "NUL byte in the file");
-    if (lines(err) != 1 || !strstr(err, "NUL byte at offset 46"))
+    if (tool_lines(err) != 1 || !strstr(err, "NUL byte at offset 46"))
         fail_msg("want one line naming the NUL byte at offset 46, got:\n%s", err);
 }
 
@@ -194,10 +172,10 @@ static void test_usage(void **state)
 static void test_missing_file(void **state)
 {
     int st = run("%s/no-such-file.cl --cooperative k", tmp);
-    if (st != 2 || lines(err) != 1 || !strstr(err, "ckcheck: cannot open") || !strstr(err, "no-such-file.cl"))
+    if (st != 2 || tool_lines(err) != 1 || !strstr(err, "ckcheck: cannot open") || !strstr(err, "no-such-file.cl"))
         fail_msg("missing file: status %d, stderr '%s' (want 2 and one line 'ckcheck: cannot open ...')", st, err);
     st = run("%s --cooperative k", tmp); /* a directory */
-    if (st != 2 || lines(err) != 1 || !strstr(err, "ckcheck: cannot read"))
+    if (st != 2 || tool_lines(err) != 1 || !strstr(err, "ckcheck: cannot read"))
         fail_msg("directory: status %d, stderr '%s' (want 2 and one line 'ckcheck: cannot read ...')", st, err);
 }
 
@@ -205,7 +183,7 @@ static void test_version_help(void **state)
 {
     expect(0, run("--version"), "--version");
     unsigned a, b, c;
-    if (lines(out) != 1 || sscanf(out, "ckcheck (cooperative kernels) %u.%u.%u", &a, &b, &c) != 3)
+    if (tool_lines(out) != 1 || sscanf(out, "ckcheck (cooperative kernels) %u.%u.%u", &a, &b, &c) != 3)
         fail_msg("--version: want one line 'ckcheck (cooperative kernels) X.Y.Z', got '%s'", out);
     expect(0, run("--help"), "--help");
     const char *opts[] = {"--cooperative", "--werror", "--version", "--help", "Exit status", "default"};

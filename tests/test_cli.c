@@ -20,6 +20,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "tool_run.h"
+
 static const char *tool;
 
 static double now_s(void)
@@ -32,31 +34,7 @@ static double now_s(void)
 /* Runs the tool with args; returns exit status; stdout and stderr captured. */
 static int run(const char *args, char *out, size_t outlen, char *err, size_t errlen)
 {
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s %s 2>/tmp/ck_cli_err.$PPID; echo \"status=$?\"", tool, args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, outlen - 1, p);
-    out[n] = 0;
-    pclose(p);
-    char *st = strstr(out, "status=");
-    assert_non_null(st);
-    int status = atoi(st + 7);
-    *st = 0;
-    snprintf(cmd, sizeof cmd, "cat /tmp/ck_cli_err.%d; rm -f /tmp/ck_cli_err.%d", (int)getpid(), (int)getpid());
-    p = popen(cmd, "r");
-    n = fread(err, 1, errlen - 1, p);
-    err[n] = 0;
-    pclose(p);
-    return status;
-}
-
-static int lines(const char *s)
-{
-    int n = 0;
-    for (; *s; ++s)
-        n += *s == '\n';
-    return n;
+    return tool_run(tool, args, out, outlen, err, errlen);
 }
 
 /* Bad input: `status`, one line on stderr containing needle, and no more
@@ -67,7 +45,7 @@ static void expect_error_within(const char *args, int status, const char *needle
     double t0 = now_s();
     int st = run(args, out, sizeof out, err, sizeof err);
     double took = now_s() - t0;
-    if (st != status || lines(err) != 1 || !strstr(err, needle))
+    if (st != status || tool_lines(err) != 1 || !strstr(err, needle))
         fail_msg("%s %s: status %d (want %d), stderr '%s' (want one line with '%s')", tool, args, st, status, err,
                  needle);
     if (took > seconds)
@@ -116,7 +94,7 @@ static void expect_version_and_help(const char *const *opts, size_t n)
     int st = run("--version", out, sizeof out, err, sizeof err);
     char want[96];
     snprintf(want, sizeof want, "%s (cooperative kernels) ", name);
-    if (st != 0 || strncmp(out, want, strlen(want)) != 0 || lines(out) != 1)
+    if (st != 0 || strncmp(out, want, strlen(want)) != 0 || tool_lines(out) != 1)
         fail_msg("%s --version: status %d, output '%s' (want one line '%sX.Y.Z')", tool, st, out, want);
     unsigned maj, min, pat;
     if (sscanf(out + strlen(want), "%u.%u.%u", &maj, &min, &pat) != 3)

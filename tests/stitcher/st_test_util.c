@@ -105,15 +105,13 @@ int st_count(const char *hay, const char *needle) {
   return n;
 }
 
-char *st_read_test_file(const char *rel) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s", STITCHER_TEST_DIR, rel);
+char *st_read_file(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
   fseek(f, 0, SEEK_END);
   long n = ftell(f);
   fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
+  char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
   if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
     free(s);
     s = NULL;
@@ -121,6 +119,21 @@ char *st_read_test_file(const char *rel) {
   if (s) s[n] = 0;
   fclose(f);
   return s;
+}
+
+char *st_read_test_file(const char *rel) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", STITCHER_TEST_DIR, rel);
+  return st_read_file(path);
+}
+
+const char *st_warnings(const char *src, const char *coop) {
+  static char buf[8192];
+  ck_stitch_result r;
+  st_ok(src, &r, coop, NULL);
+  snprintf(buf, sizeof buf, "%s", r.warnings ? r.warnings : "");
+  ck_stitch_result_free(&r);
+  return buf;
 }
 
 int st_presumed_line(const char *out, const char *needle, char *file, size_t file_len) {

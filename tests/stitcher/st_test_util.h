@@ -16,6 +16,10 @@
  * test (with the message) if the stitcher fails. The result is freed by the caller. */
 void st_ok(const char *src, ck_stitch_result *r, ...);
 
+/* Stitches src (file name "t.cl") with one cooperative kernel (NULL: none), which must
+ * succeed; returns its warnings, "" if none (static storage, one call at a time). */
+const char *st_warnings(const char *src, const char *coop);
+
 /* Stitches src expecting failure; returns the message (static storage). */
 const char *st_fail(const char *src, ...);
 
@@ -36,6 +40,9 @@ int st_count(const char *hay, const char *needle);
  * needle, following the #line directives of the output; -1 if needle is absent. file gets
  * the name (may be NULL). */
 int st_presumed_line(const char *out, const char *needle, char *file, size_t file_len);
+
+/* Reads the whole file at path; NULL on failure. Free with free(). */
+char *st_read_file(const char *path);
 
 /* Reads a file under STITCHER_TEST_DIR; NULL on failure. Free with free(). */
 char *st_read_test_file(const char *rel);

@@ -24,15 +24,6 @@
 #define HAS(r, s) st_assert_has((r).source, s)
 
 /* The warnings of a source that must stitch ("" if none), copied to static storage. */
-static const char *warnings_of(const char *src, const char *coop) {
-  static char buf[8192];
-  ck_stitch_result r;
-  st_ok(src, &r, coop, NULL);
-  snprintf(buf, sizeof buf, "%s", r.warnings ? r.warnings : "");
-  ck_stitch_result_free(&r);
-  return buf;
-}
-
 /* The kernel: a resizing barrier inside a for over `phase`, with a break on it. */
 #define PHASE_KERNEL(DECL)                                                                   \
   "kernel void k(global int *o) {\n"                                                         \
@@ -57,7 +48,7 @@ static void test_loop_counter_live_across_fork_point(void **st) {
   st_assert_has(m, "\nt.cl:4:5: note: forked work-groups start after this "
                    "resizing_global_barrier()");
   /* the fix stitches, without warnings */
-  assert_string_equal(warnings_of(PHASE_KERNEL("transmit int"), "k"), "");
+  assert_string_equal(st_warnings(PHASE_KERNEL("transmit int"), "k"), "");
 }
 
 static void test_loop_counter_read_only_by_step(void **st) {
@@ -128,7 +119,7 @@ static void test_straight_line_variables(void **st) {
   st_assert_msg(m, 6, "'v'", "'transmit float4 v'", NULL);
 
   /* quiet: every use after the fork point is preceded by an assignment or declaration */
-  assert_string_equal(warnings_of("kernel void k(global int *o) {\n"
+  assert_string_equal(st_warnings("kernel void k(global int *o) {\n"
                                   "  int a = o[0], b;\n"
                                   "  global int *p = o;\n"
                                   "  request_fork();\n"
@@ -141,7 +132,7 @@ static void test_straight_line_variables(void **st) {
                                   "k"),
                       "");
   /* quiet: the value is used only before the fork point; a loop left only by break */
-  assert_string_equal(warnings_of("kernel void k(global int *o) {\n"
+  assert_string_equal(st_warnings("kernel void k(global int *o) {\n"
                                   "  int a = o[0], w;\n"
                                   "  o[1] = a;\n"
                                   "  resizing_global_barrier();\n"
@@ -154,7 +145,7 @@ static void test_straight_line_variables(void **st) {
                                   "k"),
                       "");
   /* quiet: arguments, transmit, local and constant variables are not the rule's business */
-  assert_string_equal(warnings_of("kernel void k(global int *o, int n) {\n"
+  assert_string_equal(st_warnings("kernel void k(global int *o, int n) {\n"
                                   "  transmit int t = n;\n"
                                   "  local int l;\n"
                                   "  constant int c = 3;\n"
@@ -170,7 +161,7 @@ static void test_straight_line_variables(void **st) {
 static void test_loop_body_variables(void **st) {
   (void)st;
   /* a body variable declared again each iteration is fresh; one declared outside is not */
-  assert_string_equal(warnings_of("kernel void k(global int *o) {\n"
+  assert_string_equal(st_warnings("kernel void k(global int *o) {\n"
                                   "  transmit int i = 0;\n"
                                   "  while (i < 4) {\n"
                                   "    int x = o[i];\n"
@@ -195,7 +186,7 @@ static void test_loop_body_variables(void **st) {
   /* the next iteration reads sum (line 5) */
   st_assert_msg(m, 5, "'sum'", NULL);
   /* a variable assigned on the continue path and after the loop body alike */
-  assert_string_equal(warnings_of("kernel void k(global int *o) {\n"
+  assert_string_equal(st_warnings("kernel void k(global int *o) {\n"
                                   "  transmit int i = 0;\n"
                                   "  int s;\n"
                                   "  for (; i < 4; i++) {\n"
@@ -215,7 +206,7 @@ static void test_loop_body_variables(void **st) {
               "}\n",
               "k", NULL);
   st_assert_msg(m, 5, "'s'", NULL);
-  assert_string_equal(warnings_of("kernel void k(global int *o) {\n"
+  assert_string_equal(st_warnings("kernel void k(global int *o) {\n"
                                   "  int s = 0;\n"
                                   "  request_fork();\n"
                                   "  switch (o[0]) { case 1: s = 1; break; default: s = 2; }\n"
@@ -228,7 +219,7 @@ static void test_loop_body_variables(void **st) {
 static void test_stale_m(void **st) {
   (void)st;
   /* a transmitted value of M, read after the fork point: warning with a note */
-  const char *w = warnings_of("kernel void k(global int *o) {\n"
+  const char *w = st_warnings("kernel void k(global int *o) {\n"
                               "  transmit uint m = get_num_groups(0);\n"
                               "  resizing_global_barrier();\n"
                               "  o[0] = m;\n"
@@ -241,7 +232,7 @@ static void test_stale_m(void **st) {
   st_assert_has(w, "\nt.cl:3:3: note: M may change at this resizing_global_barrier()\n");
   assert_int_equal(st_count(w, "warning:"), 1);
   /* through a variable assigned from get_global_size */
-  w = warnings_of("kernel void k(global int *o) {\n"
+  w = st_warnings("kernel void k(global int *o) {\n"
                   "  size_t g = get_global_size(0);\n"
                   "  transmit size_t half_size;\n"
                   "  half_size = g / 2;\n"
@@ -259,7 +250,7 @@ static void test_stale_m(void **st) {
                           "k", NULL);
   st_assert_msg(m, 4, "'m'", NULL);
   /* quiet: a fresh snapshot after the fork point; reading M twice in one interval */
-  assert_string_equal(warnings_of("kernel void k(global int *o) {\n"
+  assert_string_equal(st_warnings("kernel void k(global int *o) {\n"
                                   "  transmit uint m = get_num_groups(0);\n"
                                   "  o[1] = get_num_groups(0) + m;\n"
                                   "  resizing_global_barrier();\n"
@@ -269,7 +260,7 @@ static void test_stale_m(void **st) {
                                   "k"),
                       "");
   /* quiet: a transmit variable that M did not compute */
-  assert_string_equal(warnings_of("kernel void k(global int *o) {\n"
+  assert_string_equal(st_warnings("kernel void k(global int *o) {\n"
                                   "  transmit uint c = get_group_id(0);\n"
                                   "  resizing_global_barrier();\n"
                                   "  o[0] = c;\n"
@@ -331,7 +322,7 @@ static void test_work_bound(void **st) {
     n += (size_t)snprintf(src + n, cap - n, "  if (o[%d]) { request_fork(); v%d = 1; o[%d] = v%d; }\n",
                           i, i, i, i);
   snprintf(src + n, cap - n, "}\n");
-  const char *w = warnings_of(src, "k");
+  const char *w = st_warnings(src, "k");
   free(src);
   st_assert_has(w, "t.cl:1: warning: kernel 'k' is too large for the stitcher's rule checks "
                    "(3000 fork points, 3000 variables)");
@@ -426,19 +417,7 @@ static void all_listed(const char *rel_dir, int *found) {
 static char *read_rel(const char *rel) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%.255s", SOURCE_ROOT, rel); /* names are under 256 bytes */
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-    free(s);
-    s = NULL;
-  }
-  if (s) s[n] = 0;
-  fclose(f);
-  return s;
+  return st_read_file(path);
 }
 
 static void test_project_kernels_have_no_errors(void **st) {

@@ -20,18 +20,9 @@
 #endif
 
 /* The warnings of a source that must stitch ("" if none), copied to static storage. */
-static const char *warnings_of(const char *src, const char *coop) {
-  static char buf[8192];
-  ck_stitch_result r;
-  st_ok(src, &r, coop, NULL);
-  snprintf(buf, sizeof buf, "%s", r.warnings ? r.warnings : "");
-  ck_stitch_result_free(&r);
-  return buf;
-}
-
 static void test_mem_fence_in_cooperative_kernel(void **st) {
   (void)st;
-  const char *w = warnings_of("kernel void k(global uint *d) {\n"
+  const char *w = st_warnings("kernel void k(global uint *d) {\n"
                               "  d[0] = 1;\n"
                               "  mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
                               "  d[1] = 1;\n"
@@ -42,7 +33,7 @@ static void test_mem_fence_in_cooperative_kernel(void **st) {
   st_assert_has(w, "device_fence_release()");
   assert_int_equal(st_count(w, "warning:"), 1);
   /* read_mem_fence / write_mem_fence too, with the flags combined */
-  w = warnings_of("kernel void k(global uint *d) {\n"
+  w = st_warnings("kernel void k(global uint *d) {\n"
                   "  write_mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n"
                   "  read_mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
                   "}\n",
@@ -53,7 +44,7 @@ static void test_mem_fence_in_cooperative_kernel(void **st) {
 
 static void test_spin_lock_in_helper(void **st) {
   (void)st;
-  const char *w = warnings_of("void lock(volatile global uint *m) {\n"
+  const char *w = st_warnings("void lock(volatile global uint *m) {\n"
                               "  while (atomic_cmpxchg(m, 0u, 1u) != 0u) {}\n"
                               "}\n"
                               "void unlock(volatile global uint *m) { atomic_xchg(m, 0u); }\n"
@@ -68,7 +59,7 @@ static void test_spin_lock_in_helper(void **st) {
   /* the unlock is not in a loop of its own function: no warning for it */
   assert_int_equal(st_count(w, "warning:"), 1);
   /* the lock written as while (1) { if (...) break; } */
-  w = warnings_of("kernel void k(global uint *m) {\n"
+  w = st_warnings("kernel void k(global uint *m) {\n"
                   "  if (get_local_id(0) == 0)\n"
                   "    while (1) {\n"
                   "      if (atom_cmpxchg(&m[3], 0, 1) == 0) break;\n"
@@ -81,7 +72,7 @@ static void test_spin_lock_in_helper(void **st) {
 static void test_no_warning_where_nothing_is_wrong(void **st) {
   (void)st;
   /* the portable calls */
-  assert_string_equal(warnings_of("kernel void k(volatile global uint *m, global uint *d) {\n"
+  assert_string_equal(st_warnings("kernel void k(volatile global uint *m, global uint *d) {\n"
                                   "  for (int i = 0; i < 4; i++) {\n"
                                   "    device_mutex_lock(m);\n"
                                   "    d[0]++;\n"
@@ -92,7 +83,7 @@ static void test_no_warning_where_nothing_is_wrong(void **st) {
                                   "k"),
                       "");
   /* a compare-exchange retry loop (an atomic update), local memory, local fences */
-  assert_string_equal(warnings_of("kernel void k(global uint *d, local uint *s) {\n"
+  assert_string_equal(st_warnings("kernel void k(global uint *d, local uint *s) {\n"
                                   "  local uint l[4];\n"
                                   "  uint old = d[0], seen;\n"
                                   "  while ((seen = atomic_cmpxchg(d, old, old * 3u)) != old) old = seen;\n"
@@ -104,7 +95,7 @@ static void test_no_warning_where_nothing_is_wrong(void **st) {
                                   "k"),
                       "");
   /* ordinary kernels are not cooperative: the model asks nothing of them */
-  assert_string_equal(warnings_of("kernel void c(void) { }\n"
+  assert_string_equal(st_warnings("kernel void c(void) { }\n"
                                   "kernel void o(global uint *m) {\n"
                                   "  while (atomic_cmpxchg(m, 0u, 1u)) {}\n"
                                   "  mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
@@ -150,7 +141,7 @@ static int replace_all(char *s, const char *from, const char *to) {
 static void test_work_stealing_app(void **st) {
   (void)st;
   char *src = read_ws();
-  assert_string_equal(warnings_of(src, "ws_coop"), "");
+  assert_string_equal(st_warnings(src, "ws_coop"), "");
   /* The same kernel with its locks written as the user wrote them. */
   assert_int_equal(replace_all(src, "device_mutex_lock(&m[WS_LOCK]);",
                                "while (atomic_cmpxchg(&m[WS_LOCK], 0u, 1u) != 0u) {} "
@@ -159,7 +150,7 @@ static void test_work_stealing_app(void **st) {
   assert_int_equal(replace_all(src, "device_mutex_unlock(&m[WS_LOCK]);",
                                "mem_fence(CLK_GLOBAL_MEM_FENCE); atomic_xchg(&m[WS_LOCK], 0u);"),
                    2);
-  const char *w = warnings_of(src, "ws_coop");
+  const char *w = st_warnings(src, "ws_coop");
   st_assert_has(w, "in 'ws_push' (reached from cooperative kernel 'ws_coop') looks like a "
                    "hand-made spin lock");
   st_assert_has(w, "in 'ws_pop_or_steal' (reached from cooperative kernel 'ws_coop') looks "
