@@ -1,12 +1,12 @@
-/* apps/app.c: the common interface over BFS and work stealing (see app.h):
- * input creation, CPU reference, plain baseline and cooperative runs. */
+/* apps/app.c: the common interface over the application modules (see
+ * app.h, app_module.h): defaults and names, loading a graph input, the
+ * reference-cost guard, opening the plain OpenCL device and dispatching to
+ * the module. */
 #include "app.h"
-#include "bfs/bfs.h"
-#include "graph.h"
+#include "app_module.h"
+#include "graph_input.h"
 #include "paths.h"
-#include "timer.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,16 +14,19 @@
 
 struct app {
     app_config cfg;
-    char desc[320];
+    const app_module *mod;
+    void *st;
+    char desc[400];
     double cpu_ms;
-    /* BFS */
-    app_csr g;
-    int32_t source, depth, reached;
-    int32_t *ref, *got;
-    app_bfs_coop *bfs;
-    /* work stealing */
-    app_ws_result ws_ref;
-    app_ws_coop *ws;
+    app_csr g; /* graph apps */
+    int set_up; /* app_coop_setup succeeded, no teardown since */
+};
+
+static const char *const kind_names[APP_KIND_COUNT] = {
+    [APP_KIND_BFS] = "bfs",     [APP_KIND_WS] = "ws",       [APP_KIND_COLOR] = "color",
+    [APP_KIND_MIS] = "mis",     [APP_KIND_PSSSP] = "p-sssp", [APP_KIND_BC] = "bc",
+    [APP_KIND_BFSWL] = "bfs-wl", [APP_KIND_LSSSP] = "l-sssp", [APP_KIND_OCTREE] = "octree",
+    [APP_KIND_GAME] = "game",
 };
 
 void app_config_defaults(app_config *c, app_kind kind)
@@ -36,127 +39,103 @@ void app_config_defaults(app_config *c, app_kind kind)
     c->edge_factor = 8;
     c->grid_drop = 10;
     c->source = -1;
-    c->ws.roots = 256;
-    c->ws.max_depth = 96;
-    c->ws.units = 64;
-    c->ws.iters = 16;
+    c->max_weight = 100;
+    /* Every module's defaults, so that options of one app keep sensible
+     * values when the caller switches kind after setting defaults. */
+    for (int k = 0; k < APP_KIND_COUNT; ++k) {
+        const app_module *m = app_module_of((app_kind)k);
+        if (m && m->defaults)
+            m->defaults(c);
+    }
 }
 
 int app_kind_parse(const char *s, app_kind *out)
 {
-    if (!strcasecmp(s, "bfs"))
-        *out = APP_KIND_BFS;
-    else if (!strcasecmp(s, "ws") || !strcasecmp(s, "workstealing"))
-        *out = APP_KIND_WS;
-    else
-        return -1;
-    return 0;
+    for (int k = 0; k < APP_KIND_COUNT; ++k) {
+        const app_module *m = app_module_of((app_kind)k);
+        if (m && (!strcasecmp(s, m->name) || (m->alias && !strcasecmp(s, m->alias)))) {
+            *out = (app_kind)k;
+            return 0;
+        }
+    }
+    return -1;
 }
 
-const char *app_kind_name(app_kind k) { return k == APP_KIND_BFS ? "bfs" : "ws"; }
+const char *app_kind_name(app_kind k) { return (unsigned)k < APP_KIND_COUNT ? kind_names[k] : "?"; }
 
-static int create_bfs(app *a, char *err, size_t err_len)
+int app_kind_available(app_kind k) { return app_module_of(k) != NULL; }
+
+const char *app_kind_list(void)
 {
-    const app_config *c = &a->cfg;
-    app_edges e;
-    char what[160];
-    if (!strcmp(c->graph, "rmat")) {
-        if (app_gen_rmat(c->scale, c->edge_factor, c->seed, &e, err, err_len))
-            return -1;
-        snprintf(what, sizeof what, "rmat 2^%u x %u (seed %llu)", c->scale, c->edge_factor,
-                 (unsigned long long)c->seed);
-    } else if (!strcmp(c->graph, "grid")) {
-        unsigned w = 1u << ((c->scale + 1) / 2), h = 1u << (c->scale / 2);
-        if (app_gen_grid(w, h, c->grid_drop, c->seed, &e, err, err_len))
-            return -1;
-        snprintf(what, sizeof what, "grid %ux%u drop %u%% (seed %llu)", w, h, c->grid_drop,
-                 (unsigned long long)c->seed);
-    } else {
-        if (app_read_graph(c->graph, &e, err, err_len))
-            return -1;
-        snprintf(what, sizeof what, "%s", c->graph);
+    static char list[256];
+    if (!list[0]) {
+        size_t at = 0;
+        for (int k = 0; k < APP_KIND_COUNT; ++k)
+            if (app_module_of((app_kind)k))
+                at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", at ? ", " : "", kind_names[k]);
     }
-    int rc = app_csr_build(&e, 1, &a->g, err, err_len);
-    app_edges_free(&e);
-    if (rc)
-        return -1;
-    if (c->source >= a->g.n) {
-        snprintf(err, err_len, "BFS source %d outside 0..%d", c->source, a->g.n - 1);
-        return -1;
-    }
-    a->source = c->source >= 0 ? c->source : !strcmp(c->graph, "grid") ? 0 : app_csr_max_degree_node(&a->g);
-    a->ref = malloc((size_t)a->g.n * sizeof *a->ref);
-    a->got = malloc((size_t)a->g.n * sizeof *a->got);
-    if (!a->ref || !a->got) {
-        snprintf(err, err_len, "BFS: out of host memory");
-        return -1;
-    }
-    if (c->skip_reference) {
-        snprintf(a->desc, sizeof a->desc, "%s: %d nodes, %d directed edges, source %d (no CPU reference)", what,
-                 a->g.n, a->g.m, a->source);
-        return 0;
-    }
-    double t0 = app_now_ms();
-    a->depth = app_bfs_cpu(&a->g, a->source, a->ref);
-    a->cpu_ms = app_now_ms() - t0;
-    for (int32_t v = 0; v < a->g.n; ++v)
-        a->reached += a->ref[v] >= 0;
-    snprintf(a->desc, sizeof a->desc, "%s: %d nodes, %d directed edges, source %d, %d levels, %d reached", what,
-             a->g.n, a->g.m, a->source, a->depth, a->reached);
-    return 0;
+    return list;
 }
 
-static int create_ws(app *a, char *err, size_t err_len)
+int app_kind_uses_graph(app_kind k)
 {
-    app_ws_params *p = &a->cfg.ws;
-    p->seed = a->cfg.seed;
-    if (p->roots == 0 || p->units == 0 || p->max_depth > 100000) {
-        snprintf(err, err_len, "work stealing: need roots >= 1, units >= 1 and depth <= 100000");
-        return -1;
-    }
-    if (a->cfg.skip_reference) {
-        snprintf(a->desc, sizeof a->desc,
-                 "task tree: %u roots, depth <= %u, %u x %u hash rounds per task (seed %llu), no CPU reference",
-                 p->roots, p->max_depth, p->units, p->iters, (unsigned long long)a->cfg.seed);
-        return 0;
-    }
-    double t0 = app_now_ms();
-    if (app_ws_cpu(p, &a->ws_ref)) {
-        snprintf(err, err_len, "work stealing: out of host memory for the reference");
-        return -1;
-    }
-    a->cpu_ms = app_now_ms() - t0;
-    snprintf(a->desc, sizeof a->desc,
-             "task tree: %u roots, depth <= %u, %u x %u hash rounds per task (seed %llu): %u tasks, deepest %u, "
-             "checksum 0x%08x",
-             p->roots, p->max_depth, p->units, p->iters, (unsigned long long)a->cfg.seed, a->ws_ref.tasks,
-             a->ws_ref.max_depth_seen, a->ws_ref.checksum);
-    return 0;
+    const app_module *m = app_module_of(k);
+    return m && (m->flags & APP_MOD_GRAPH);
+}
+
+int app_kind_has_multi_launch(app_kind k)
+{
+    const app_module *m = app_module_of(k);
+    return m && (m->flags & APP_MOD_MULTI_LAUNCH);
+}
+
+void app_test_config(app_config *c, app_kind kind, unsigned variant)
+{
+    app_config_defaults(c, kind);
+    const app_module *m = app_module_of(kind);
+    c->seed = 1 + variant / 2;
+    if (m && m->test_config)
+        m->test_config(c, m->test_variants ? variant % m->test_variants : 0);
+}
+
+unsigned app_test_variants(app_kind kind)
+{
+    const app_module *m = app_module_of(kind);
+    return m && m->test_variants ? m->test_variants : 1;
 }
 
 double app_reference_work(const app_config *cfg)
 {
-    if (cfg->kind == APP_KIND_WS) {
-        const app_ws_params *p = &cfg->ws;
-        return (double)p->roots * ((double)p->max_depth + 1) * p->units * (p->iters ? p->iters : 1);
-    }
-    const char *graph = cfg->graph ? cfg->graph : "rmat";
-    if (!strcmp(graph, "rmat"))
-        return ldexp(1.0, (int)cfg->scale) * cfg->edge_factor;
-    if (!strcmp(graph, "grid"))
-        return ldexp(2.0, (int)cfg->scale);
-    return 0;
+    const app_module *m = app_module_of(cfg->kind);
+    if (!m || !m->reference_work)
+        return 0;
+    app_config c = *cfg;
+    if (!c.graph)
+        c.graph = "rmat";
+    return m->reference_work(&c);
+}
+
+const char *app_reference_unit(app_kind k)
+{
+    const app_module *m = app_module_of(k);
+    return m && m->work_unit ? m->work_unit : "units";
 }
 
 int app_create(const app_config *cfg, app **out, char *err, size_t err_len)
 {
     *out = NULL;
+    const app_module *m = app_module_of(cfg->kind);
+    if (!m) {
+        snprintf(err, err_len, "application '%s' is not built (built: %s)", app_kind_name(cfg->kind),
+                 app_kind_list());
+        return -1;
+    }
     double work = app_reference_work(cfg);
     if (!cfg->skip_reference && work > APP_MAX_REFERENCE_WORK) {
         snprintf(err, err_len,
                  "the CPU reference would take %.3g units of work (%s), above the limit %.3g: skip it "
                  "(skip_reference, ckrun --no-reference) or choose a smaller input",
-                 work, cfg->kind == APP_KIND_WS ? "hash rounds" : "edges", APP_MAX_REFERENCE_WORK);
+                 work, app_reference_unit(cfg->kind), APP_MAX_REFERENCE_WORK);
         return -1;
     }
     app *a = calloc(1, sizeof *a);
@@ -165,10 +144,20 @@ int app_create(const app_config *cfg, app **out, char *err, size_t err_len)
         return -1;
     }
     a->cfg = *cfg;
+    a->mod = m;
     if (!a->cfg.graph)
         a->cfg.graph = "rmat";
-    int rc = cfg->kind == APP_KIND_BFS ? create_bfs(a, err, err_len) : create_ws(a, err, err_len);
-    if (rc) {
+    char input[300] = "";
+    if (m->flags & APP_MOD_GRAPH) {
+        app_graph_spec s = app_config_graph_spec(&a->cfg, (m->flags & APP_MOD_WEIGHTS) != 0);
+        if (app_graph_load(&s, &a->g, input, sizeof input, err, err_len)) {
+            app_destroy(a);
+            return -1;
+        }
+    }
+    a->st = m->create(&a->cfg, (m->flags & APP_MOD_GRAPH) ? &a->g : NULL, input, a->desc, sizeof a->desc,
+                      &a->cpu_ms, err, err_len);
+    if (!a->st) {
         app_destroy(a);
         return -1;
     }
@@ -180,10 +169,9 @@ void app_destroy(app *a)
 {
     if (!a)
         return;
-    app_coop_teardown(a);
+    if (a->st)
+        a->mod->destroy(a->st);
     app_csr_free(&a->g);
-    free(a->ref);
-    free(a->got);
     free(a);
 }
 
@@ -194,59 +182,40 @@ const app_config *app_get_config(const app *a) { return &a->cfg; }
 int app_plain(app *a, const app_plain_options *o, app_plain_result *res, char *msg, size_t msg_len)
 {
     memset(res, 0, sizeof *res);
-    double timeout_s = o->timeout_s > 0 ? o->timeout_s : APP_PLAIN_DEFAULT_TIMEOUT_S;
+    app_plain_args args;
+    args.timeout_s = o->timeout_s > 0 ? o->timeout_s : APP_PLAIN_DEFAULT_TIMEOUT_S;
     app_cl_request req;
     memset(&req, 0, sizeof req);
     req.device = o->device;
     req.work_group_size = o->work_group_size ? o->work_group_size : 64;
-    int persistent = a->cfg.kind == APP_KIND_WS || o->bfs_persistent;
-    req.want_occupancy = persistent && o->occupancy == 0;
+    args.wg = req.work_group_size;
+    args.persistent = !(a->mod->flags & APP_MOD_MULTI_LAUNCH) || o->persistent;
+    req.want_occupancy = args.persistent && o->occupancy == 0;
     app_cl c;
     if (app_cl_open(&req, &c, msg, msg_len))
         return -1;
     snprintf(res->device, sizeof res->device, "%s", c.name);
     snprintf(res->path, sizeof res->path, "%s", ck_path_name(c.path));
     unsigned occupancy = o->occupancy ? o->occupancy : req.occupancy;
-    unsigned groups = o->groups ? o->groups : (occupancy > 1 ? occupancy - 1 : 1);
-    snprintf(res->mode, sizeof res->mode, "%s", persistent ? "persistent" : "multi-launch");
-    if (persistent) {
+    args.groups = o->groups ? o->groups : (occupancy > 1 ? occupancy - 1 : 1);
+    snprintf(res->mode, sizeof res->mode, "%s", args.persistent ? "persistent" : "multi-launch");
+    if (args.persistent) {
         res->occupancy = occupancy;
-        if (groups > occupancy) {
+        if (args.groups > occupancy) {
             snprintf(msg, msg_len,
                      "plain persistent baseline: %u work-groups asked for, but only %u are co-resident on %s at "
                      "work-group size %zu (discovered occupancy): it would never finish; use at most %u",
-                     groups, occupancy, c.name, req.work_group_size, occupancy);
+                     args.groups, occupancy, c.name, req.work_group_size, occupancy);
             app_cl_close(&c);
             return -1;
         }
     }
-    int rc = -1, ok = 0;
-    if (a->cfg.kind == APP_KIND_BFS) {
-        app_bfs_plain_result r;
-        app_bfs_plain_mode mode = persistent ? APP_BFS_PLAIN_PERSISTENT : APP_BFS_PLAIN_MULTI;
-        for (int k = o->warmup ? 0 : 1; k < 2; ++k)
-            if (!(ok = app_bfs_plain_run(&c, &a->g, a->source, mode, req.work_group_size, groups, timeout_s, a->got,
-                                         &r, msg, msg_len) == 0))
-                break;
-        if (ok) {
-            res->ms = r.ms;
-            res->groups = persistent ? groups : 0;
-            res->launches = persistent ? 1 : r.levels_run;
-            rc = a->cfg.skip_reference ? APP_UNCHECKED
-                 : app_bfs_check(&a->g, a->source, a->got, a->ref, msg, msg_len) ? 1 : 0;
-        }
-    } else {
-        app_ws_result r;
-        for (int k = o->warmup ? 0 : 1; k < 2; ++k)
-            if (!(ok = app_ws_plain_run(&c, &a->cfg.ws, req.work_group_size, groups, timeout_s, &r, &res->ms, msg,
-                                        msg_len) == 0))
-                break;
-        if (ok) {
-            res->groups = groups;
-            res->launches = 1;
-            rc = a->cfg.skip_reference ? APP_UNCHECKED : app_ws_check(&r, &a->ws_ref, msg, msg_len) ? 1 : 0;
-        }
-    }
+    int rc = -1;
+    for (int k = o->warmup ? 0 : 1; k < 2; ++k)
+        if ((rc = a->mod->plain(a->st, &c, &args, res, msg, msg_len)) < 0)
+            break;
+    if (rc >= 0)
+        res->groups = args.persistent ? args.groups : 0;
     res->timed_out = c.stuck;
     app_cl_close(&c);
     return rc;
@@ -255,8 +224,8 @@ int app_plain(app *a, const app_plain_options *o, app_plain_result *res, char *m
 int app_add_sources(const app *a, ck_context *ctx, char *err, size_t err_len)
 {
     char path[1024];
-    const char *name = a->cfg.kind == APP_KIND_BFS ? APP_BFS_COOP_KERNEL : APP_WS_KERNEL;
-    app_kernel_path(a->cfg.kind == APP_KIND_BFS ? APP_BFS_COOP_FILE : APP_WS_FILE, path, sizeof path);
+    const char *name = a->mod->coop_kernel;
+    app_kernel_path(a->mod->coop_file, path, sizeof path);
     if (ck_context_add_file(ctx, path, &name, 1) != CK_OK) {
         snprintf(err, err_len, "adding %s: %s", path, ck_last_error());
         return -1;
@@ -267,58 +236,34 @@ int app_add_sources(const app *a, ck_context *ctx, char *err, size_t err_len)
 int app_coop_setup(app *a, ck_context *ctx, unsigned max_groups, char *err, size_t err_len)
 {
     app_coop_teardown(a);
-    if (a->cfg.kind == APP_KIND_BFS)
-        return app_bfs_coop_setup(ctx, &a->g, &a->bfs, err, err_len);
-    return app_ws_coop_setup(ctx, &a->cfg.ws, max_groups, &a->ws, err, err_len);
+    if (a->mod->coop_setup(a->st, ctx, max_groups, err, err_len))
+        return -1;
+    a->set_up = 1;
+    return 0;
 }
 
 int app_coop_start(app *a, unsigned groups, ck_launch **out, char *err, size_t err_len)
 {
-    if (a->cfg.kind == APP_KIND_BFS) {
-        if (!a->bfs) {
-            snprintf(err, err_len, "cooperative BFS: app_coop_setup was not called");
-            return -1;
-        }
-        return app_bfs_coop_start(a->bfs, a->source, groups, out, err, err_len);
-    }
-    if (!a->ws) {
-        snprintf(err, err_len, "cooperative work stealing: app_coop_setup was not called");
+    if (!a->set_up) {
+        snprintf(err, err_len, "cooperative %s: app_coop_setup was not called", a->mod->name);
         return -1;
     }
-    return app_ws_coop_start(a->ws, groups, out, err, err_len);
+    return a->mod->coop_start(a->st, groups, out, err, err_len);
 }
 
 int app_coop_check(app *a, char *msg, size_t msg_len)
 {
-    if (a->cfg.kind == APP_KIND_BFS) {
-        if (!a->bfs || app_bfs_coop_read(a->bfs, a->got, msg, msg_len))
-            return -1;
-        if (a->cfg.skip_reference)
-            return APP_UNCHECKED;
-        return app_bfs_check(&a->g, a->source, a->got, a->ref, msg, msg_len) ? 1 : 0;
-    }
-    app_ws_result r;
-    if (!a->ws || app_ws_coop_read(a->ws, &r, msg, msg_len))
+    if (!a->set_up) {
+        snprintf(msg, msg_len, "cooperative %s: app_coop_setup was not called", a->mod->name);
         return -1;
-    if (a->cfg.skip_reference)
-        return APP_UNCHECKED;
-    return app_ws_check(&r, &a->ws_ref, msg, msg_len) ? 1 : 0;
+    }
+    return a->mod->coop_check(a->st, msg, msg_len);
 }
 
 void app_coop_teardown(app *a)
 {
-    app_bfs_coop_free(a->bfs);
-    a->bfs = NULL;
-    app_ws_coop_free(a->ws);
-    a->ws = NULL;
+    a->mod->coop_teardown(a->st);
+    a->set_up = 0;
 }
 
-void app_corrupt_reference(app *a)
-{
-    if (a->cfg.kind == APP_KIND_BFS) {
-        int32_t v = a->source == 0 && a->g.n > 1 ? 1 : 0;
-        a->ref[v] = a->ref[v] + 1;
-    } else {
-        a->ws_ref.checksum ^= 1u;
-    }
-}
+void app_corrupt_reference(app *a) { a->mod->corrupt_reference(a->st); }

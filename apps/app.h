@@ -1,7 +1,8 @@
-/* apps/app.h: one interface over the ported applications (BFS, work
- * stealing) for the runner and the tests: build the input and its CPU
+/* apps/app.h: one interface over the ported applications (see the list in
+ * app_kind) for the runner and the tests: build the input and its CPU
  * reference, run the plain baseline, and set up, launch and check the
- * cooperative form inside a runtime context.
+ * cooperative form inside a runtime context. Each application is a module
+ * (app_module.h); this interface dispatches to it.
  * Errors: int functions return 0 on success and -1 with a message in err;
  * the *check and *plain functions return 0 PASS, 1 FAIL (msg says why), -1
  * error, and APP_UNCHECKED when the app was created without its CPU
@@ -15,7 +16,21 @@
 #include "ck.h"
 #include "workstealing/ws.h"
 
-typedef enum { APP_KIND_BFS = 0, APP_KIND_WS } app_kind;
+/* Every application of the paper's evaluation (and ws). A kind whose module
+ * is not built is refused by app_kind_parse and app_create. */
+typedef enum {
+    APP_KIND_BFS = 0, /* frontier BFS                                   */
+    APP_KIND_WS,      /* work stealing over an unbalanced task tree     */
+    APP_KIND_COLOR,   /* Pannotia graph colouring                       */
+    APP_KIND_MIS,     /* Pannotia maximal independent set               */
+    APP_KIND_PSSSP,   /* Pannotia SSSP (min-plus SpMV)                  */
+    APP_KIND_BC,      /* Pannotia betweenness centrality                */
+    APP_KIND_BFSWL,   /* LonestarGPU worklist BFS                       */
+    APP_KIND_LSSSP,   /* LonestarGPU worklist SSSP                      */
+    APP_KIND_OCTREE,  /* octree partitioning by work stealing           */
+    APP_KIND_GAME,    /* Connect-Four minimax by work stealing          */
+    APP_KIND_COUNT
+} app_kind;
 
 /* What a check returns when there is no reference to compare with. */
 #define APP_UNCHECKED 2
@@ -27,30 +42,52 @@ typedef enum { APP_KIND_BFS = 0, APP_KIND_WS } app_kind;
 typedef struct {
     app_kind kind;
     uint64_t seed;            /* generator seed (graph or task tree)                */
-    /* BFS */
-    const char *graph;        /* "rmat", "grid", or a file (.gr: DIMACS, else edge list) */
+    /* Graph applications */
+    const char *graph;        /* a generator's name ("rmat", "grid", ...) or a file   */
     unsigned scale;           /* generated graphs have 2^scale nodes                 */
     unsigned edge_factor;     /* R-MAT edges per node                                 */
     unsigned grid_drop;       /* grid: percent of edges dropped                       */
-    int32_t source;           /* -1: the node of largest degree (grid: node 0)        */
+    int32_t source;           /* BFS/SSSP: -1: the app's default source               */
+    uint32_t max_weight;      /* weighted apps: unweighted inputs get weights 1..this  */
+    uint32_t bc_sources;      /* bc: sources 0..bc_sources-1 (0: every node)           */
     /* Work stealing (its seed field is ignored: `seed` above is used). */
     app_ws_params ws;
+    /* octree: particles in clusters, leaves hold at most max_children */
+    uint32_t particles, clusters, max_children;
+    /* game: look-ahead depth and the position ("" or NULL: the module's) */
+    uint32_t game_depth;
+    const char *game_position;
     int skip_reference;       /* no CPU reference: checks return APP_UNCHECKED  */
 } app_config;
 
-/* Defaults: BFS on R-MAT 2^14 x 8, or a work-stealing tree of ~25k tasks. */
+/* Defaults: common ones (R-MAT 2^14 x 8, seed 1, weights up to 100) and
+ * the module's own (ws: a tree of ~25k tasks). */
 void app_config_defaults(app_config *c, app_kind kind);
-/* Parses "bfs" / "ws" (also "workstealing"). -1 if unknown. */
+/* Parses an application's name or alias ("bfs", "ws", "workstealing", ...).
+ * -1 if unknown or not built. */
 int app_kind_parse(const char *s, app_kind *out);
+/* The name of a kind ("?" outside the enum). */
 const char *app_kind_name(app_kind k);
+/* Whether the kind's module is built. */
+int app_kind_available(app_kind k);
+/* The built applications' names, comma-separated ("bfs, ws, ..."). */
+const char *app_kind_list(void);
+/* Whether the app reads a graph (--graph), and has a multi-launch baseline. */
+int app_kind_uses_graph(app_kind k);
+int app_kind_has_multi_launch(app_kind k);
+/* Small test inputs (for the PoCL tests): the module's test_config for
+ * variant % app_test_variants(kind). */
+void app_test_config(app_config *c, app_kind kind, unsigned variant);
+unsigned app_test_variants(app_kind kind);
 
 typedef struct app app;
 
-/* Estimated cost of cfg's CPU reference: work stealing: expected tasks
- * (roots x (depth + 1): each task has one child on average) x units x iters
- * hash rounds; BFS on a generated graph: its edges; BFS from a file: 0 (the
- * reference is linear in the file that was read). */
+/* Estimated cost of cfg's CPU reference, in app_reference_unit()s: work
+ * stealing: expected tasks (roots x (depth + 1): each task has one child on
+ * average) x units x iters hash rounds; BFS on a generated graph: its edges;
+ * a graph from a file: 0 (the reference is linear in the file read). */
 double app_reference_work(const app_config *cfg);
+const char *app_reference_unit(app_kind k);
 /* Generates or reads the input and computes the CPU reference (timed),
  * unless cfg->skip_reference. Refuses (-1) a reference whose
  * app_reference_work() is above APP_MAX_REFERENCE_WORK. */
@@ -68,8 +105,9 @@ typedef struct {
     size_t work_group_size;  /* 0 = 64                                                */
     unsigned groups;         /* persistent kernels: 0 = discovered occupancy - 1 (the
                                 megakernel's worker count on the same device)          */
-    int bfs_persistent;      /* BFS: bfs_coop.cl as a persistent kernel instead of the
-                                multi-launch bfs_plain.cl                             */
+    int persistent;          /* apps with a multi-launch baseline (graph apps): the
+                                persistent form instead; the others are always
+                                persistent                                            */
     int warmup;              /* run once untimed first (PoCL compiles a kernel for its
                                 work-group size at the first launch)                   */
     double timeout_s;        /* each run's kernel work must end within this many
@@ -110,7 +148,7 @@ int app_coop_check(app *a, char *msg, size_t msg_len);
 void app_coop_teardown(app *a);
 
 /* Test hook: corrupts the CPU reference (BFS: one node's level; WS: the
- * checksum) so that the next check must FAIL. */
+ * checksum; ...) so that the next check must FAIL. */
 void app_corrupt_reference(app *a);
 
 #endif

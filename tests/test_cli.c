@@ -222,7 +222,7 @@ static void run_bad_values(void **state)
     expect_usage_error("--app sssp", "bfs, ws");
     expect_usage_error("--app", "--app needs a value");
     expect_usage_error("--app bfs extra", "unexpected argument");
-    expect_usage_error("--scale 8", "--app bfs|ws is required");
+    expect_usage_error("--scale 8", "--app NAME is required");
 }
 
 static void run_bad_lists(void **state)

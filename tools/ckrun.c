@@ -7,6 +7,7 @@
  * times, periods and kills/forks as a table or JSON.
  * Exit status: 0 all PASS, 1 a FAIL or an error, 2 bad command line. */
 #include "app.h"
+#include "graph_input.h"
 #include "cli.h"
 #include "multitask.h"
 #include "paths.h"
@@ -72,22 +73,30 @@ typedef struct {
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: ckrun --app bfs|ws [options]\n"
+            "usage: ckrun --app NAME [options]\n"
             "input:\n"
-            "  --app bfs|ws             application (required): BFS or work stealing ('workstealing' too)\n"
-            "  --graph rmat|grid|FILE   BFS input: generated R-MAT or 2-D grid, or a file (.gr DIMACS, else\n"
+            "  --app NAME               application (required), one of: %s ('workstealing' is ws)\n"
+            "  --graph NAME|FILE        graph apps' input: a generator (%s) or a file (.gr DIMACS, else\n"
             "                           an edge list 'u v' per line); default rmat\n"
             "  --scale K                generated graphs have 2^K nodes, 1..%u (default 14; 16..20 for real\n"
             "                           sizes); R-MAT: 2^K x edge-factor and grid: 2^(K+1) at most %u edges\n"
             "  --edge-factor F          R-MAT edges per node, 1..64 (default 8)\n"
             "  --grid-drop P            grid: percent of edges dropped, 0..90 (default 10)\n"
-            "  --source V               BFS source node, 0..2^30 and inside the graph (default: largest\n"
-            "                           degree; grid: 0)\n"
+            "  --source V               BFS/SSSP source node, 0..2^30 and inside the graph (default: the\n"
+            "                           app's; BFS: largest degree, grid: 0)\n"
+            "  --max-weight W           weighted apps (sssp): unweighted inputs get weights 1..W, 1..2^30\n"
+            "                           (default 100)\n"
+            "  --bc-sources K           bc: sources 0..K-1, 0 = every node (default 0)\n"
             "  --ws-roots R             work-stealing tree: roots, 1..2^24 (default 256 on CPUs, 65536 on GPUs,\n"
             "                           where 256 roots end in about 10 ms)\n"
             "  --ws-depth D             depth limit, 0..100000 (default 96)\n"
             "  --ws-units U             hash chains per task, 1..2^20 (default 64)\n"
             "  --ws-iters I             rounds per chain, 0..2^20 (default 16)\n"
+            "  --particles P            octree: particles, 1..2^26\n"
+            "  --clusters C             octree: clusters the particles are drawn around, 1..2^24\n"
+            "  --max-children K         octree: a box with more particles is split, 1..2^20\n"
+            "  --game-depth D           game: look-ahead depth in moves, 1..12\n"
+            "  --game-position MOVES    game: the position as the columns played so far, digits 1..7\n"
             "  --seed S                 generator seed, 0..2^64-1 (default 1)\n"
             "  --no-reference           skip the CPU reference: results are not checked (the check column\n"
             "                           says 'unchecked'; a warning goes to stderr). Without it, a reference\n"
@@ -115,7 +124,8 @@ static void usage(FILE *f)
             "  --period-ms P            milliseconds between matmul launches, 0..%.0f (default 40)\n"
             "  --matmul-size n          n x n matmul, 8..4096 (default 128 on CPUs, 1024 on GPUs)\n"
             "  --samples K              matmul entries checked per launch, 1..100000 (default 16)\n"
-            "  --plain multi|persistent|none  BFS baseline form (default multi; WS is always persistent)\n"
+            "  --plain multi|persistent|none  graph apps' baseline form (default multi); the others are\n"
+            "                           always persistent\n"
             "  --plain-groups G         work-groups of persistent baselines, 1 up to the discovered occupancy\n"
             "                           (default: occupancy - 1)\n"
             "  --runs R                 repeat every configuration R times, 1..%d (default 1)\n"
@@ -125,7 +135,7 @@ static void usage(FILE *f)
             "  --help                   this text\n"
             "Exit status: 0 every check passed (or, with --no-reference, nothing failed), 1 a FAIL or an\n"
             "error, 2 bad command line (one line on stderr).\n",
-            MAX_SCALE, MAX_GRAPH_EDGES, APP_MAX_REFERENCE_WORK, MAX_GROUPS, MAX_GROUPS, MAX_ARENA_MB,
+            app_kind_list(), app_graph_generators(), MAX_SCALE, MAX_GRAPH_EDGES, APP_MAX_REFERENCE_WORK, MAX_GROUPS, MAX_GROUPS, MAX_ARENA_MB,
             CLI_MAX_TIMEOUT_S, MAX_CONFIGS - 2, MAX_GROUPS, MAX_PERIOD_MS, MAX_RUNS);
 }
 
@@ -184,7 +194,8 @@ static void parse_args(int argc, char **argv, options *o)
     enum { OPT_APP = 256, OPT_GRAPH, OPT_SCALE, OPT_EF, OPT_DROP, OPT_SOURCE, OPT_ROOTS, OPT_DEPTH, OPT_UNITS,
            OPT_ITERS, OPT_SEED, OPT_NOREF, OPT_DEVICE, OPT_PATH, OPT_WG, OPT_CHAOS, OPT_NAIVE, OPT_GROUPS, OPT_MAXG,
            OPT_ARENA, OPT_TIMEOUT, OPT_KERNELS, OPT_NONCOOP, OPT_PERIOD, OPT_MMSIZE, OPT_SAMPLES, OPT_PLAIN,
-           OPT_PLAING, OPT_RUNS, OPT_JSON, OPT_QUIET, OPT_VERSION };
+           OPT_PLAING, OPT_RUNS, OPT_JSON, OPT_QUIET, OPT_VERSION, OPT_MAXW, OPT_BCSRC, OPT_PARTICLES,
+           OPT_CLUSTERS, OPT_MAXCHILD, OPT_GDEPTH, OPT_GPOS };
     static const struct option longopts[] = {
         {"app", required_argument, NULL, OPT_APP},           {"graph", required_argument, NULL, OPT_GRAPH},
         {"scale", required_argument, NULL, OPT_SCALE},       {"edge-factor", required_argument, NULL, OPT_EF},
@@ -202,6 +213,10 @@ static void parse_args(int argc, char **argv, options *o)
         {"plain", required_argument, NULL, OPT_PLAIN},       {"plain-groups", required_argument, NULL, OPT_PLAING},
         {"runs", required_argument, NULL, OPT_RUNS},         {"json", no_argument, NULL, OPT_JSON},
         {"quiet", no_argument, NULL, OPT_QUIET},             {"version", no_argument, NULL, OPT_VERSION},
+        {"max-weight", required_argument, NULL, OPT_MAXW},  {"bc-sources", required_argument, NULL, OPT_BCSRC},
+        {"particles", required_argument, NULL, OPT_PARTICLES}, {"clusters", required_argument, NULL, OPT_CLUSTERS},
+        {"max-children", required_argument, NULL, OPT_MAXCHILD}, {"game-depth", required_argument, NULL, OPT_GDEPTH},
+        {"game-position", required_argument, NULL, OPT_GPOS},
         {"help", no_argument, NULL, 'h'},                    {NULL, 0, NULL, 0}};
     cli_init("ckrun");
     int c;
@@ -216,7 +231,7 @@ static void parse_args(int argc, char **argv, options *o)
         case OPT_NOREF: o->app.skip_reference = 1; break;
         case OPT_APP:
             if (app_kind_parse(v, &o->app.kind))
-                cli_bad_value("--app", v, "unknown application", "bfs, ws or workstealing");
+                cli_bad_value("--app", v, "unknown application", app_kind_list());
             have_app = 1;
             break;
         case OPT_GRAPH: o->app.graph = v; break;
@@ -231,6 +246,21 @@ static void parse_args(int argc, char **argv, options *o)
         case OPT_DEPTH: o->app.ws.max_depth = (unsigned)cli_uint("--ws-depth", v, 0, 100000, "levels"); break;
         case OPT_UNITS: o->app.ws.units = (unsigned)cli_uint("--ws-units", v, 1, 1u << 20, "hash chains"); break;
         case OPT_ITERS: o->app.ws.iters = (unsigned)cli_uint("--ws-iters", v, 0, 1u << 20, "rounds"); break;
+        case OPT_MAXW: o->app.max_weight = (uint32_t)cli_uint("--max-weight", v, 1, 1u << 30, "(weight)"); break;
+        case OPT_BCSRC: o->app.bc_sources = (uint32_t)cli_uint("--bc-sources", v, 0, 1u << 30, "sources"); break;
+        case OPT_PARTICLES:
+            o->app.particles = (uint32_t)cli_uint("--particles", v, 1, 1u << 26, "particles");
+            break;
+        case OPT_CLUSTERS: o->app.clusters = (uint32_t)cli_uint("--clusters", v, 1, 1u << 24, "clusters"); break;
+        case OPT_MAXCHILD:
+            o->app.max_children = (uint32_t)cli_uint("--max-children", v, 1, 1u << 20, "particles");
+            break;
+        case OPT_GDEPTH: o->app.game_depth = (uint32_t)cli_uint("--game-depth", v, 1, 12, "moves"); break;
+        case OPT_GPOS:
+            if (strlen(v) > 42 || strspn(v, "1234567") != strlen(v))
+                cli_bad_value("--game-position", v, "not a move list", "digits 1..7, at most 42 moves");
+            o->app.game_position = v;
+            break;
         case OPT_SEED: o->app.seed = cli_uint("--seed", v, 0, UINT64_MAX, ""); break;
         case OPT_DEVICE: o->device.device = v; break;
         case OPT_PATH:
@@ -274,9 +304,10 @@ static void parse_args(int argc, char **argv, options *o)
     }
     cli_no_operands(argc, argv);
     if (!have_app)
-        cli_usage_error("--app bfs|ws is required");
+        cli_usage_error("--app NAME is required (one of: %s)", app_kind_list());
     /* Generated graphs: bound the host memory they take. */
-    if (o->app.kind == APP_KIND_BFS && o->app.graph && (!strcmp(o->app.graph, "rmat") || !strcmp(o->app.graph, "grid"))) {
+    if (app_kind_uses_graph(o->app.kind) && o->app.graph &&
+        (!strcmp(o->app.graph, "rmat") || !strcmp(o->app.graph, "grid"))) {
         int rmat = !strcmp(o->app.graph, "rmat");
         uint64_t edges = rmat ? ((uint64_t)1 << o->app.scale) * o->app.edge_factor : (uint64_t)2 << o->app.scale;
         if (edges > MAX_GRAPH_EDGES) {
@@ -553,7 +584,7 @@ static void run_plain(report *rep)
     po.device = o->device;
     po.work_group_size = o->wg;
     po.groups = o->plain_groups;
-    po.bfs_persistent = o->plain == 2;
+    po.persistent = o->plain == 2;
     po.warmup = 1;
     po.timeout_s = o->timeout_s;
     po.occupancy = rep->plain_occupancy;
@@ -713,7 +744,7 @@ static void run_cooperative(report *rep)
  * app_plain (no second discovery). */
 static void check_plain_groups(const options *o, report *rep)
 {
-    int persistent = o->plain && (o->app.kind == APP_KIND_WS || o->plain == 2);
+    int persistent = o->plain && (!app_kind_has_multi_launch(o->app.kind) || o->plain == 2);
     if (!persistent || !o->plain_groups)
         return;
     ck_device *dev;
@@ -759,9 +790,9 @@ static void check_reference_cost(const options *o)
                         "smaller --ws-roots/--ws-depth/--ws-units/--ws-iters",
                         work, o->app.ws.roots, o->app.ws.max_depth, o->app.ws.units, o->app.ws.iters,
                         APP_MAX_REFERENCE_WORK);
-    cli_usage_error("the CPU reference would walk %.3g edges, above the limit %.3g: pass --no-reference to skip it, "
-                    "or use a smaller --scale/--edge-factor",
-                    work, APP_MAX_REFERENCE_WORK);
+    cli_usage_error("the CPU reference would take %.3g units of work (%s), above the limit %.3g: pass "
+                    "--no-reference to skip it, or use a smaller input",
+                    work, app_reference_unit(o->app.kind), APP_MAX_REFERENCE_WORK);
 }
 
 int main(int argc, char **argv)

@@ -16,6 +16,7 @@ typedef struct {
     size_t m;       /* edges stored                           */
     size_t cap;
     int32_t *src, *dst;
+    int32_t *w;     /* edge weights (>= 1), or NULL: unweighted */
 } app_edges;
 
 /* Compressed sparse rows: the out-edges of v are col[row[v] .. row[v+1]-1],
@@ -25,11 +26,16 @@ typedef struct {
     int32_t m;
     int32_t *row; /* n + 1 entries */
     int32_t *col; /* m entries     */
+    int32_t *w;   /* m weights (>= 1) beside col, or NULL: unweighted */
 } app_csr;
 
 void app_edges_free(app_edges *e);
-/* Appends one edge, growing the arrays. -1 when out of memory. */
+/* Appends one edge, growing the arrays. -1 when out of memory. An edge list
+ * is weighted or not: app_edges_push on a weighted list gives weight 1,
+ * app_edges_push_w on an unweighted one makes it weighted (earlier edges get
+ * weight 1). */
 int app_edges_push(app_edges *e, int32_t u, int32_t v);
+int app_edges_push_w(app_edges *e, int32_t u, int32_t v, int32_t w);
 
 /* R-MAT (Chakrabarti et al.) with the Graph500 probabilities a=.57 b=.19
  * c=.19: 2^scale nodes, edge_factor * 2^scale generated edges, node ids
@@ -54,11 +60,15 @@ int app_read_graph(const char *path, app_edges *out, char *err, size_t err_len);
 
 /* Builds CSR from e. symmetric: add every edge in both directions (the
  * graph applications use undirected graphs). Drops self loops and
- * duplicates; rows sorted. */
+ * duplicates (a weighted duplicate keeps the smallest weight); rows sorted. */
 int app_csr_build(const app_edges *e, int symmetric, app_csr *out, char *err, size_t err_len);
 void app_csr_free(app_csr *g);
 /* Node of largest out-degree (smallest id on ties): a source that reaches a
  * big component of an R-MAT graph. */
 int32_t app_csr_max_degree_node(const app_csr *g);
+/* Gives an unweighted g weights 1..max_weight (>= 1), a hash of the seed and
+ * the unordered pair {u, v}, so both directions of an edge weigh the same.
+ * A weighted g is left as it is. -1 when out of memory. */
+int app_csr_add_weights(app_csr *g, uint32_t max_weight, uint64_t seed, char *err, size_t err_len);
 
 #endif

@@ -10,22 +10,13 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Small inputs: a few hundred ms per run on a 2-core CPU. variant picks
- * between the BFS graphs (even: R-MAT, few levels; odd: grid, long diameter). */
+/* Small inputs: a few hundred ms per run on a 2-core CPU (the module's
+ * test_config; variant picks among its shapes, e.g. BFS: even R-MAT, odd
+ * grid). */
 static inline app_config apps_test_config(app_kind kind, unsigned variant)
 {
     app_config c;
-    app_config_defaults(&c, kind);
-    c.seed = 1 + variant / 2;
-    if (kind == APP_KIND_BFS) {
-        c.graph = variant % 2 ? "grid" : "rmat";
-        c.scale = variant % 2 ? 6 : 9;
-    } else {
-        c.ws.roots = 128; /* about 9400 tasks */
-        c.ws.max_depth = 64;
-        c.ws.units = 16;
-        c.ws.iters = 4;
-    }
+    app_test_config(&c, kind, variant);
     return c;
 }
 

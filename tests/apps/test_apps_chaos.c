@@ -39,7 +39,7 @@ static void test_chaos_seeds(void **state)
     unsigned failures = 0, kills = 0, forks = 0;
     char failed[512] = "";
     for (unsigned seed = first_seed; seed <= last_seed; ++seed) {
-        app *a = inputs[kind == APP_KIND_BFS ? seed % 2 : 0];
+        app *a = inputs[seed % 2 % app_test_variants(kind)];
         ck_context_options o = apps_test_context(path, seed, 0);
         chaos_harness h;
         chaos_harness_begin(&h, &o);
@@ -93,7 +93,7 @@ int main(int argc, char **argv)
     if (argc < 5 || app_kind_parse(argv[1], &kind) || ck_path_parse(argv[2], &path) != CK_OK ||
         path == CK_PATH_AUTO || (first_seed = (unsigned)atoi(argv[3])) == 0 ||
         (last_seed = (unsigned)atoi(argv[4])) < first_seed) {
-        fprintf(stderr, "usage: %s bfs|ws cl20|cl12 FIRST_SEED LAST_SEED (seeds >= 1)\n", argv[0]);
+        fprintf(stderr, "usage: %s APP cl20|cl12 FIRST_SEED LAST_SEED (seeds >= 1)\n", argv[0]);
         return 2;
     }
     if (!realpath(argv[0], self))

@@ -1,8 +1,10 @@
-/* tests/apps/test_apps_coop.c (owner: apps): both cooperative applications in
- * the megakernel on PoCL, path argv[1] (cl20 or cl12), against their CPU
- * references: standalone, multitasked with a matmul stream asking for 1,
- * N/4, N/2 and N-1 groups, with the naive resizing barrier, and a corrupted
- * reference must make the check FAIL. Needs POCL_MAX_PTHREAD_COUNT (8). */
+/* tests/apps/test_apps_coop.c (owner: apps): one cooperative application
+ * (argv[2]) in the megakernel on PoCL, path argv[1] (cl20 or cl12), against
+ * its CPU reference, on every test input of the app (app_test_variants):
+ * standalone, multitasked with a matmul stream asking for 1, N/4, N/2 and
+ * N-1 groups; on the last input also with the naive resizing barrier; and a
+ * corrupted reference must make the check FAIL. Needs
+ * POCL_MAX_PTHREAD_COUNT (8). */
 #include "apps_test_util.h"
 
 #include <setjmp.h>
@@ -57,22 +59,30 @@ static void run_app(app_kind kind, unsigned variant, int naive)
     assert_int_equal(failures, 0);
 }
 
-static void test_bfs_rmat(void **state) { run_app(APP_KIND_BFS, 0, 0); }
-static void test_bfs_grid(void **state) { run_app(APP_KIND_BFS, 1, 0); }
-static void test_bfs_grid_naive_barrier(void **state) { run_app(APP_KIND_BFS, 1, 1); }
-static void test_ws(void **state) { run_app(APP_KIND_WS, 0, 0); }
+static app_kind kind;
+
+static void test_inputs(void **state)
+{
+    (void)state;
+    for (unsigned v = 0; v < app_test_variants(kind); ++v)
+        run_app(kind, v, 0);
+}
+
+static void test_naive_barrier(void **state)
+{
+    (void)state;
+    run_app(kind, app_test_variants(kind) - 1, 1);
+}
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || ck_path_parse(argv[1], &path) != CK_OK || path == CK_PATH_AUTO) {
-        fprintf(stderr, "usage: %s cl20|cl12\n", argv[0]);
+    if (argc < 3 || ck_path_parse(argv[1], &path) != CK_OK || path == CK_PATH_AUTO || app_kind_parse(argv[2], &kind)) {
+        fprintf(stderr, "usage: %s cl20|cl12 APP (one of: %s)\n", argv[0], app_kind_list());
         return 2;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bfs_rmat),
-        cmocka_unit_test(test_bfs_grid),
-        cmocka_unit_test(test_bfs_grid_naive_barrier),
-        cmocka_unit_test(test_ws),
+        cmocka_unit_test(test_inputs),
+        cmocka_unit_test(test_naive_barrier),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

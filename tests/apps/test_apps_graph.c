@@ -202,6 +202,58 @@ static void test_edge_list_reader(void **state)
     assert_non_null(strstr(err, "/nonexistent/graph.txt"));
 }
 
+/* Weighted CSR: both directions keep the weight, a duplicate keeps its
+ * smallest weight; generated weights are symmetric, in range and seeded. */
+static void test_weighted_csr(void **state)
+{
+    (void)state;
+    app_edges e;
+    memset(&e, 0, sizeof e);
+    e.n = 4;
+    assert_int_equal(app_edges_push(&e, 0, 1), 0);          /* unweighted so far */
+    assert_int_equal(app_edges_push_w(&e, 1, 2, 7), 0);      /* now weighted: 0-1 has 1 */
+    assert_int_equal(app_edges_push_w(&e, 2, 1, 3), 0);      /* duplicate of 1-2, lighter */
+    assert_int_equal(app_edges_push_w(&e, 3, 0, 9), 0);
+    app_csr g;
+    char err[256];
+    assert_int_equal(app_csr_build(&e, 1, &g, err, sizeof err), 0);
+    app_edges_free(&e);
+    assert_non_null(g.w);
+    assert_int_equal(g.m, 6);
+    /* row 1: neighbours 0 (w 1) and 2 (w 3) */
+    assert_int_equal(g.row[1], 2);
+    assert_int_equal(g.col[2], 0);
+    assert_int_equal(g.w[2], 1);
+    assert_int_equal(g.col[3], 2);
+    assert_int_equal(g.w[3], 3);
+    /* row 2: neighbour 1 with the same weight 3 */
+    assert_int_equal(g.col[g.row[2]], 1);
+    assert_int_equal(g.w[g.row[2]], 3);
+    assert_int_equal(app_csr_add_weights(&g, 5, 1, err, sizeof err), 0); /* already weighted: kept */
+    assert_int_equal(g.w[3], 3);
+    app_csr_free(&g);
+
+    assert_int_equal(app_gen_rmat(8, 4, 3, &e, err, sizeof err), 0);
+    assert_int_equal(app_csr_build(&e, 1, &g, err, sizeof err), 0);
+    app_edges_free(&e);
+    assert_null(g.w);
+    assert_int_equal(app_csr_add_weights(&g, 0, 1, err, sizeof err), -1);
+    assert_int_equal(app_csr_add_weights(&g, 20, 1, err, sizeof err), 0);
+    int distinct = 0;
+    for (int32_t u = 0; u < g.n; ++u)
+        for (int32_t k = g.row[u]; k < g.row[u + 1]; ++k) {
+            int32_t v = g.col[k], back = -1;
+            assert_true(g.w[k] >= 1 && g.w[k] <= 20);
+            distinct |= 1 << (g.w[k] % 31);
+            for (int32_t j = g.row[v]; j < g.row[v + 1]; ++j)
+                if (g.col[j] == u)
+                    back = g.w[j];
+            assert_int_equal(back, g.w[k]);
+        }
+    assert_true(__builtin_popcount((unsigned)distinct) > 10); /* not one constant */
+    app_csr_free(&g);
+}
+
 static void test_dimacs_reader(void **state)
 {
     const char *p = write_file("g.gr", "c USA-road style\nc\np sp 4 3\na 1 2 10\na 2 3 5\na 4 1 1\n");
@@ -214,6 +266,9 @@ static void test_dimacs_reader(void **state)
     assert_int_equal(e.dst[0], 1);
     assert_int_equal(e.src[2], 3);
     assert_int_equal(e.dst[2], 0);
+    assert_non_null(e.w); /* arcs keep their weights */
+    assert_int_equal(e.w[0], 10);
+    assert_int_equal(e.w[2], 1);
     app_edges_free(&e);
     assert_int_equal(app_read_graph(p, &e, err, sizeof err), 0); /* by extension */
     app_edges_free(&e);
@@ -266,6 +321,7 @@ int main(void)
         cmocka_unit_test(test_rmat_csr_invariants),
         cmocka_unit_test(test_edge_list_reader),
         cmocka_unit_test(test_dimacs_reader),
+        cmocka_unit_test(test_weighted_csr),
         cmocka_unit_test(test_summaries),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

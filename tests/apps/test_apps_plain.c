@@ -106,7 +106,7 @@ static void test_bfs_persistent(void **state)
     c.scale = 8;
     app *a = make_app(&c);
     app_plain_options o = pocl_options();
-    o.bfs_persistent = 1;
+    o.persistent = 1;
     expect_pass(a, &o); /* occupancy - 1 groups */
     o.groups = 2;
     expect_pass(a, &o);

@@ -1,0 +1,12 @@
+/* apps/app_registry.c: which application modules are built, by kind. A
+ * new application adds its module here (and its kind to app.h). */
+#include "app_module.h"
+
+extern const app_module app_module_bfs, app_module_ws;
+
+static const app_module *const modules[APP_KIND_COUNT] = {
+    [APP_KIND_BFS] = &app_module_bfs,
+    [APP_KIND_WS] = &app_module_ws,
+};
+
+const app_module *app_module_of(app_kind k) { return (unsigned)k < APP_KIND_COUNT ? modules[k] : NULL; }
