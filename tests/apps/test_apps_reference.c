@@ -9,6 +9,7 @@
 #include "check.h"
 #include "graph.h"
 #include "matmul.h"
+#include "sssp_cpu.h"
 #include "multitask.h"
 #include "workstealing/ws.h"
 
@@ -305,10 +306,45 @@ static void test_app_layer_inputs(void **state)
     assert_int_equal(app_kind_parse("sssp", &k), -1);
 }
 
+/* Dijkstra on a hand-checked graph: 0-1 (4), 0-2 (1), 2-1 (2), 1-3 (5),
+ * 4 isolated: distances 0, 3, 1, 8, unreachable; and the checker catches a
+ * wrong distance even without a reference. */
+static void test_sssp_dijkstra_and_checker(void **state)
+{
+    (void)state;
+    app_edges e;
+    memset(&e, 0, sizeof e);
+    e.n = 5;
+    assert_int_equal(app_edges_push_w(&e, 0, 1, 4), 0);
+    assert_int_equal(app_edges_push_w(&e, 0, 2, 1), 0);
+    assert_int_equal(app_edges_push_w(&e, 2, 1, 2), 0);
+    assert_int_equal(app_edges_push_w(&e, 1, 3, 5), 0);
+    app_csr g;
+    char err[512];
+    assert_int_equal(app_csr_build(&e, 1, &g, err, sizeof err), 0);
+    app_edges_free(&e);
+    int32_t d[5], want[5] = {0, 3, 1, 8, APP_SSSP_INF};
+    assert_int_equal(app_sssp_dijkstra(&g, 0, d, err, sizeof err), 0);
+    assert_memory_equal(d, want, sizeof want);
+    assert_int_equal(app_sssp_check(&g, 0, d, want, err, sizeof err), 0);
+    d[3] = 9; /* too long: edge 1-3 still relaxes it, and no tight neighbour */
+    assert_true(app_sssp_check(&g, 0, d, NULL, err, sizeof err) > 0);
+    assert_non_null(strstr(err, "relaxes"));
+    d[3] = 7; /* too short: no neighbour explains it */
+    assert_true(app_sssp_check(&g, 0, d, NULL, err, sizeof err) > 0);
+    assert_non_null(strstr(err, "no neighbour"));
+    d[3] = 8;
+    d[4] = 2; /* isolated node reached */
+    assert_true(app_sssp_check(&g, 0, d, NULL, err, sizeof err) > 0);
+    assert_int_equal(app_sssp_dijkstra(&g, 7, d, err, sizeof err), -1);
+    app_csr_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bfs_cpu_hand_cases),
+        cmocka_unit_test(test_sssp_dijkstra_and_checker),
         cmocka_unit_test(test_bfs_checker_detects_wrong_levels),
         cmocka_unit_test(test_check_i32_message),
         cmocka_unit_test(test_ws_reference_hand_cases),
