@@ -2,11 +2,14 @@
  * generators by name (rmat and grid sized by --scale; the look-alikes of the
  * paper's inputs at fixed sizes, each with a CI-sized "-ci" twin) and the
  * readers by file (see graph_input.h). */
+#define _POSIX_C_SOURCE 200809L
 #include "graph_input.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef enum { GEN_RMAT, GEN_GRID, GEN_ROAD, GEN_CIRCUIT, GEN_UNIFORM } gen_kind;
 
@@ -78,7 +81,7 @@ double app_graph_spec_edges(const app_graph_spec *s)
         return 0;
     switch (g->kind) {
     case GEN_RMAT: return ldexp(1.0, g->nodes) * (double)g->a;
-    case GEN_GRID: return 2.0 * g->nodes * (double)g->a;
+    case GEN_GRID: return 2.0 * g->nodes * (double)g->a - g->nodes - (double)g->a;
     case GEN_CIRCUIT: return 2.0 * g->nodes + (double)g->b;
     default: return (double)g->a;
     }
@@ -120,6 +123,11 @@ int app_graph_load(const app_graph_spec *s, app_csr *g, char *what, size_t what_
         snprintf(what, what_len, "grid %ux%u drop %u%% (seed %llu)", w, h, s->grid_drop,
                  (unsigned long long)s->seed);
     } else {
+        if (access(s->name, F_OK) != 0) {
+            snprintf(err, err_len, "graph '%s' is neither a generator (%s) nor a file (%s)", s->name,
+                     app_graph_generators(), strerror(errno));
+            return -1;
+        }
         if (app_read_graph(s->name, &e, err, err_len))
             return -1;
         snprintf(what, what_len, "%s", s->name);
