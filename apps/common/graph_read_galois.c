@@ -3,6 +3,7 @@
  *   u64 version (1), u64 bytes of edge data per edge, u64 nodes, u64 edges,
  *   u64 out-index per node (the END of its edges), u32 destination per edge
  *   (4 bytes of padding when the edge count is odd), edge data per edge. */
+#define _POSIX_C_SOURCE 200809L
 #include "graph.h"
 #include "graph_text.h"
 

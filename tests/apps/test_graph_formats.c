@@ -6,6 +6,7 @@
  * binary) and leave nothing allocated; generate -> write in each format ->
  * read back gives the same CSR; the look-alike generators are deterministic
  * and have their documented sizes. */
+#define _POSIX_C_SOURCE 200809L
 #include "graph.h"
 #include "graph_input.h"
 
