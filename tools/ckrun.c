@@ -76,8 +76,9 @@ static void usage(FILE *f)
             "usage: ckrun --app NAME [options]\n"
             "input:\n"
             "  --app NAME               application (required), one of: %s ('workstealing' is ws)\n"
-            "  --graph NAME|FILE        graph apps' input: a generator (%s) or a file (.gr DIMACS, else\n"
-            "                           an edge list 'u v' per line); default rmat\n"
+            "  --graph NAME|FILE        graph apps' input: a generator (%s)\n"
+            "                           or a file: .gr (DIMACS text or Galois binary), .graph (METIS), .mtx\n"
+            "                           (Matrix Market), else an edge list 'u v [w]' per line; default rmat\n"
             "  --scale K                generated graphs have 2^K nodes, 1..%u (default 14; 16..20 for real\n"
             "                           sizes); R-MAT: 2^K x edge-factor and grid: 2^(K+1) at most %u edges\n"
             "  --edge-factor F          R-MAT edges per node, 1..64 (default 8)\n"
@@ -322,6 +323,16 @@ static void parse_args(int argc, char **argv, options *o)
             snprintf(allowed, sizeof allowed, "%s at most %u edges (host memory)",
                      rmat ? "2^scale x edge-factor" : "2^(scale+1)", MAX_GRAPH_EDGES);
             cli_bad_value("--scale", value, why, allowed);
+        }
+    } else if (app_kind_uses_graph(o->app.kind) && o->app.graph && app_graph_is_generated(o->app.graph)) {
+        /* The fixed-size look-alikes: their own edge counts. */
+        app_graph_spec spec = {.name = o->app.graph, .scale = o->app.scale, .edge_factor = o->app.edge_factor};
+        double edges = app_graph_spec_edges(&spec);
+        if (edges > MAX_GRAPH_EDGES) {
+            char why[200], allowed[160];
+            snprintf(why, sizeof why, "it has about %.0f edges, too many", edges);
+            snprintf(allowed, sizeof allowed, "generated graphs of at most %u edges (host memory)", MAX_GRAPH_EDGES);
+            cli_bad_value("--graph", o->app.graph, why, allowed);
         }
     }
 }

@@ -20,9 +20,14 @@ typedef struct {
     uint32_t max_weight;
 } app_graph_spec;
 
-/* Whether name is one of the generators (not a file). */
+/* Whether name is one of the generators (not a file): "rmat" and "grid"
+ * (sized by scale, edge_factor, grid_drop) and the fixed-size look-alikes of
+ * the paper's inputs, each also as "<name>-ci" (a few thousand nodes):
+ * ecology, circuit, road-ny, road-nw, road-w, rmat20, rmat22, bc-1k, bc-2k
+ * (apps/README.md, "Inputs", gives their sizes and recipes). */
 int app_graph_is_generated(const char *name);
-/* Edges the generator will make (its reference cost); 0 for files. */
+/* Edges the generator will make before duplicates are dropped (an upper
+ * bound of the undirected edges; its reference cost); 0 for files. */
 double app_graph_spec_edges(const app_graph_spec *s);
 /* The generators' names, comma-separated, for --help and errors. */
 const char *app_graph_generators(void);
