@@ -35,8 +35,9 @@ static void gm_defaults(app_config *c)
 static void gm_test_config(app_config *c, unsigned variant)
 {
     c->game_depth = 4;
-    /* variant 1: a crowded board with full columns and forced wins */
-    c->game_position = variant ? "444444333335" : NULL;
+    /* variant 1: column 4 full, and the side to move must block a vertical
+     * threat in column 1 (every other move loses at once: terminal nodes) */
+    c->game_position = variant ? "4444441212123" : NULL;
 }
 
 static double gm_reference_work(const app_config *c)

@@ -90,8 +90,11 @@ static void *ot_create(const app_config *c, const app_csr *g, const char *input,
         return NULL;
     }
     app_octree_generate(s->in, s->n, s->clusters, s->seed);
-    int w = snprintf(desc, desc_len, "octree: %u particles in %u clusters (seed %llu), max %u per leaf", s->n,
-                     s->clusters, (unsigned long long)s->seed, s->max_children);
+    char shape[48] = "uniform";
+    if (s->clusters)
+        snprintf(shape, sizeof shape, "in %u clusters", s->clusters);
+    int w = snprintf(desc, desc_len, "octree: %u particles %s (seed %llu), max %u per leaf", s->n, shape,
+                     (unsigned long long)s->seed, s->max_children);
     if (c->skip_reference) {
         snprintf(desc + w, desc_len > (size_t)w ? desc_len - (size_t)w : 0, ", no CPU reference");
         return s;
