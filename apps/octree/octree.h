@@ -44,7 +44,7 @@ typedef struct {
 } app_ot_summary;
 
 /* n particles (x, y, z in [0,1), w = the id as float bits) in `clusters`
- * gaussian-like clusters, from seed. p has 4 * n floats. */
+ * gaussian-like clusters (0: uniform), from seed. p has 4 * n floats. */
 void app_octree_generate(float *p, uint32_t n, uint32_t clusters, uint64_t seed);
 /* The same partitioning on the CPU, sequentially: fills leaves (room for n)
  * and the output order in out (4 * n floats); *nleaves, and *ntasks the

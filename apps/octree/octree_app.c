@@ -66,9 +66,9 @@ static void *ot_create(const app_config *c, const app_csr *g, const char *input,
     (void)g;
     (void)input;
     if (c->particles == 0 || c->particles > APP_OCTREE_MAX_PARTICLES || c->max_children == 0 ||
-        c->max_children > c->particles || c->clusters > c->particles) {
-        snprintf(err, err_len, "octree: need 1 <= particles <= %u, 1 <= max-children <= particles, clusters <= particles",
-                 APP_OCTREE_MAX_PARTICLES);
+        c->max_children > (1u << 20)) {
+        snprintf(err, err_len, "octree: need 1 <= particles <= %u and 1 <= max-children <= %u",
+                 APP_OCTREE_MAX_PARTICLES, 1u << 20);
         return NULL;
     }
     ot_state *s = calloc(1, sizeof *s);

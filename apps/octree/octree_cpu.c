@@ -24,6 +24,8 @@ void app_octree_generate(float *p, uint32_t n, uint32_t clusters, uint64_t seed)
     app_rng r;
     app_rng_seed(&r, seed ^ 0x6f637472ull);
     uint32_t nc = clusters ? clusters : 1;
+    if (nc > n && n > 0)
+        nc = n; /* particle i is in cluster i % nc: only the first n clusters get any */
     double *cx = malloc(3 * sizeof(double) * nc);
     for (uint32_t c = 0; cx && c < 3 * nc; ++c)
         cx[c] = 0.05 + 0.9 * app_rng_unit(&r);
