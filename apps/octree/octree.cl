@@ -122,8 +122,8 @@ void ot_process(global float4 *pa, global float4 *pb, global float4 *out, global
     global float4 *src = bufsel ? pb : pa;
     global float4 *dst = bufsel ? pa : pb;
     uint lid = get_local_id(0), wg = get_local_size(0);
-    if (lid < 8u)
-        cnt[lid] = 0u;
+    for (uint o = lid; o < 8u; o += wg)
+        cnt[o] = 0u;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = lid; i < count; i += wg)
         atomic_inc(&cnt[ot_octant(src[start + i], depth)]);
