@@ -38,8 +38,8 @@ static void ot_defaults(app_config *c)
 
 static void ot_test_config(app_config *c, unsigned variant)
 {
-    c->particles = variant ? 5000 : 20000;
-    c->clusters = variant ? 0 : 200;
+    c->particles = variant ? 4000 : 10000; /* clustered, and uniform */
+    c->clusters = variant ? 0 : 100;
     c->max_children = 5;
 }
 
