@@ -157,6 +157,36 @@ static void test_corrupted_reference_fails(void **state)
     app_destroy(a);
 }
 
+/* octree and game: the persistent baseline at 1, 3 and occupancy - 1
+ * groups, and a corrupted reference must FAIL. */
+static void test_octree_game_persistent(void **state)
+{
+    for (int k = 0; k < 2; ++k) {
+        app_config c;
+        app_kind kind = k ? APP_KIND_GAME : APP_KIND_OCTREE;
+        app_config_defaults(&c, kind);
+        app_test_config(&c, kind, 0);
+        app *a = make_app(&c);
+        app_plain_options o = pocl_options();
+        unsigned counts[] = {1, 3, 0};
+        for (size_t i = 0; i < 3; ++i) {
+            o.groups = counts[i];
+            expect_pass(a, &o);
+        }
+        app_destroy(a);
+        app_test_config(&c, kind, 1);
+        a = make_app(&c);
+        o.groups = 2;
+        expect_pass(a, &o);
+        app_corrupt_reference(a);
+        app_plain_result r;
+        char msg[1024];
+        assert_int_equal(app_plain(a, &o, &r, msg, sizeof msg), 1);
+        assert_non_null(strstr(msg, k ? "move " : "leaves"));
+        app_destroy(a);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || ck_path_parse(argv[1], &path) != CK_OK || path == CK_PATH_AUTO) {
@@ -169,6 +199,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bfs_persistent),
         cmocka_unit_test(test_ws_persistent),
         cmocka_unit_test(test_corrupted_reference_fails),
+        cmocka_unit_test(test_octree_game_persistent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

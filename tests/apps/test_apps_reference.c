@@ -12,6 +12,8 @@
 #include "sssp_cpu.h"
 #include "multitask.h"
 #include "workstealing/ws.h"
+#include "octree/octree.h"
+#include "game/game.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -340,6 +342,205 @@ static void test_sssp_dijkstra_and_checker(void **state)
     app_csr_free(&g);
 }
 
+/* ---- octree: a hand-checked split, identical particles, the checker */
+static void put(float *p, uint32_t i, float x, float y, float z)
+{
+    p[4 * i] = x;
+    p[4 * i + 1] = y;
+    p[4 * i + 2] = z;
+    memcpy(&p[4 * i + 3], &i, 4);
+}
+
+static void test_octree_reference_hand_cases(void **state)
+{
+    /* Root splits at 1/2: p2 and p3 are alone (leaves at depth 1); p0 and p1
+     * stay together at depth 2 and part at depth 3 (0.1*8 < 1 <= 0.2*8). */
+    float in[16], out[16];
+    put(in, 0, 0.1f, 0.1f, 0.1f);
+    put(in, 1, 0.2f, 0.2f, 0.2f);
+    put(in, 2, 0.9f, 0.1f, 0.1f);
+    put(in, 3, 0.9f, 0.9f, 0.9f);
+    app_ot_leaf lv[4];
+    uint32_t nl, nt;
+    char msg[256];
+    assert_int_equal(app_octree_cpu(in, 4, 1, out, lv, &nl, &nt), 0);
+    assert_int_equal(nl, 4);
+    assert_int_equal(nt, 3);
+    app_ot_summary s = app_octree_summarize(lv, nl);
+    assert_int_equal(s.max_depth, 3);
+    unsigned seen = 0;
+    for (uint32_t i = 0; i < nl; ++i) {
+        assert_int_equal(lv[i].count, 1);
+        uint32_t id;
+        memcpy(&id, &out[4 * lv[i].start + 3], 4);
+        uint32_t want[4][4] = {{3, 0, 0, 0}, {3, 1, 1, 1}, {1, 1, 0, 0}, {1, 1, 1, 1}}; /* depth, ix, iy, iz */
+        assert_int_equal(lv[i].depth, want[id][0]);
+        assert_int_equal(lv[i].ix, want[id][1]);
+        assert_int_equal(lv[i].iy, want[id][2]);
+        assert_int_equal(lv[i].iz, want[id][3]);
+        seen |= 1u << id;
+    }
+    assert_int_equal(seen, 15);
+    assert_int_equal(app_octree_check(in, 4, 1, out, lv, nl, msg, sizeof msg), 0);
+
+    /* Identical particles split down to the depth limit, one leaf. */
+    float same[40], sout[40];
+    for (uint32_t i = 0; i < 10; ++i)
+        put(same, i, 0.3f, 0.3f, 0.3f);
+    assert_int_equal(app_octree_cpu(same, 10, 5, sout, lv, &nl, &nt), 0);
+    assert_int_equal(nl, 1);
+    assert_int_equal(nt, APP_OCTREE_DEPTH_LIMIT);
+    assert_int_equal(lv[0].depth, APP_OCTREE_DEPTH_LIMIT);
+    assert_int_equal(lv[0].count, 10);
+    assert_int_equal(app_octree_check(same, 10, 5, sout, lv, nl, msg, sizeof msg), 0);
+
+    /* The generator: in [0,1), ids in order, deterministic. */
+    enum { N = 2000 };
+    static float g1[4 * N], g2[4 * N], gout[4 * N];
+    static app_ot_leaf glv[N];
+    app_octree_generate(g1, N, 20, 7);
+    app_octree_generate(g2, N, 20, 7);
+    assert_memory_equal(g1, g2, sizeof g1);
+    for (uint32_t i = 0; i < N; ++i) {
+        uint32_t id;
+        memcpy(&id, &g1[4 * i + 3], 4);
+        assert_int_equal(id, i);
+        for (int d = 0; d < 3; ++d)
+            assert_true(g1[4 * i + d] >= 0.0f && g1[4 * i + d] < 1.0f);
+    }
+    assert_int_equal(app_octree_cpu(g1, N, 5, gout, glv, &nl, &nt), 0);
+    assert_int_equal(app_octree_check(g1, N, 5, gout, glv, nl, msg, sizeof msg), 0);
+    assert_true(nl > N / 5 / 2 && nl < N);
+}
+
+static void test_octree_checker_detects_errors(void **state)
+{
+    float in[16], out[16], bad[16];
+    put(in, 0, 0.1f, 0.1f, 0.1f);
+    put(in, 1, 0.2f, 0.2f, 0.2f);
+    put(in, 2, 0.9f, 0.1f, 0.1f);
+    put(in, 3, 0.9f, 0.9f, 0.9f);
+    app_ot_leaf lv[4], lb[4];
+    uint32_t nl, nt;
+    char msg[256];
+    assert_int_equal(app_octree_cpu(in, 4, 1, out, lv, &nl, &nt), 0);
+    /* a particle twice (and another missing), in its own cube */
+    float same[16], sout[16];
+    for (uint32_t i = 0; i < 4; ++i)
+        put(same, i, 0.3f, 0.3f, 0.3f);
+    app_ot_leaf sl[4];
+    assert_int_equal(app_octree_cpu(same, 4, 1, sout, sl, &nl, &nt), 0);
+    assert_int_equal(app_octree_check(same, 4, 1, sout, sl, nl, msg, sizeof msg), 0);
+    memcpy(&sout[4], &sout[0], 16);
+    assert_int_equal(app_octree_check(same, 4, 1, sout, sl, nl, msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "twice"));
+    assert_int_equal(app_octree_cpu(in, 4, 1, out, lv, &nl, &nt), 0);
+    /* moved coordinates */
+    memcpy(bad, out, sizeof bad);
+    bad[4 * lv[0].start] += 0.01f;
+    assert_int_equal(app_octree_check(in, 4, 1, bad, lv, nl, msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "changed"));
+    /* a leaf whose cube does not hold its particle */
+    memcpy(lb, lv, sizeof lb);
+    lb[0].ix ^= 1;
+    assert_int_equal(app_octree_check(in, 4, 1, out, lb, nl, msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "outside"));
+    /* a leaf missing: counts do not sum to n */
+    assert_int_equal(app_octree_check(in, 4, 1, out, lv, nl - 1, msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "expected 4"));
+    /* two particles in one leaf where max_children is 1 (not at the limit) */
+    float two[8], tout[8];
+    put(two, 0, 0.1f, 0.1f, 0.1f);
+    put(two, 1, 0.2f, 0.2f, 0.2f);
+    memcpy(tout, two, sizeof two);
+    app_ot_leaf one = {0, 2, 1, 0, 0, 0, 0, 0};
+    assert_int_equal(app_octree_check(two, 2, 1, tout, &one, 1, msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "max 1"));
+    /* a different tree shows in the summary */
+    app_ot_summary a = app_octree_summarize(lv, nl);
+    lb[0] = lv[0];
+    lb[0].depth += 1;
+    app_ot_summary b = app_octree_summarize(lb, nl);
+    assert_true(a.leaf_hash != b.leaf_hash);
+}
+
+/* ---- game: rules, evaluation, minimax by hand, the checker */
+static void test_game_reference_hand_cases(void **state)
+{
+    app_game_pos p;
+    char err[256];
+    assert_int_equal(app_game_parse("", &p, err, sizeof err), 0);
+    assert_true(p.mask == 0);
+    assert_int_equal(app_game_parse("48", &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "character 2"));
+    assert_int_equal(app_game_parse("1111111", &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "full column 1"));
+    assert_int_equal(app_game_parse("1212121", &p, err, sizeof err), -1); /* vertical four */
+    assert_non_null(strstr(err, "wins"));
+    assert_int_equal(app_game_parse("1122334", &p, err, sizeof err), -1); /* horizontal four */
+    assert_int_equal(app_game_won(0xfull), 1);                                                      /* vertical */
+    assert_int_equal(app_game_won((1ull << 0) | (1ull << 7) | (1ull << 14) | (1ull << 21)), 1); /* horizontal */
+    assert_int_equal(app_game_won(0x7ull | (1ull << 7)), 0);
+    assert_int_equal(app_game_won((1ull << 0) | (1ull << 8) | (1ull << 16) | (1ull << 24)), 1); /* diagonal */
+    assert_int_equal(app_game_won((1ull << 3) | (1ull << 9) | (1ull << 15) | (1ull << 21)), 1);  /* anti-diagonal */
+    assert_int_equal(app_game_won((1ull << 4) | (1ull << 5) | (1ull << 7) | (1ull << 8)), 0);    /* no wrap */
+    assert_int_equal(app_game_slots(6), 137257);
+
+    /* One piece: 3 per line of four through it, 3 more in the centre. */
+    assert_int_equal(app_game_eval(0, 0), 0);
+    assert_int_equal(app_game_eval(1ull << 21, 0), 10);
+    assert_int_equal(app_game_eval(0, 1ull << 21), -10);
+    assert_int_equal(app_game_eval(1ull, 0), 3);
+    /* ours at column 2 (4 lines), theirs at 4 (7 lines): the 2 lines through both count for nobody */
+    assert_int_equal(app_game_eval(1ull << 7, 1ull << 21), (4 - 2) - (7 - 2) - 3);
+
+    /* Depth 1 from the empty board: the value of each first move. */
+    app_game_result r;
+    app_game_cpu(p = (app_game_pos){0, 0}, 1, &r);
+    int32_t want1[7] = {3, 4, 5, 10, 5, 4, 3};
+    assert_memory_equal(r.move, want1, sizeof want1);
+    assert_int_equal(r.root, 10);
+    assert_int_equal(r.nodes, 8);
+    app_game_cpu(p, 2, &r);
+    assert_int_equal(r.nodes, 57);
+
+    /* Column 4 full; column 2 wins for the side to move; the others (but 1,
+     * which blocks) let the opponent win in column 1 at once. */
+    assert_int_equal(app_game_parse("4444441212123", &p, err, sizeof err), 0);
+    app_game_cpu(p, 2, &r);
+    assert_int_equal(r.move[3], APP_GAME_ILLEGAL);
+    assert_int_equal(r.move[1], APP_GAME_WIN - 1);
+    assert_int_equal(r.root, APP_GAME_WIN - 1);
+    int cols[] = {2, 4, 5, 6};
+    for (int i = 0; i < 4; ++i)
+        assert_int_equal(r.move[cols[i]], -(APP_GAME_WIN - 2));
+    assert_true(r.move[0] > -1000 && r.move[0] < 1000);
+}
+
+static void test_game_checker_detects_errors(void **state)
+{
+    app_game_result want, got;
+    app_game_cpu((app_game_pos){0, 0}, 2, &want);
+    got = want;
+    char msg[512];
+    assert_int_equal(app_game_check(&got, &want, msg, sizeof msg), 0);
+    got.move[6] += 1; /* the last move alone */
+    assert_int_equal(app_game_check(&got, &want, msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "move 7"));
+    for (int m = 0; m < 7; ++m)
+        got.move[m] = want.move[m] - 1;
+    assert_int_equal(app_game_check(&got, &want, msg, sizeof msg), 1);
+    for (int m = 1; m <= 7; ++m) {
+        char k[16];
+        snprintf(k, sizeof k, "move %d:", m);
+        assert_non_null(strstr(msg, k)); /* all seven named */
+    }
+    got = want;
+    got.nodes += 1;
+    assert_int_equal(app_game_check(&got, &want, msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "nodes"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -352,6 +553,10 @@ int main(void)
         cmocka_unit_test(test_matmul_expected_entries),
         cmocka_unit_test(test_group_expressions),
         cmocka_unit_test(test_app_layer_inputs),
+        cmocka_unit_test(test_octree_reference_hand_cases),
+        cmocka_unit_test(test_octree_checker_detects_errors),
+        cmocka_unit_test(test_game_reference_hand_cases),
+        cmocka_unit_test(test_game_checker_detects_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
