@@ -4,12 +4,15 @@
 
 extern const app_module app_module_bfs, app_module_ws;
 extern const app_module app_module_octree, app_module_game;
+extern const app_module app_module_color, app_module_mis;
 
 static const app_module *const modules[APP_KIND_COUNT] = {
     [APP_KIND_BFS] = &app_module_bfs,
     [APP_KIND_WS] = &app_module_ws,
     [APP_KIND_OCTREE] = &app_module_octree,
     [APP_KIND_GAME] = &app_module_game,
+    [APP_KIND_COLOR] = &app_module_color,
+    [APP_KIND_MIS] = &app_module_mis,
 };
 
 const app_module *app_module_of(app_kind k) { return (unsigned)k < APP_KIND_COUNT ? modules[k] : NULL; }

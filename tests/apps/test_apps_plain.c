@@ -187,6 +187,55 @@ static void test_octree_game_persistent(void **state)
     }
 }
 
+/* color and mis: the multi-launch form on R-MAT and a grid, the persistent
+ * form on small ones (every barrier spins on a CPU: R-MAT with 2 groups, the
+ * grid with the occupancy - 1), and a corrupted reference that must FAIL in
+ * both forms. */
+static void color_mis_baselines(app_kind kind, const char *ref_text)
+{
+    app_config c;
+    app_plain_options o = pocl_options();
+    const char *graphs[] = {"rmat", "grid"};
+    unsigned multi_scales[] = {11, 10}, persistent_scales[] = {8, 6}, persistent_groups[] = {2, 0};
+    for (int persistent = 0; persistent < 2; ++persistent)
+        for (int i = 0; i < 2; ++i) {
+            app_config_defaults(&c, kind);
+            c.graph = graphs[i];
+            c.scale = persistent ? persistent_scales[i] : multi_scales[i];
+            app *a = make_app(&c);
+            o.persistent = persistent;
+            o.groups = persistent ? persistent_groups[i] : 0;
+            expect_pass(a, &o);
+            app_destroy(a);
+        }
+    app_config_defaults(&c, kind);
+    c.graph = "grid";
+    c.scale = 6;
+    app *a = make_app(&c);
+    app_corrupt_reference(a);
+    app_plain_result r;
+    char msg[1024];
+    for (int persistent = 0; persistent < 2; ++persistent) {
+        o.persistent = persistent;
+        o.groups = 2;
+        assert_int_equal(app_plain(a, &o, &r, msg, sizeof msg), 1);
+        assert_non_null(strstr(msg, ref_text));
+    }
+    app_destroy(a);
+}
+
+static void test_color_baselines(void **state)
+{
+    (void)state;
+    color_mis_baselines(APP_KIND_COLOR, "colour of node 0");
+}
+
+static void test_mis_baselines(void **state)
+{
+    (void)state;
+    color_mis_baselines(APP_KIND_MIS, "set membership of node 0");
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || ck_path_parse(argv[1], &path) != CK_OK || path == CK_PATH_AUTO) {
@@ -200,6 +249,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_ws_persistent),
         cmocka_unit_test(test_corrupted_reference_fails),
         cmocka_unit_test(test_octree_game_persistent),
+        cmocka_unit_test(test_color_baselines),
+        cmocka_unit_test(test_mis_baselines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

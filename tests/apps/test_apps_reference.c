@@ -7,6 +7,9 @@
 #include "app.h"
 #include "bfs/bfs.h"
 #include "check.h"
+#include "color/color.h"
+#include "graph_input.h"
+#include "mis/mis.h"
 #include "graph.h"
 #include "matmul.h"
 #include "sssp_cpu.h"
@@ -541,6 +544,107 @@ static void test_game_checker_detects_errors(void **state)
     assert_non_null(strstr(msg, "nodes"));
 }
 
+/* ---- color and mis (Pannotia) */
+
+/* Path 0-1-2-3, triangle 4-5-6, node 7 alone: the colouring and independent
+ * set of the rules worked out by hand. */
+static app_csr color_mis_hand_graph(void)
+{
+    const int32_t pairs[][2] = {{0, 1}, {1, 2}, {2, 3}, {4, 5}, {5, 6}, {4, 6}};
+    return make_graph(8, pairs, sizeof pairs / sizeof *pairs, 1);
+}
+
+static void test_color_cpu_and_checker(void **state)
+{
+    (void)state;
+    app_csr g = color_mis_hand_graph();
+    /* Colour = round = 1 + the largest colour of a higher neighbour. */
+    int32_t want[8] = {3, 2, 1, 0, 2, 1, 0, 0}, got[8], rounds[8];
+    char msg[512];
+    assert_int_equal(app_color_cpu(&g, got), 4);
+    assert_memory_equal(got, want, sizeof want);
+    assert_int_equal(app_color_cpu_rounds(&g, rounds), 4);
+    assert_memory_equal(rounds, want, sizeof want);
+    assert_int_equal(app_color_check(&g, got, want, msg, sizeof msg), 0);
+    assert_int_equal(app_color_check(&g, got, NULL, msg, sizeof msg), 0);
+    got[1] = 3; /* edge 0-1 joins two nodes of colour 3 */
+    assert_true(app_color_check(&g, got, NULL, msg, sizeof msg) > 0);
+    assert_non_null(strstr(msg, "edge 0-1 joins"));
+    got[1] = 2;
+    got[7] = -1; /* uncoloured */
+    assert_true(app_color_check(&g, got, want, msg, sizeof msg) > 0);
+    assert_non_null(strstr(msg, "node 7 has no colour"));
+    got[7] = 5; /* proper, but not the rule's colouring */
+    assert_int_equal(app_color_check(&g, got, NULL, msg, sizeof msg), 0);
+    assert_int_equal(app_color_check(&g, got, want, msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "colour of node 7: got 5, expected 0"));
+    app_csr_free(&g);
+}
+
+static void test_mis_cpu_and_checker(void **state)
+{
+    (void)state;
+    app_csr g = color_mis_hand_graph();
+    /* Greedy by id: 0 in, 1 out, 2 in, 3 out, 4 in, 5 and 6 out, 7 in; the
+     * rounds: {0, 4, 7} join in the first, 2 in the second. */
+    int32_t want[8] = {1, 0, 1, 0, 1, 0, 0, 1}, got[8], r[8], rounds = 0;
+    char msg[512];
+    assert_int_equal(app_mis_cpu(&g, got), 4);
+    assert_memory_equal(got, want, sizeof want);
+    assert_int_equal(app_mis_cpu_rounds(&g, r, &rounds), 4);
+    assert_memory_equal(r, want, sizeof want);
+    assert_int_equal(rounds, 2);
+    assert_int_equal(app_mis_check(&g, got, want, msg, sizeof msg), 0);
+    got[1] = 1; /* not independent */
+    assert_true(app_mis_check(&g, got, NULL, msg, sizeof msg) > 0);
+    assert_non_null(strstr(msg, "not independent"));
+    got[1] = 0;
+    got[7] = 0; /* not maximal */
+    assert_true(app_mis_check(&g, got, NULL, msg, sizeof msg) > 0);
+    assert_non_null(strstr(msg, "node 7 is out of the set but has no neighbour in it"));
+    got[7] = 1;
+    got[3] = -1; /* undecided */
+    assert_true(app_mis_check(&g, got, NULL, msg, sizeof msg) > 0);
+    assert_non_null(strstr(msg, "node 3 is undecided"));
+    /* {1, 3, 4, 7} is maximal and independent, but not the rule's set. */
+    int32_t other[8] = {0, 1, 0, 1, 1, 0, 0, 1};
+    assert_int_equal(app_mis_check(&g, other, NULL, msg, sizeof msg), 0);
+    assert_true(app_mis_check(&g, other, want, msg, sizeof msg) > 0);
+    assert_non_null(strstr(msg, "set membership of node 0"));
+    app_csr_free(&g);
+}
+
+/* The closed forms equal the rules run round by round on generated graphs,
+ * and pass the independent checks. */
+static void test_color_mis_closed_forms_match_rounds(void **state)
+{
+    (void)state;
+    const char *names[] = {"rmat", "grid", "rmat"};
+    unsigned scales[] = {10, 9, 7};
+    for (int i = 0; i < 3; ++i) {
+        app_graph_spec s = {.name = names[i], .scale = scales[i], .edge_factor = 8, .grid_drop = 10, .seed = 3};
+        app_csr g;
+        char what[256], err[256];
+        assert_int_equal(app_graph_load(&s, &g, what, sizeof what, err, sizeof err), 0);
+        int32_t *a = malloc((size_t)g.n * 4), *b = malloc((size_t)g.n * 4);
+        assert_non_null(a);
+        assert_non_null(b);
+        int32_t k = app_color_cpu(&g, a);
+        assert_true(k > 1);
+        assert_int_equal(app_color_cpu_rounds(&g, b), k);
+        assert_memory_equal(a, b, (size_t)g.n * 4);
+        assert_int_equal(app_color_check(&g, a, NULL, err, sizeof err), 0);
+        int32_t size = app_mis_cpu(&g, a);
+        assert_true(size > 0);
+        assert_int_equal(app_mis_cpu_rounds(&g, b, NULL), size);
+        assert_memory_equal(a, b, (size_t)g.n * 4);
+        assert_int_equal(app_mis_check(&g, a, NULL, err, sizeof err), 0);
+        free(a);
+        free(b);
+        app_csr_free(&g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -557,6 +661,9 @@ int main(void)
         cmocka_unit_test(test_octree_checker_detects_errors),
         cmocka_unit_test(test_game_reference_hand_cases),
         cmocka_unit_test(test_game_checker_detects_errors),
+        cmocka_unit_test(test_color_cpu_and_checker),
+        cmocka_unit_test(test_mis_cpu_and_checker),
+        cmocka_unit_test(test_color_mis_closed_forms_match_rounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
