@@ -1,0 +1,31 @@
+/* apps/worklist/wl_host.c: what both forms of the worklist skeleton share on
+ * the host: worklist capacity, local scratch size and initial values (see
+ * wl.h). */
+#include "wl.h"
+#include "sssp_cpu.h"
+
+#include <stdio.h>
+
+int64_t app_wl_capacity(const app_csr *g, app_wl_mode mode, char *err, size_t err_len)
+{
+    int64_t cap = mode == APP_WL_BFS ? (int64_t)g->n : (int64_t)g->m + g->n;
+    if (cap < 1)
+        cap = 1;
+    if (cap > INT32_MAX) {
+        snprintf(err, err_len, "worklist of %lld entries (%d nodes, %d edges) does not fit in int32", (long long)cap,
+                 g->n, g->m);
+        return -1;
+    }
+    return cap;
+}
+
+size_t app_wl_local_ints(size_t wg) { return 4 * wg + 4; }
+
+void app_wl_init_values(app_wl_mode mode, int32_t n, int32_t source, int32_t *values)
+{
+    int32_t none = mode == APP_WL_BFS ? -1 : APP_SSSP_INF;
+    for (int32_t v = 0; v < n; ++v)
+        values[v] = none;
+    if (source >= 0 && source < n)
+        values[source] = 0;
+}
