@@ -32,6 +32,9 @@ typedef enum {
  * an overflow, never dropped silently). -1 (message in err) when that does
  * not fit in int32. */
 int64_t app_wl_capacity(const app_csr *g, app_wl_mode mode, char *err, size_t err_len);
+/* Test hook: caps app_wl_capacity at cap entries (0: no cap), so a test can
+ * make a worklist overflow and see it reported. Not thread-safe. */
+void app_wl_set_test_capacity(int32_t cap);
 /* Ints of local scratch a work-group of wg items needs (4 wg + 4). */
 size_t app_wl_local_ints(size_t wg);
 /* The initial values: -1 (BFS) or APP_SSSP_INF (SSSP) everywhere, 0 at

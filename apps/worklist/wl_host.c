@@ -6,6 +6,10 @@
 
 #include <stdio.h>
 
+static int32_t test_capacity;
+
+void app_wl_set_test_capacity(int32_t cap) { test_capacity = cap > 0 ? cap : 0; }
+
 int64_t app_wl_capacity(const app_csr *g, app_wl_mode mode, char *err, size_t err_len)
 {
     int64_t cap = mode == APP_WL_BFS ? (int64_t)g->n : (int64_t)g->m + g->n;
@@ -16,7 +20,7 @@ int64_t app_wl_capacity(const app_csr *g, app_wl_mode mode, char *err, size_t er
                  g->n, g->m);
         return -1;
     }
-    return cap;
+    return test_capacity && cap > test_capacity ? test_capacity : cap;
 }
 
 size_t app_wl_local_ints(size_t wg) { return 4 * wg + 4; }

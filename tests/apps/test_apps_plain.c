@@ -5,6 +5,7 @@
  * counts; and a corrupted reference must make the check FAIL. Needs
  * POCL_MAX_PTHREAD_COUNT (meson sets 8). */
 #include "app.h"
+#include "worklist/wl.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -157,6 +158,71 @@ static void test_corrupted_reference_fails(void **state)
     app_destroy(a);
 }
 
+/* bfs-wl and l-sssp: both baselines on R-MAT and a grid, several group
+ * counts and work-group sizes (one not a power of two). */
+static void test_worklist_apps(void **state)
+{
+    app_kind kinds[] = {APP_KIND_BFSWL, APP_KIND_LSSSP};
+    for (size_t k = 0; k < 2; ++k) {
+        app_config c;
+        app_config_defaults(&c, kinds[k]);
+        c.graph = "rmat";
+        c.scale = 11;
+        app *a = make_app(&c);
+        app_plain_options o = pocl_options();
+        expect_pass(a, &o); /* multi-launch */
+        o.work_group_size = 48;
+        expect_pass(a, &o);
+        o.persistent = 1;
+        expect_pass(a, &o); /* occupancy - 1 groups */
+        o.groups = 2;
+        o.work_group_size = 128;
+        expect_pass(a, &o);
+        app_destroy(a);
+        c.graph = "grid";
+        c.scale = 9;
+        a = make_app(&c);
+        o = pocl_options();
+        expect_pass(a, &o);
+        o.persistent = 1;
+        o.groups = 3;
+        expect_pass(a, &o);
+        app_destroy(a);
+    }
+}
+
+/* A worklist that overflows (capacity capped by the test hook) is an error
+ * naming the overflow in both baselines, and a damaged reference a FAIL. */
+static void test_worklist_overflow_and_corruption(void **state)
+{
+    app_kind kinds[] = {APP_KIND_BFSWL, APP_KIND_LSSSP};
+    const char *wrong[] = {"level of node", "Dijkstra says"};
+    for (size_t k = 0; k < 2; ++k) {
+        app_config c;
+        app_config_defaults(&c, kinds[k]);
+        c.graph = "rmat";
+        c.scale = 8;
+        app *a = make_app(&c);
+        app_plain_options o = pocl_options();
+        app_plain_result r;
+        char msg[1024];
+        app_wl_set_test_capacity(4);
+        for (int persistent = 0; persistent < 2; ++persistent) {
+            o.persistent = persistent;
+            o.groups = 2;
+            assert_int_equal(app_plain(a, &o, &r, msg, sizeof msg), -1);
+            assert_non_null(strstr(msg, "overflow"));
+        }
+        app_wl_set_test_capacity(0);
+        expect_pass(a, &o);
+        app_corrupt_reference(a);
+        assert_int_equal(app_plain(a, &o, &r, msg, sizeof msg), 1);
+        if (!strstr(msg, wrong[k]))
+            fail_msg("unexpected message: %s", msg);
+        app_destroy(a);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || ck_path_parse(argv[1], &path) != CK_OK || path == CK_PATH_AUTO) {
@@ -169,6 +235,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bfs_persistent),
         cmocka_unit_test(test_ws_persistent),
         cmocka_unit_test(test_corrupted_reference_fails),
+        cmocka_unit_test(test_worklist_apps),
+        cmocka_unit_test(test_worklist_overflow_and_corruption),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
