@@ -29,8 +29,10 @@ typedef enum {
  * pushed at most once in the whole run), SSSP m + n (a node is pushed once
  * per lowering of its distance, which within one iteration is bounded in
  * practice by its in-edges; a push beyond this is detected and reported as
- * an overflow, never dropped silently). -1 (message in err) when that does
- * not fit in int32. */
+ * an overflow, never dropped silently). -1 (message in err) when that is
+ * above APP_WL_MAX_CAPACITY (the kernel's int32 index arithmetic, list
+ * position plus a launch's work-items, must not overflow). */
+#define APP_WL_MAX_CAPACITY ((int64_t)1 << 30)
 int64_t app_wl_capacity(const app_csr *g, app_wl_mode mode, char *err, size_t err_len);
 /* Test hook: caps app_wl_capacity at cap entries (0: no cap), so a test can
  * make a worklist overflow and see it reported. Not thread-safe. */

@@ -15,9 +15,9 @@ int64_t app_wl_capacity(const app_csr *g, app_wl_mode mode, char *err, size_t er
     int64_t cap = mode == APP_WL_BFS ? (int64_t)g->n : (int64_t)g->m + g->n;
     if (cap < 1)
         cap = 1;
-    if (cap > INT32_MAX) {
-        snprintf(err, err_len, "worklist of %lld entries (%d nodes, %d edges) does not fit in int32", (long long)cap,
-                 g->n, g->m);
+    if (cap > APP_WL_MAX_CAPACITY) {
+        snprintf(err, err_len, "worklist of %lld entries (%d nodes, %d edges) is above 2^30 entries (int32 "
+                 "indices in the kernel)", (long long)cap, g->n, g->m);
         return -1;
     }
     return test_capacity && cap > test_capacity ? test_capacity : cap;
