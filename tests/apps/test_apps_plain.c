@@ -2,9 +2,12 @@
  * PoCL against the CPU references, on the atomics path named by argv[1]
  * (cl20 or cl12): multi-launch and persistent BFS on R-MAT, grid and a DIMACS
  * file, and the occupancy-bound persistent work stealing with several group
- * counts; and a corrupted reference must make the check FAIL. Needs
+ * counts; bfs-wl and l-sssp in both forms, and their worklist overflow
+ * reported as an error (baselines and cooperative form); and a corrupted
+ * reference must make the check FAIL. Needs
  * POCL_MAX_PTHREAD_COUNT (meson sets 8). */
 #include "app.h"
+#include "apps_test_util.h"
 #include "worklist/wl.h"
 
 #include <setjmp.h>
@@ -223,6 +226,39 @@ static void test_worklist_overflow_and_corruption(void **state)
     }
 }
 
+/* The cooperative form reports an overflowing worklist too (read back as an
+ * error of the check, not a PASS or a silent FAIL), and passes once the
+ * capacity is back. */
+static void test_worklist_coop_overflow(void **state)
+{
+    app_config c;
+    app_config_defaults(&c, APP_KIND_LSSSP);
+    c.graph = "rmat";
+    c.scale = 8;
+    app *a = make_app(&c);
+    ck_context_options o = apps_test_context(path, 0, 0);
+    char err[1024], why[1200];
+    for (int capped = 1; capped >= 0; --capped) {
+        app_wl_set_test_capacity(capped ? 4 : 0);
+        app_session s;
+        if (app_session_open(a, &o, 0, 0, &s, err, sizeof err))
+            fail_msg("session: %s", err);
+        app_multitask_result r;
+        int bad = apps_test_run(&s, 0, why, sizeof why, &r);
+        if (capped) {
+            assert_int_equal(bad, 1);
+            assert_int_equal(r.coop_check, -1);
+            if (!strstr(r.coop_msg, "overflow"))
+                fail_msg("no overflow reported: %s", why);
+        } else if (bad) {
+            fail_msg("after the overflow: %s", why);
+        }
+        app_multitask_result_free(&r);
+        assert_int_equal(app_session_close(&s, err, sizeof err), 0);
+    }
+    app_destroy(a);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || ck_path_parse(argv[1], &path) != CK_OK || path == CK_PATH_AUTO) {
@@ -237,6 +273,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_corrupted_reference_fails),
         cmocka_unit_test(test_worklist_apps),
         cmocka_unit_test(test_worklist_overflow_and_corruption),
+        cmocka_unit_test(test_worklist_coop_overflow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
