@@ -5,6 +5,7 @@
 extern const app_module app_module_bfs, app_module_ws;
 extern const app_module app_module_octree, app_module_game;
 extern const app_module app_module_color, app_module_mis;
+extern const app_module app_module_bfswl, app_module_lsssp;
 
 static const app_module *const modules[APP_KIND_COUNT] = {
     [APP_KIND_BFS] = &app_module_bfs,
@@ -13,6 +14,8 @@ static const app_module *const modules[APP_KIND_COUNT] = {
     [APP_KIND_GAME] = &app_module_game,
     [APP_KIND_COLOR] = &app_module_color,
     [APP_KIND_MIS] = &app_module_mis,
+    [APP_KIND_BFSWL] = &app_module_bfswl,
+    [APP_KIND_LSSSP] = &app_module_lsssp,
 };
 
 const app_module *app_module_of(app_kind k) { return (unsigned)k < APP_KIND_COUNT ? modules[k] : NULL; }

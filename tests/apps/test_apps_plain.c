@@ -2,9 +2,13 @@
  * PoCL against the CPU references, on the atomics path named by argv[1]
  * (cl20 or cl12): multi-launch and persistent BFS on R-MAT, grid and a DIMACS
  * file, and the occupancy-bound persistent work stealing with several group
- * counts; and a corrupted reference must make the check FAIL. Needs
+ * counts; bfs-wl and l-sssp in both forms, and their worklist overflow
+ * reported as an error (baselines and cooperative form); octree, game,
+ * color and mis baselines; and a corrupted reference must make the check FAIL. Needs
  * POCL_MAX_PTHREAD_COUNT (meson sets 8). */
 #include "app.h"
+#include "apps_test_util.h"
+#include "worklist/wl.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -236,6 +240,104 @@ static void test_mis_baselines(void **state)
     color_mis_baselines(APP_KIND_MIS, "set membership of node 0");
 }
 
+/* bfs-wl and l-sssp: both baselines on R-MAT and a grid, several group
+ * counts and work-group sizes (one not a power of two). */
+static void test_worklist_apps(void **state)
+{
+    app_kind kinds[] = {APP_KIND_BFSWL, APP_KIND_LSSSP};
+    for (size_t k = 0; k < 2; ++k) {
+        app_config c;
+        app_config_defaults(&c, kinds[k]);
+        c.graph = "rmat";
+        c.scale = 11;
+        app *a = make_app(&c);
+        app_plain_options o = pocl_options();
+        expect_pass(a, &o); /* multi-launch */
+        o.work_group_size = 48;
+        expect_pass(a, &o);
+        o.persistent = 1;
+        expect_pass(a, &o); /* occupancy - 1 groups */
+        o.groups = 2;
+        o.work_group_size = 128;
+        expect_pass(a, &o);
+        app_destroy(a);
+        c.graph = "grid";
+        c.scale = 9;
+        a = make_app(&c);
+        o = pocl_options();
+        expect_pass(a, &o);
+        o.persistent = 1;
+        o.groups = 3;
+        expect_pass(a, &o);
+        app_destroy(a);
+    }
+}
+
+/* A worklist that overflows (capacity capped by the test hook) is an error
+ * naming the overflow in both baselines, and a damaged reference a FAIL. */
+static void test_worklist_overflow_and_corruption(void **state)
+{
+    app_kind kinds[] = {APP_KIND_BFSWL, APP_KIND_LSSSP};
+    const char *wrong[] = {"level of node", "Dijkstra says"};
+    for (size_t k = 0; k < 2; ++k) {
+        app_config c;
+        app_config_defaults(&c, kinds[k]);
+        c.graph = "rmat";
+        c.scale = 8;
+        app *a = make_app(&c);
+        app_plain_options o = pocl_options();
+        app_plain_result r;
+        char msg[1024];
+        app_wl_set_test_capacity(4);
+        for (int persistent = 0; persistent < 2; ++persistent) {
+            o.persistent = persistent;
+            o.groups = 2;
+            assert_int_equal(app_plain(a, &o, &r, msg, sizeof msg), -1);
+            assert_non_null(strstr(msg, "overflow"));
+        }
+        app_wl_set_test_capacity(0);
+        expect_pass(a, &o);
+        app_corrupt_reference(a);
+        assert_int_equal(app_plain(a, &o, &r, msg, sizeof msg), 1);
+        if (!strstr(msg, wrong[k]))
+            fail_msg("unexpected message: %s", msg);
+        app_destroy(a);
+    }
+}
+
+/* The cooperative form reports an overflowing worklist too (read back as an
+ * error of the check, not a PASS or a silent FAIL), and passes once the
+ * capacity is back. */
+static void test_worklist_coop_overflow(void **state)
+{
+    app_config c;
+    app_config_defaults(&c, APP_KIND_LSSSP);
+    c.graph = "rmat";
+    c.scale = 8;
+    app *a = make_app(&c);
+    ck_context_options o = apps_test_context(path, 0, 0);
+    char err[1024], why[1200];
+    for (int capped = 1; capped >= 0; --capped) {
+        app_wl_set_test_capacity(capped ? 4 : 0);
+        app_session s;
+        if (app_session_open(a, &o, 0, 0, &s, err, sizeof err))
+            fail_msg("session: %s", err);
+        app_multitask_result r;
+        int bad = apps_test_run(&s, 0, why, sizeof why, &r);
+        if (capped) {
+            assert_int_equal(bad, 1);
+            assert_int_equal(r.coop_check, -1);
+            if (!strstr(r.coop_msg, "overflow"))
+                fail_msg("no overflow reported: %s", why);
+        } else if (bad) {
+            fail_msg("after the overflow: %s", why);
+        }
+        app_multitask_result_free(&r);
+        assert_int_equal(app_session_close(&s, err, sizeof err), 0);
+    }
+    app_destroy(a);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || ck_path_parse(argv[1], &path) != CK_OK || path == CK_PATH_AUTO) {
@@ -251,6 +353,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_octree_game_persistent),
         cmocka_unit_test(test_color_baselines),
         cmocka_unit_test(test_mis_baselines),
+        cmocka_unit_test(test_worklist_apps),
+        cmocka_unit_test(test_worklist_overflow_and_corruption),
+        cmocka_unit_test(test_worklist_coop_overflow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

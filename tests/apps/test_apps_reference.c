@@ -13,6 +13,7 @@
 #include "graph.h"
 #include "matmul.h"
 #include "sssp_cpu.h"
+#include "worklist/wl.h"
 #include "multitask.h"
 #include "workstealing/ws.h"
 #include "octree/octree.h"
@@ -645,6 +646,77 @@ static void test_color_mis_closed_forms_match_rounds(void **state)
     }
 }
 
+/* bfs-wl and l-sssp: the worklist sizing and initial values by hand, the
+ * checkers on a weighted case where the fewest hops are not the shortest
+ * path (BFS levels passed off as distances must FAIL), and the app layer's
+ * names, flags and input descriptions. */
+static void test_worklist_apps_reference(void **state)
+{
+    (void)state;
+    char err[512];
+    app_csr big = {.n = 1 << 30, .m = INT32_MAX};
+    assert_int_equal(app_wl_capacity(&big, APP_WL_BFS, err, sizeof err), 1 << 30);
+    assert_int_equal(app_wl_capacity(&big, APP_WL_SSSP, err, sizeof err), -1);
+    assert_non_null(strstr(err, "2^30"));
+    big.n = 1 << 29;
+    big.m = 5;
+    assert_int_equal(app_wl_capacity(&big, APP_WL_SSSP, err, sizeof err), (1 << 29) + 5);
+    app_wl_set_test_capacity(7);
+    assert_int_equal(app_wl_capacity(&big, APP_WL_BFS, err, sizeof err), 7);
+    app_wl_set_test_capacity(0);
+    assert_int_equal(app_wl_local_ints(128), 516);
+    int32_t init[4];
+    app_wl_init_values(APP_WL_BFS, 4, 2, init);
+    assert_true(init[0] == -1 && init[1] == -1 && init[2] == 0 && init[3] == -1);
+    app_wl_init_values(APP_WL_SSSP, 4, 0, init);
+    assert_true(init[0] == 0 && init[1] == APP_SSSP_INF && init[3] == APP_SSSP_INF);
+
+    /* 0-1 weighs 10; 0-2-3-1 weighs 1+1+1: node 1 is one hop away but at
+     * distance 3. Node 4 hangs off 1 (weight 2). */
+    app_edges e;
+    memset(&e, 0, sizeof e);
+    e.n = 5;
+    assert_int_equal(app_edges_push_w(&e, 0, 1, 10), 0);
+    assert_int_equal(app_edges_push_w(&e, 0, 2, 1), 0);
+    assert_int_equal(app_edges_push_w(&e, 2, 3, 1), 0);
+    assert_int_equal(app_edges_push_w(&e, 3, 1, 1), 0);
+    assert_int_equal(app_edges_push_w(&e, 1, 4, 2), 0);
+    app_csr g;
+    assert_int_equal(app_csr_build(&e, 1, &g, err, sizeof err), 0);
+    app_edges_free(&e);
+    int32_t d[5], want_d[5] = {0, 3, 1, 2, 5}, lv[5], want_lv[5] = {0, 1, 1, 2, 2};
+    assert_int_equal(app_sssp_dijkstra(&g, 0, d, err, sizeof err), 0);
+    assert_memory_equal(d, want_d, sizeof want_d);
+    assert_int_equal(app_bfs_cpu(&g, 0, lv), 3);
+    assert_memory_equal(lv, want_lv, sizeof want_lv);
+    assert_int_equal(app_sssp_check(&g, 0, d, want_d, err, sizeof err), 0);
+    assert_int_equal(app_bfs_check(&g, 0, lv, want_lv, err, sizeof err), 0);
+    int32_t hops_as_dist[5] = {0, 10, 1, 2, 12}; /* first relaxation only, never lowered */
+    assert_true(app_sssp_check(&g, 0, hops_as_dist, NULL, err, sizeof err) > 0);
+    assert_non_null(strstr(err, "relaxes"));
+    assert_true(app_sssp_check(&g, 0, hops_as_dist, want_d, err, sizeof err) > 0);
+    app_csr_free(&g);
+
+    app_kind k;
+    assert_int_equal(app_kind_parse("bfs-wl", &k), 0);
+    assert_int_equal(k, APP_KIND_BFSWL);
+    assert_int_equal(app_kind_parse("lsssp", &k), 0);
+    assert_int_equal(k, APP_KIND_LSSSP);
+    assert_true(app_kind_uses_graph(k) && app_kind_has_multi_launch(k));
+    assert_int_equal(app_test_variants(APP_KIND_BFSWL), 2);
+    app_config c;
+    app_config_defaults(&c, APP_KIND_LSSSP);
+    c.graph = "grid";
+    c.scale = 4;
+    app *a;
+    assert_int_equal(app_create(&c, &a, err, sizeof err), 0);
+    assert_non_null(strstr(app_describe(a), "source 0, 16 reached"));
+    app_destroy(a);
+    c.source = 99;
+    assert_int_equal(app_create(&c, &a, err, sizeof err), -1);
+    assert_non_null(strstr(err, "source 99"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -657,6 +729,7 @@ int main(void)
         cmocka_unit_test(test_matmul_expected_entries),
         cmocka_unit_test(test_group_expressions),
         cmocka_unit_test(test_app_layer_inputs),
+        cmocka_unit_test(test_worklist_apps_reference),
         cmocka_unit_test(test_octree_reference_hand_cases),
         cmocka_unit_test(test_octree_checker_detects_errors),
         cmocka_unit_test(test_game_reference_hand_cases),
