@@ -25,16 +25,7 @@ static void release_bufs(color_bufs *b)
 static int make_buf(app_cl *c, size_t bytes, const void *init, cl_mem *out, const char *what, char *err,
                     size_t err_len)
 {
-    cl_int e;
-    int copy = init && bytes;
-    *out = clCreateBuffer(c->context, CL_MEM_READ_WRITE | (copy ? CL_MEM_COPY_HOST_PTR : 0), bytes ? bytes : 4,
-                          copy ? (void *)init : NULL, &e);
-    if (e != CL_SUCCESS) {
-        char w[96];
-        snprintf(w, sizeof w, "clCreateBuffer (%s, %zu bytes)", what, bytes);
-        return app_cl_fail(e, w, err, err_len);
-    }
-    return 0;
+    return app_cl_buffer(c, bytes, init, out, what, err, err_len);
 }
 
 /* scratch: n ints, used for the priorities and then the initial colours. */

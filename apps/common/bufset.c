@@ -118,18 +118,8 @@ int app_bufset_plain_run(app_cl *c, const char *file, const char *kernel, const 
     APP_CL_CHECK(e, "clCreateKernel");
     for (size_t i = 0; i < s->nbuf; ++i) {
         size_t bytes = s->bytes[i] ? s->bytes[i] : 4;
-        if (s->init[i]) {
-            mem[i] = clCreateBuffer(c->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, (void *)s->init[i],
-                                    &e);
-            APP_CL_CHECK(e, "clCreateBuffer");
-        } else {
-            mem[i] = clCreateBuffer(c->context, CL_MEM_READ_WRITE, bytes, NULL, &e);
-            APP_CL_CHECK(e, "clCreateBuffer");
-            cl_uint zero = 0;
-            APP_CL_CHECK(clEnqueueFillBuffer(c->queue, mem[i], &zero, sizeof zero, 0, bytes & ~(size_t)3, 0, NULL,
-                                             NULL),
-                         "clEnqueueFillBuffer");
-        }
+        if (app_cl_buffer(c, bytes, s->init[i], &mem[i], "buffer", err, err_len))
+            goto fail;
         APP_CL_CHECK(clSetKernelArg(k, (cl_uint)i, sizeof mem[i], &mem[i]), "clSetKernelArg (buffer)");
     }
     for (size_t i = 0; i < s->nuint; ++i) {

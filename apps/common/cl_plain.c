@@ -226,3 +226,29 @@ int app_cl_build(app_cl *c, const char *rel, const char *extra_options, cl_progr
     *out = p;
     return 0;
 }
+
+int app_cl_buffer(app_cl *c, size_t bytes, const void *init, cl_mem *out, const char *what, char *err,
+                  size_t err_len)
+{
+    cl_int e;
+    char w[128];
+    size_t size = bytes ? bytes : 4;
+    *out = clCreateBuffer(c->context, CL_MEM_READ_WRITE, size, NULL, &e);
+    if (e != CL_SUCCESS) {
+        snprintf(w, sizeof w, "clCreateBuffer (%s, %zu bytes)", what, bytes);
+        return app_cl_fail(e, w, err, err_len);
+    }
+    cl_uint zero = 0;
+    if (init && bytes)
+        e = clEnqueueWriteBuffer(c->queue, *out, CL_TRUE, 0, bytes, init, 0, NULL, NULL);
+    else if ((e = clEnqueueFillBuffer(c->queue, *out, &zero, sizeof zero, 0, size & ~(size_t)3, 0, NULL, NULL)) ==
+             CL_SUCCESS)
+        e = clFinish(c->queue);
+    if (e != CL_SUCCESS) {
+        clReleaseMemObject(*out);
+        *out = NULL;
+        snprintf(w, sizeof w, "uploading %s (%zu bytes)", what, bytes);
+        return app_cl_fail(e, w, err, err_len);
+    }
+    return 0;
+}

@@ -56,6 +56,14 @@ const char *app_cl_errstr(cl_int e);
 /* Helpers for the baselines' host code: on failure they fill err with
  * "<what>: <CL error>" and return -1. */
 int app_cl_fail(cl_int e, const char *what, char *err, size_t err_len);
+/* A read-write buffer of `bytes` (at least 4) holding init (zeros when init
+ * is NULL), on the device when this returns: the contents go up with a
+ * blocking write (or fill), never with CL_MEM_COPY_HOST_PTR, which NVIDIA's
+ * driver may defer to the first kernel that uses the buffer, so the upload
+ * would be timed as kernel work (measured: 85 ms of a BFS baseline on a
+ * 128 M-edge graph). Errors: -1 naming `what` and the size. */
+int app_cl_buffer(app_cl *c, size_t bytes, const void *init, cl_mem *out, const char *what, char *err,
+                  size_t err_len);
 #define APP_CL_CHECK(call, what)                                                                                   \
     do {                                                                                                           \
         cl_int app_e_ = (call);                                                                                    \

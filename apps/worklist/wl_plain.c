@@ -25,15 +25,7 @@ static void release_bufs(wl_bufs *b)
 static int make_buf(app_cl *c, size_t bytes, const void *init, cl_mem *out, const char *what, char *err,
                     size_t err_len)
 {
-    cl_int e;
-    *out = clCreateBuffer(c->context, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), bytes ? bytes : 4,
-                          (void *)init, &e);
-    if (e != CL_SUCCESS) {
-        char w[96];
-        snprintf(w, sizeof w, "clCreateBuffer (%s, %zu bytes)", what, bytes);
-        return app_cl_fail(e, w, err, err_len);
-    }
-    return 0;
+    return app_cl_buffer(c, bytes, init, out, what, err, err_len);
 }
 
 /* Uploads g and the initial state; scratch (n values) is overwritten. */

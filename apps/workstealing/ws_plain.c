@@ -37,12 +37,10 @@ int app_ws_plain_run(app_cl *c, const app_ws_params *p, size_t wg, unsigned grou
     k = clCreateKernel(prog, APP_WS_KERNEL, &e);
     APP_CL_CHECK(e, "clCreateKernel (ws_coop, plain)");
     size_t mbytes = (size_t)nq * APP_WS_QSTRIDE * 4, tbytes = (size_t)nq * cap * 8;
-    bm = clCreateBuffer(c->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, mbytes, qmeta, &e);
-    APP_CL_CHECK(e, "clCreateBuffer (queue metadata)");
-    bt = clCreateBuffer(c->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, tbytes, qtasks, &e);
-    APP_CL_CHECK(e, "clCreateBuffer (queue tasks)");
-    bc = clCreateBuffer(c->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof ctr, ctr, &e);
-    APP_CL_CHECK(e, "clCreateBuffer (counters)");
+    if (app_cl_buffer(c, mbytes, qmeta, &bm, "queue metadata", err, err_len) ||
+        app_cl_buffer(c, tbytes, qtasks, &bt, "queue tasks", err, err_len) ||
+        app_cl_buffer(c, sizeof ctr, ctr, &bc, "counters", err, err_len))
+        goto fail;
     cl_uint a_nq = nq, a_cap = cap, a_depth = p->max_depth, a_units = p->units, a_iters = p->iters;
     APP_CL_CHECK(clSetKernelArg(k, 0, sizeof bm, &bm), "clSetKernelArg (qmeta)");
     APP_CL_CHECK(clSetKernelArg(k, 1, sizeof bt, &bt), "clSetKernelArg (qtasks)");
