@@ -2,8 +2,8 @@
  * unweighted) with the loop over the sources inside the kernel. Owner: apps
  * (bc).
  *
- * Per source s, three phases separated by resizing barriers (the kernel's
- * fork points):
+ * Per source s, three phases, each followed by a resizing barrier (the
+ * kernel's fork point):
  *   init      level[v] = -1 (0 for s), sigma[v] = 0 (1 for s), delta[v] = 0;
  *   forward   bc_forward: level-synchronous BFS counting shortest paths,
  *             one plain global_barrier() per level; returns the depth;
@@ -21,7 +21,10 @@
  * helpers run between two fork points, so M is fixed inside them (they read
  * the work-item's index once). s and depth are transmitted: groups that join
  * at a resizing barrier need the source and, after the forward phase, the
- * depth.
+ * depth. The phase is a transmitted variable too, so that the kernel body has
+ * a single fork point: the stitcher resumes a fork point by copying the code
+ * that follows it, and PoCL took minutes to compile the three copies of the
+ * barrier-holding helpers that three fork points in a row made.
  *
  * The same file compiles as the plain persistent baseline (ck_cooperative.h
  * turns both barriers into an occupancy-bound spin barrier over the words at
@@ -94,30 +97,40 @@ void bc_backward(global const int *row, global const int *col, int n, global con
     }
 }
 
+/* Init for source s: levels, path counts and dependencies. */
+void bc_init(int n, int s, global int *level, global float *sigma, global float *delta, global int *flags)
+{
+    int tid = (int)get_global_id(0);
+    int stride = (int)get_global_size(0);
+    if (tid == 0) {
+        flags[0] = 0;
+        flags[1] = 0;
+        flags[2] = 0;
+    }
+    for (int v = tid; v < n; v += stride) {
+        level[v] = v == s ? 0 : -1;
+        sigma[v] = v == s ? 1.0f : 0.0f;
+        delta[v] = 0.0f;
+    }
+}
+
 kernel void bc_coop(global const int *row, global const int *col, int n, int n_sources, global int *level,
                     global float *sigma, global float *delta, global float *bc, global int *flags,
                     volatile global uint *plain_barrier)
 {
     transmit int s = 0;
+    transmit int phase = 0; /* 0 init, 1 forward, 2 backward */
     transmit int depth = 0;
     while (s < n_sources) {
-        int tid = (int)get_global_id(0);
-        int stride = (int)get_global_size(0);
-        if (tid == 0) {
-            flags[0] = 0;
-            flags[1] = 0;
-            flags[2] = 0;
-        }
-        for (int v = tid; v < n; v += stride) {
-            level[v] = v == s ? 0 : -1;
-            sigma[v] = v == s ? 1.0f : 0.0f;
-            delta[v] = 0.0f;
-        }
-        resizing_global_barrier();
-        depth = bc_forward(row, col, n, level, sigma, flags, plain_barrier);
-        resizing_global_barrier();
-        bc_backward(row, col, n, level, sigma, delta, bc, depth, plain_barrier);
-        s++;
+        if (phase == 0)
+            bc_init(n, s, level, sigma, delta, flags);
+        else if (phase == 1)
+            depth = bc_forward(row, col, n, level, sigma, flags, plain_barrier);
+        else
+            bc_backward(row, col, n, level, sigma, delta, bc, depth, plain_barrier);
+        if (phase == 2)
+            s++;
+        phase = phase == 2 ? 0 : phase + 1;
         resizing_global_barrier();
     }
 }

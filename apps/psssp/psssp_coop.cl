@@ -16,6 +16,9 @@
  * owns it in that phase, so no atomics are needed. `round` is transmitted so
  * groups that join at a resizing barrier use the right flag; the work-item's
  * index and stride are read again after every barrier (M may change there).
+ * The phase is transmitted too, so the body has a single fork point: the
+ * stitcher resumes a fork point by copying the code after it, and three
+ * fork points in a row made the megakernel slow to compile on PoCL.
  *
  * The same file compiles as the plain persistent baseline (ck_cooperative.h
  * turns the barriers into an occupancy-bound spin barrier over the two words
@@ -32,41 +35,39 @@ kernel void psssp_coop(global const int *row, global const int *col, global cons
                        volatile global uint *plain_barrier)
 {
     transmit int round = 0;
-    for (;;) {
+    transmit int phase = 0; /* 0 copy, 1 relax, 2 diff */
+    transmit int more = 1;
+    while (more) {
         int tid = (int)get_global_id(0);
         int stride = (int)get_global_size(0);
-        if (tid == 0)
-            ((volatile global int *)flags)[round & 1] = 0;
-        for (int v = tid; v < n; v += stride)
-            dist_old[v] = dist[v];
-        resizing_global_barrier();
-
-        tid = (int)get_global_id(0);
-        stride = (int)get_global_size(0);
-        for (int v = tid; v < n; v += stride) {
-            int best = dist_old[v];
-            int end = row[v + 1];
-            for (int e = row[v]; e < end; e++) {
-                int du = dist_old[col[e]];
-                int wt = w[e];
-                /* du + wt would pass INT_MAX: no shorter than infinity */
-                if (du <= PSSSP_INF - wt && du + wt < best)
-                    best = du + wt;
+        if (phase == 0) {
+            if (tid == 0)
+                ((volatile global int *)flags)[round & 1] = 0;
+            for (int v = tid; v < n; v += stride)
+                dist_old[v] = dist[v];
+        } else if (phase == 1) {
+            for (int v = tid; v < n; v += stride) {
+                int best = dist_old[v];
+                int end = row[v + 1];
+                for (int e = row[v]; e < end; e++) {
+                    int du = dist_old[col[e]];
+                    int wt = w[e];
+                    /* du + wt would pass INT_MAX: no shorter than infinity */
+                    if (du <= PSSSP_INF - wt && du + wt < best)
+                        best = du + wt;
+                }
+                dist[v] = best;
             }
-            dist[v] = best;
+        } else {
+            for (int v = tid; v < n; v += stride)
+                if (dist[v] != dist_old[v])
+                    ((volatile global int *)flags)[round & 1] = 1;
         }
+        phase = phase == 2 ? 0 : phase + 1;
         resizing_global_barrier();
-
-        tid = (int)get_global_id(0);
-        stride = (int)get_global_size(0);
-        for (int v = tid; v < n; v += stride)
-            if (dist[v] != dist_old[v])
-                ((volatile global int *)flags)[round & 1] = 1;
-        resizing_global_barrier();
-
-        int changed = ((volatile global int *)flags)[round & 1];
-        round++;
-        if (!changed)
-            break;
+        if (phase == 0) { /* the round's diff is done */
+            more = ((volatile global int *)flags)[round & 1];
+            round++;
+        }
     }
 }
