@@ -24,7 +24,7 @@ static void psssp_test_config(app_config *c, unsigned variant)
      * round is three barriers, tens of ms each on PoCL). */
     c->graph = variant % 2 ? "grid" : "rmat";
     c->scale = variant % 2 ? 4 : 7;
-    c->max_weight = variant % 2 ? 3 : 4;
+    c->max_weight = variant % 2 ? 3 : 2;
 }
 
 static double psssp_reference_work(const app_config *c)
