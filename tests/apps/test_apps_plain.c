@@ -338,6 +338,45 @@ static void test_worklist_coop_overflow(void **state)
     app_destroy(a);
 }
 
+/* p-sssp and bc: the multi-launch and the persistent baseline (occupancy - 1
+ * and 2 groups) on an R-MAT and a grid each; a corrupted reference FAILs. */
+static void run_pannotia_forms(app_kind kind, const char *graph, unsigned scale, uint32_t bc_sources)
+{
+    app_config c;
+    app_config_defaults(&c, kind);
+    c.graph = graph;
+    c.scale = scale;
+    c.bc_sources = bc_sources;
+    c.max_weight = 4; /* p-sssp: rounds follow hops, few with small weights */
+    app *a = make_app(&c);
+    app_plain_options o = pocl_options();
+    expect_pass(a, &o); /* multi-launch */
+    o.persistent = 1;
+    expect_pass(a, &o); /* occupancy - 1 groups */
+    o.groups = 2;
+    expect_pass(a, &o);
+    app_corrupt_reference(a);
+    app_plain_result r;
+    char msg[1024];
+    assert_int_equal(app_plain(a, &o, &r, msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "says"));
+    app_destroy(a);
+}
+
+static void test_psssp_forms(void **state)
+{
+    (void)state;
+    run_pannotia_forms(APP_KIND_PSSSP, "rmat", 9, 0);
+    run_pannotia_forms(APP_KIND_PSSSP, "grid", 5, 0);
+}
+
+static void test_bc_forms(void **state)
+{
+    (void)state;
+    run_pannotia_forms(APP_KIND_BC, "rmat", 9, 4);
+    run_pannotia_forms(APP_KIND_BC, "grid", 3, 0); /* every node a source */
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || ck_path_parse(argv[1], &path) != CK_OK || path == CK_PATH_AUTO) {
@@ -356,6 +395,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_worklist_apps),
         cmocka_unit_test(test_worklist_overflow_and_corruption),
         cmocka_unit_test(test_worklist_coop_overflow),
+        cmocka_unit_test(test_psssp_forms),
+        cmocka_unit_test(test_bc_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 #include "graph.h"
 #include "matmul.h"
 #include "sssp_cpu.h"
+#include "bc/bc.h"
 #include "worklist/wl.h"
 #include "multitask.h"
 #include "workstealing/ws.h"
@@ -717,6 +718,96 @@ static void test_worklist_apps_reference(void **state)
     assert_non_null(strstr(err, "source 99"));
 }
 
+/* Brandes on hand-checked graphs (bc counts ordered pairs: no halving):
+ * the path 0-1-2-3 (bc 0, 4, 4, 0), the 4-cycle 0-1-2-3-0 (1 each; from
+ * source 0 alone 1 and 3 get 1/2) and the star 4-{0,1,2,3} (centre 12); the
+ * hop totals agree; too many shortest paths for float are refused. */
+static void test_bc_brandes_hand_cases(void **state)
+{
+    (void)state;
+    char err[512];
+    double bc[9], total;
+    int32_t depth;
+    const int32_t path[][2] = {{0, 1}, {1, 2}, {2, 3}};
+    app_csr g = make_graph(4, path, 3, 1);
+    assert_int_equal(app_bc_cpu(&g, 4, bc, &depth, err, sizeof err), 0);
+    double want_path[4] = {0, 4, 4, 0};
+    for (int v = 0; v < 4; ++v)
+        assert_true(bc[v] == want_path[v]);
+    assert_int_equal(depth, 3);
+    assert_int_equal(app_bc_hop_total(&g, 4, &total, err, sizeof err), 0);
+    assert_true(total == 8);
+    app_csr_free(&g);
+
+    const int32_t cycle[][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
+    g = make_graph(4, cycle, 4, 1);
+    assert_int_equal(app_bc_cpu(&g, 4, bc, &depth, err, sizeof err), 0);
+    for (int v = 0; v < 4; ++v)
+        assert_true(bc[v] == 1);
+    assert_int_equal(app_bc_cpu(&g, 1, bc, &depth, err, sizeof err), 0);
+    assert_true(bc[0] == 0 && bc[1] == 0.5 && bc[2] == 0 && bc[3] == 0.5);
+    assert_int_equal(app_bc_hop_total(&g, 1, &total, err, sizeof err), 0);
+    assert_true(total == 1);
+    assert_int_equal(app_bc_cpu(&g, 5, bc, &depth, err, sizeof err), -1);
+    app_csr_free(&g);
+
+    const int32_t star[][2] = {{4, 0}, {4, 1}, {4, 2}, {4, 3}};
+    g = make_graph(5, star, 4, 1);
+    assert_int_equal(app_bc_cpu(&g, 5, bc, &depth, err, sizeof err), 0);
+    assert_true(bc[4] == 12 && bc[0] == 0 && bc[3] == 0);
+    app_csr_free(&g);
+
+    /* 130 diamonds in a row: 2^130 shortest paths end to end. */
+    enum { K = 130 };
+    static int32_t chain[4 * K][2];
+    for (int i = 0; i < K; ++i) {
+        int a = 3 * i, b = a + 1, c = a + 2, next = a + 3;
+        chain[4 * i][0] = a, chain[4 * i][1] = b;
+        chain[4 * i + 1][0] = a, chain[4 * i + 1][1] = c;
+        chain[4 * i + 2][0] = b, chain[4 * i + 2][1] = next;
+        chain[4 * i + 3][0] = c, chain[4 * i + 3][1] = next;
+    }
+    g = make_graph(3 * K + 1, chain, 4 * K, 1);
+    static double big[3 * K + 1];
+    assert_int_equal(app_bc_cpu(&g, 1, big, &depth, err, sizeof err), -1);
+    assert_non_null(strstr(err, "float"));
+    app_csr_free(&g);
+}
+
+/* The bc checker: the right answer passes; a value off the reference, a
+ * negative or NaN value, a leaf with bc, and (without a reference) values
+ * that do not sum to the hop total all fail. */
+static void test_bc_checker_detects_errors(void **state)
+{
+    (void)state;
+    char msg[512];
+    const int32_t path[][2] = {{0, 1}, {1, 2}, {2, 3}};
+    app_csr g = make_graph(4, path, 3, 1);
+    double want[4] = {0, 4, 4, 0};
+    float got[4] = {0, 4, 4, 0};
+    assert_int_equal(app_bc_check(&g, got, want, 8, msg, sizeof msg), 0);
+    got[1] = 4.0001f; /* within 1e-3 relative */
+    assert_int_equal(app_bc_check(&g, got, want, 8, msg, sizeof msg), 0);
+    got[1] = 4.1f;
+    assert_true(app_bc_check(&g, got, want, 8, msg, sizeof msg) > 0);
+    assert_non_null(strstr(msg, "reference says"));
+    got[1] = 5, got[2] = 3; /* the sum still holds: only the reference sees it */
+    assert_int_equal(app_bc_check(&g, got, NULL, 8, msg, sizeof msg), 0);
+    assert_true(app_bc_check(&g, got, want, 8, msg, sizeof msg) > 0);
+    got[1] = 4, got[2] = 3.5f;
+    assert_true(app_bc_check(&g, got, NULL, 8, msg, sizeof msg) > 0);
+    assert_non_null(strstr(msg, "sum to"));
+    got[2] = 4, got[0] = 0.5f; /* a leaf is never inside a shortest path */
+    assert_true(app_bc_check(&g, got, NULL, 8.5, msg, sizeof msg) > 0);
+    assert_non_null(strstr(msg, "degree 1"));
+    got[0] = 0, got[1] = -4, got[2] = 12;
+    assert_true(app_bc_check(&g, got, NULL, 8, msg, sizeof msg) > 0);
+    assert_non_null(strstr(msg, ">= 0"));
+    got[1] = 0.0f / 0.0f;
+    assert_true(app_bc_check(&g, got, NULL, 8, msg, sizeof msg) > 0);
+    app_csr_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -730,6 +821,8 @@ int main(void)
         cmocka_unit_test(test_group_expressions),
         cmocka_unit_test(test_app_layer_inputs),
         cmocka_unit_test(test_worklist_apps_reference),
+        cmocka_unit_test(test_bc_brandes_hand_cases),
+        cmocka_unit_test(test_bc_checker_detects_errors),
         cmocka_unit_test(test_octree_reference_hand_cases),
         cmocka_unit_test(test_octree_checker_detects_errors),
         cmocka_unit_test(test_game_reference_hand_cases),
