@@ -168,6 +168,7 @@ typedef struct {
     unsigned plain_occupancy, workers;
     double plain_rt_median, plain_rt_p99, plain_tput;
     double rt_median, rt_p99, tput;
+    double tput_launch_call_us, tput_wait_call_us; /* host time per launch in ck_launch_kernel / ck_wait */
     double global_barrier_us, resizing_barrier_us;
     double gather_us[4], gather_period_us;
     unsigned gather_kills, gather_forked; /* of the cooperative kernel, over all gathers */
@@ -327,13 +328,22 @@ static void measure_megakernel(const options *o, results *r)
 
     /* Throughput: o->inflight launches kept in flight. */
     ck_launch **ring = calloc(o->inflight, sizeof *ring);
-    double t0 = app_now_ms();
+    double t0 = app_now_ms(), in_launch = 0, in_wait = 0;
     for (unsigned i = 0; i < o->throughput_launches; ++i) {
         unsigned slot = i % o->inflight;
+        double a = app_now_ms();
         if (ring[slot])
             finish(ring[slot], "bench_empty", o->timeout, NULL);
+        double b = app_now_ms();
         ring[slot] = launch(ctx, "bench_empty", 1, NULL, 0);
+        in_wait += b - a;
+        in_launch += app_now_ms() - b;
     }
+    /* Where the host thread spends a launch's share of the loop: calling
+     * ck_launch_kernel, and waiting for the oldest launch (tells whether the
+     * host or the device bounds the throughput). */
+    r->tput_launch_call_us = in_launch * 1e3 / o->throughput_launches;
+    r->tput_wait_call_us = in_wait * 1e3 / o->throughput_launches;
     for (unsigned i = 0; i < o->inflight; ++i)
         if (ring[i])
             finish(ring[i], "bench_empty", o->timeout, NULL);
@@ -447,6 +457,8 @@ int main(int argc, char **argv)
                "\"plain_launch_throughput_per_s\": %.0f,\n", r.plain_rt_median, r.plain_rt_p99, r.plain_tput);
         printf(" \"launch_rt_us_median\": %.2f, \"launch_rt_us_p99\": %.2f, \"launch_throughput_per_s\": %.0f,\n",
                r.rt_median, r.rt_p99, r.tput);
+        printf(" \"throughput_host_us_per_launch\": {\"in_launch_call\": %.2f, \"in_wait\": %.2f},\n",
+               r.tput_launch_call_us, r.tput_wait_call_us);
         printf(" \"launch_phases_us_median\": {\"queue\": %.2f, \"gather\": %.2f, \"exec\": %.2f, "
                "\"wake\": %.2f},\n", r.phase_us[0], r.phase_us[1], r.phase_us[2], r.phase_us[3]);
         printf(" \"global_barrier_us\": %.3f, \"resizing_barrier_us\": %.3f,\n", r.global_barrier_us,
@@ -475,6 +487,8 @@ int main(int argc, char **argv)
     printf("%-46s %12s %5.1f/%.1f/%.1f/%.1f\n", "", "", r.phase_us[0], r.phase_us[1], r.phase_us[2],
            r.phase_us[3]);
     printf("%-46s %12.0f %12.0f\n", "empty 1-group launches per second", r.plain_tput, r.tput);
+    printf("%-46s %12s %5.2f/%.2f\n", "  host us per launch in ck_launch_kernel/ck_wait", "", r.tput_launch_call_us,
+           r.tput_wait_call_us);
     printf("%-46s %12s %12.2f\n", "global barrier over all workers, us", "-", r.global_barrier_us);
     printf("%-46s %12s %12.2f\n", "resizing barrier (no resize), us", "-", r.resizing_barrier_us);
     for (int k = 0; k < 4; ++k) {
