@@ -107,6 +107,9 @@ static void *stream_main(void *arg)
             break;
         }
         if (ck_wait(l, st->timeout_s) != CK_OK) {
+            /* The message carries the scheduler's state dump, longer than
+             * the result's fields keep: the whole of it goes to stderr. */
+            fprintf(stderr, "matmul stream: waiting for matmul launch %u failed:\n%s\n", k, ck_last_error());
             snprintf(st->err, sizeof st->err, "waiting for matmul launch %u: %s", k, ck_last_error());
             st->failed = 1;
             ck_launch_release(l);
