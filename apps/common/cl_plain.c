@@ -180,9 +180,13 @@ void app_cl_close(app_cl *c)
     if (!c)
         return;
     if (c->stuck) { /* leave them: releasing could wait for the running kernel */
+        free(c->held);
         memset(c, 0, sizeof *c);
         return;
     }
+    for (size_t i = 0; i < c->n_held; ++i)
+        clReleaseMemObject(c->held[i]);
+    free(c->held);
     if (c->queue)
         clReleaseCommandQueue(c->queue);
     if (c->context)
@@ -250,5 +254,15 @@ int app_cl_buffer(app_cl *c, size_t bytes, const void *init, cl_mem *out, const 
         snprintf(w, sizeof w, "uploading %s (%zu bytes)", what, bytes);
         return app_cl_fail(e, w, err, err_len);
     }
+    if (c->n_held == c->cap_held) {
+        size_t cap = c->cap_held ? 2 * c->cap_held : 16;
+        cl_mem *h = realloc(c->held, cap * sizeof *h);
+        if (!h)
+            return 0; /* not held: only a stuck kernel would miss it */
+        c->held = h;
+        c->cap_held = cap;
+    }
+    if (clRetainMemObject(*out) == CL_SUCCESS)
+        c->held[c->n_held++] = *out;
     return 0;
 }

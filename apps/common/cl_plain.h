@@ -23,6 +23,11 @@ typedef struct {
     int stuck;         /* a wait ran out: a kernel may still run; app_cl_close
                           then leaves the queue and context to the process's
                           exit (releasing them could wait for the kernel)  */
+    cl_mem *held;      /* app_cl_buffer's buffers, with a reference of ours
+                          until app_cl_close: a kernel that outlived its
+                          deadline may still use them after the baseline
+                          released its own (PoCL crashed on that)        */
+    size_t n_held, cap_held;
 } app_cl;
 
 typedef struct {
@@ -61,7 +66,9 @@ int app_cl_fail(cl_int e, const char *what, char *err, size_t err_len);
  * blocking write (or fill), never with CL_MEM_COPY_HOST_PTR, which NVIDIA's
  * driver may defer to the first kernel that uses the buffer, so the upload
  * would be timed as kernel work (measured: 85 ms of a BFS baseline on a
- * 128 M-edge graph). Errors: -1 naming `what` and the size. */
+ * 128 M-edge graph). The app_cl keeps a reference to it until app_cl_close
+ * (which drops it unless a kernel got stuck). Errors: -1 naming `what` and
+ * the size. */
 int app_cl_buffer(app_cl *c, size_t bytes, const void *init, cl_mem *out, const char *what, char *err,
                   size_t err_len);
 #define APP_CL_CHECK(call, what)                                                                                   \
