@@ -13,22 +13,6 @@ typedef struct {
     cl_mem row, col, level, sigma, delta, bc, flags, barrier_words;
 } bc_bufs;
 
-static void release_bufs(bc_bufs *b)
-{
-    cl_mem *all[] = {&b->row, &b->col, &b->level, &b->sigma, &b->delta, &b->bc, &b->flags, &b->barrier_words};
-    for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
-        if (*all[i]) {
-            clReleaseMemObject(*all[i]);
-            *all[i] = NULL;
-        }
-}
-
-static int make_buf(app_cl *c, size_t bytes, const void *init, cl_mem *out, const char *what, char *err,
-                    size_t err_len)
-{
-    return app_cl_buffer(c, bytes, init, out, what, err, err_len);
-}
-
 #define SETARG(k, i, v, what) APP_CL_CHECK(clSetKernelArg(k, i, sizeof(v), &(v)), "clSetKernelArg (" what ")")
 #define LAUNCH(k, what)                                                                                            \
     APP_CL_CHECK(clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &global, &wg, 0, NULL, NULL),                       \
@@ -172,14 +156,14 @@ int app_bc_plain_run(app_cl *c, const app_csr *g, int32_t sources, int persisten
     memset(&b, 0, sizeof b);
     cl_program prog = NULL;
     int rc = -1;
-    if (make_buf(c, (n + 1) * 4, g->row, &b.row, "CSR rows", err, err_len) ||
-        make_buf(c, m * 4, g->col, &b.col, "CSR columns", err, err_len) ||
-        make_buf(c, n * 4, NULL, &b.level, "levels", err, err_len) ||
-        make_buf(c, n * 4, NULL, &b.sigma, "path counts", err, err_len) ||
-        make_buf(c, n * 4, NULL, &b.delta, "dependencies", err, err_len) ||
-        make_buf(c, n * 4, bc_out, &b.bc, "bc", err, err_len) ||
-        make_buf(c, sizeof flags, flags, &b.flags, "flags", err, err_len) ||
-        make_buf(c, sizeof words, words, &b.barrier_words, "barrier words", err, err_len))
+    if (app_cl_buffer(c, (n + 1) * 4, g->row, &b.row, "CSR rows", err, err_len) ||
+        app_cl_buffer(c, m * 4, g->col, &b.col, "CSR columns", err, err_len) ||
+        app_cl_buffer(c, n * 4, NULL, &b.level, "levels", err, err_len) ||
+        app_cl_buffer(c, n * 4, NULL, &b.sigma, "path counts", err, err_len) ||
+        app_cl_buffer(c, n * 4, NULL, &b.delta, "dependencies", err, err_len) ||
+        app_cl_buffer(c, n * 4, bc_out, &b.bc, "bc", err, err_len) ||
+        app_cl_buffer(c, sizeof flags, flags, &b.flags, "flags", err, err_len) ||
+        app_cl_buffer(c, sizeof words, words, &b.barrier_words, "barrier words", err, err_len))
         goto out;
     if (app_cl_build(c, persistent ? APP_BC_COOP_FILE : APP_BC_PLAIN_FILE, NULL, &prog, err, err_len))
         goto out;
@@ -196,6 +180,5 @@ int app_bc_plain_run(app_cl *c, const app_csr *g, int32_t sources, int persisten
 out:
     if (prog)
         clReleaseProgram(prog);
-    release_bufs(&b);
     return rc;
 }

@@ -12,22 +12,6 @@ typedef struct {
     cl_mem row, col, levels, f0, f1, sizes, barrier_words;
 } bfs_bufs;
 
-static void release_bufs(bfs_bufs *b)
-{
-    cl_mem *all[] = {&b->row, &b->col, &b->levels, &b->f0, &b->f1, &b->sizes, &b->barrier_words};
-    for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
-        if (*all[i]) {
-            clReleaseMemObject(*all[i]);
-            *all[i] = NULL;
-        }
-}
-
-static int make_buf(app_cl *c, size_t bytes, const void *init, cl_mem *out, const char *what, char *err,
-                    size_t err_len)
-{
-    return app_cl_buffer(c, bytes, init, out, what, err, err_len);
-}
-
 static int upload(app_cl *c, const app_csr *g, int32_t source, bfs_bufs *b, int32_t *scratch, char *err,
                   size_t err_len)
 {
@@ -37,13 +21,13 @@ static int upload(app_cl *c, const app_csr *g, int32_t source, bfs_bufs *b, int3
     scratch[source] = 0;
     int32_t sizes[2] = {1, 0};
     uint32_t words[2] = {0, 0};
-    if (make_buf(c, (n + 1) * 4, g->row, &b->row, "CSR rows", err, err_len) ||
-        make_buf(c, (size_t)g->m * 4, g->col, &b->col, "CSR columns", err, err_len) ||
-        make_buf(c, n * 4, scratch, &b->levels, "levels", err, err_len) ||
-        make_buf(c, n * 4, NULL, &b->f0, "frontier 0", err, err_len) ||
-        make_buf(c, n * 4, NULL, &b->f1, "frontier 1", err, err_len) ||
-        make_buf(c, sizeof sizes, sizes, &b->sizes, "frontier sizes", err, err_len) ||
-        make_buf(c, sizeof words, words, &b->barrier_words, "barrier words", err, err_len))
+    if (app_cl_buffer(c, (n + 1) * 4, g->row, &b->row, "CSR rows", err, err_len) ||
+        app_cl_buffer(c, (size_t)g->m * 4, g->col, &b->col, "CSR columns", err, err_len) ||
+        app_cl_buffer(c, n * 4, scratch, &b->levels, "levels", err, err_len) ||
+        app_cl_buffer(c, n * 4, NULL, &b->f0, "frontier 0", err, err_len) ||
+        app_cl_buffer(c, n * 4, NULL, &b->f1, "frontier 1", err, err_len) ||
+        app_cl_buffer(c, sizeof sizes, sizes, &b->sizes, "frontier sizes", err, err_len) ||
+        app_cl_buffer(c, sizeof words, words, &b->barrier_words, "barrier words", err, err_len))
         return -1;
     cl_int e = clEnqueueWriteBuffer(c->queue, b->f0, CL_TRUE, 0, 4, &source, 0, NULL, NULL);
     if (e != CL_SUCCESS)
@@ -175,6 +159,5 @@ int app_bfs_plain_run(app_cl *c, const app_csr *g, int32_t source, app_bfs_plain
 out:
     if (prog)
         clReleaseProgram(prog);
-    release_bufs(&b);
     return rc;
 }

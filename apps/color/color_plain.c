@@ -12,22 +12,6 @@ typedef struct {
     cl_mem row, col, value, colors, max_d, stops, barrier_words;
 } color_bufs;
 
-static void release_bufs(color_bufs *b)
-{
-    cl_mem *all[] = {&b->row, &b->col, &b->value, &b->colors, &b->max_d, &b->stops, &b->barrier_words};
-    for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
-        if (*all[i]) {
-            clReleaseMemObject(*all[i]);
-            *all[i] = NULL;
-        }
-}
-
-static int make_buf(app_cl *c, size_t bytes, const void *init, cl_mem *out, const char *what, char *err,
-                    size_t err_len)
-{
-    return app_cl_buffer(c, bytes, init, out, what, err, err_len);
-}
-
 /* scratch: n ints, used for the priorities and then the initial colours. */
 static int upload(app_cl *c, const app_csr *g, color_bufs *b, int32_t *scratch, char *err, size_t err_len)
 {
@@ -36,16 +20,16 @@ static int upload(app_cl *c, const app_csr *g, color_bufs *b, int32_t *scratch, 
     uint32_t words[2] = {0, 0};
     for (size_t v = 0; v < n; ++v)
         scratch[v] = (int32_t)v;
-    if (make_buf(c, (n + 1) * 4, g->row, &b->row, "CSR rows", err, err_len) ||
-        make_buf(c, (size_t)g->m * 4, g->col, &b->col, "CSR columns", err, err_len) ||
-        make_buf(c, n * 4, scratch, &b->value, "node values", err, err_len))
+    if (app_cl_buffer(c, (n + 1) * 4, g->row, &b->row, "CSR rows", err, err_len) ||
+        app_cl_buffer(c, (size_t)g->m * 4, g->col, &b->col, "CSR columns", err, err_len) ||
+        app_cl_buffer(c, n * 4, scratch, &b->value, "node values", err, err_len))
         return -1;
     for (size_t v = 0; v < n; ++v)
         scratch[v] = -1;
-    if (make_buf(c, n * 4, scratch, &b->colors, "colours", err, err_len) ||
-        make_buf(c, n * 4, NULL, &b->max_d, "neighbour maxima", err, err_len) ||
-        make_buf(c, sizeof stops, stops, &b->stops, "stop flags", err, err_len) ||
-        make_buf(c, sizeof words, words, &b->barrier_words, "barrier words", err, err_len))
+    if (app_cl_buffer(c, n * 4, scratch, &b->colors, "colours", err, err_len) ||
+        app_cl_buffer(c, n * 4, NULL, &b->max_d, "neighbour maxima", err, err_len) ||
+        app_cl_buffer(c, sizeof stops, stops, &b->stops, "stop flags", err, err_len) ||
+        app_cl_buffer(c, sizeof words, words, &b->barrier_words, "barrier words", err, err_len))
         return -1;
     return 0;
 }
@@ -185,6 +169,5 @@ int app_color_plain_run(app_cl *c, const app_csr *g, int persistent, size_t wg, 
 out:
     if (prog)
         clReleaseProgram(prog);
-    release_bufs(&b);
     return rc;
 }

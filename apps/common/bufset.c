@@ -143,10 +143,7 @@ int app_bufset_plain_run(app_cl *c, const char *file, const char *kernel, const 
             APP_CL_CHECK(clEnqueueReadBuffer(c->queue, mem[i], CL_TRUE, 0, read_bytes[i], read_dst[i], 0, NULL, NULL),
                          "clEnqueueReadBuffer");
     rc = 0;
-fail:
-    for (size_t i = 0; i < APP_BUFSET_MAX; ++i)
-        if (mem[i])
-            clReleaseMemObject(mem[i]);
+fail: /* the buffers belong to c (app_cl_buffer) */
     if (k)
         clReleaseKernel(k);
     if (prog)

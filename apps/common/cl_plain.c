@@ -257,12 +257,15 @@ int app_cl_buffer(app_cl *c, size_t bytes, const void *init, cl_mem *out, const 
     if (c->n_held == c->cap_held) {
         size_t cap = c->cap_held ? 2 * c->cap_held : 16;
         cl_mem *h = realloc(c->held, cap * sizeof *h);
-        if (!h)
-            return 0; /* not held: only a stuck kernel would miss it */
+        if (!h) {
+            clReleaseMemObject(*out);
+            *out = NULL;
+            snprintf(err, err_len, "out of host memory keeping track of %s", what);
+            return -1;
+        }
         c->held = h;
         c->cap_held = cap;
     }
-    if (clRetainMemObject(*out) == CL_SUCCESS)
-        c->held[c->n_held++] = *out;
+    c->held[c->n_held++] = *out;
     return 0;
 }

@@ -23,10 +23,10 @@ typedef struct {
     int stuck;         /* a wait ran out: a kernel may still run; app_cl_close
                           then leaves the queue and context to the process's
                           exit (releasing them could wait for the kernel)  */
-    cl_mem *held;      /* app_cl_buffer's buffers, with a reference of ours
-                          until app_cl_close: a kernel that outlived its
-                          deadline may still use them after the baseline
-                          released its own (PoCL crashed on that)        */
+    cl_mem *held;      /* app_cl_buffer's buffers, owned here and released by
+                          app_cl_close (never while a kernel that outlived
+                          its deadline may still use them: PoCL crashed
+                          when a baseline released them under it)        */
     size_t n_held, cap_held;
 } app_cl;
 
@@ -66,9 +66,9 @@ int app_cl_fail(cl_int e, const char *what, char *err, size_t err_len);
  * blocking write (or fill), never with CL_MEM_COPY_HOST_PTR, which NVIDIA's
  * driver may defer to the first kernel that uses the buffer, so the upload
  * would be timed as kernel work (measured: 85 ms of a BFS baseline on a
- * 128 M-edge graph). The app_cl keeps a reference to it until app_cl_close
- * (which drops it unless a kernel got stuck). Errors: -1 naming `what` and
- * the size. */
+ * 128 M-edge graph). c owns the buffer: app_cl_close releases it (unless
+ * a kernel got stuck); callers never release it. Errors: -1 naming `what`
+ * and the size. */
 int app_cl_buffer(app_cl *c, size_t bytes, const void *init, cl_mem *out, const char *what, char *err,
                   size_t err_len);
 #define APP_CL_CHECK(call, what)                                                                                   \

@@ -14,22 +14,6 @@ typedef struct {
     cl_mem row, col, w, dist, dist_old, flags, barrier_words;
 } psssp_bufs;
 
-static void release_bufs(psssp_bufs *b)
-{
-    cl_mem *all[] = {&b->row, &b->col, &b->w, &b->dist, &b->dist_old, &b->flags, &b->barrier_words};
-    for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
-        if (*all[i]) {
-            clReleaseMemObject(*all[i]);
-            *all[i] = NULL;
-        }
-}
-
-static int make_buf(app_cl *c, size_t bytes, const void *init, cl_mem *out, const char *what, char *err,
-                    size_t err_len)
-{
-    return app_cl_buffer(c, bytes, init, out, what, err, err_len);
-}
-
 #define SETARG(k, i, v, what) APP_CL_CHECK(clSetKernelArg(k, i, sizeof(v), &(v)), "clSetKernelArg (" what ")")
 
 static int run_multi(app_cl *c, cl_program prog, psssp_bufs *b, cl_int n, size_t wg, double deadline_ms,
@@ -150,13 +134,13 @@ int app_psssp_plain_run(app_cl *c, const app_csr *g, int32_t source, int persist
     memset(&b, 0, sizeof b);
     cl_program prog = NULL;
     int rc = -1;
-    if (make_buf(c, (n + 1) * 4, g->row, &b.row, "CSR rows", err, err_len) ||
-        make_buf(c, m * 4, g->col, &b.col, "CSR columns", err, err_len) ||
-        make_buf(c, m * 4, g->w, &b.w, "weights", err, err_len) ||
-        make_buf(c, n * 4, dist_out, &b.dist, "distances", err, err_len) ||
-        make_buf(c, n * 4, NULL, &b.dist_old, "previous distances", err, err_len) ||
-        make_buf(c, sizeof flags, flags, &b.flags, "flags", err, err_len) ||
-        make_buf(c, sizeof words, words, &b.barrier_words, "barrier words", err, err_len))
+    if (app_cl_buffer(c, (n + 1) * 4, g->row, &b.row, "CSR rows", err, err_len) ||
+        app_cl_buffer(c, m * 4, g->col, &b.col, "CSR columns", err, err_len) ||
+        app_cl_buffer(c, m * 4, g->w, &b.w, "weights", err, err_len) ||
+        app_cl_buffer(c, n * 4, dist_out, &b.dist, "distances", err, err_len) ||
+        app_cl_buffer(c, n * 4, NULL, &b.dist_old, "previous distances", err, err_len) ||
+        app_cl_buffer(c, sizeof flags, flags, &b.flags, "flags", err, err_len) ||
+        app_cl_buffer(c, sizeof words, words, &b.barrier_words, "barrier words", err, err_len))
         goto out;
     if (app_cl_build(c, persistent ? APP_PSSSP_COOP_FILE : APP_PSSSP_PLAIN_FILE, NULL, &prog, err, err_len))
         goto out;
@@ -173,6 +157,5 @@ int app_psssp_plain_run(app_cl *c, const app_csr *g, int32_t source, int persist
 out:
     if (prog)
         clReleaseProgram(prog);
-    release_bufs(&b);
     return rc;
 }

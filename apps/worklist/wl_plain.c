@@ -12,22 +12,6 @@ typedef struct {
     cl_mem row, col, w, dist, wl0, wl1, ctl, barrier_words;
 } wl_bufs;
 
-static void release_bufs(wl_bufs *b)
-{
-    cl_mem *all[] = {&b->row, &b->col, &b->w, &b->dist, &b->wl0, &b->wl1, &b->ctl, &b->barrier_words};
-    for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
-        if (*all[i]) {
-            clReleaseMemObject(*all[i]);
-            *all[i] = NULL;
-        }
-}
-
-static int make_buf(app_cl *c, size_t bytes, const void *init, cl_mem *out, const char *what, char *err,
-                    size_t err_len)
-{
-    return app_cl_buffer(c, bytes, init, out, what, err, err_len);
-}
-
 /* Uploads g and the initial state; scratch (n values) is overwritten. */
 static int upload(app_cl *c, const app_csr *g, app_wl_mode mode, int32_t source, size_t cap, wl_bufs *b,
                   int32_t *scratch, char *err, size_t err_len)
@@ -36,15 +20,15 @@ static int upload(app_cl *c, const app_csr *g, app_wl_mode mode, int32_t source,
     app_wl_init_values(mode, g->n, source, scratch);
     int32_t ctl[4] = {1, 0, 0, 0};
     uint32_t words[2] = {0, 0};
-    if (make_buf(c, (n + 1) * 4, g->row, &b->row, "CSR rows", err, err_len) ||
-        make_buf(c, (size_t)g->m * 4, g->m ? g->col : NULL, &b->col, "CSR columns", err, err_len) ||
+    if (app_cl_buffer(c, (n + 1) * 4, g->row, &b->row, "CSR rows", err, err_len) ||
+        app_cl_buffer(c, (size_t)g->m * 4, g->m ? g->col : NULL, &b->col, "CSR columns", err, err_len) ||
         (mode == APP_WL_SSSP &&
-         make_buf(c, (size_t)g->m * 4, g->m ? g->w : NULL, &b->w, "edge weights", err, err_len)) ||
-        make_buf(c, n * 4, scratch, &b->dist, "values", err, err_len) ||
-        make_buf(c, cap * 4, NULL, &b->wl0, "worklist 0", err, err_len) ||
-        make_buf(c, cap * 4, NULL, &b->wl1, "worklist 1", err, err_len) ||
-        make_buf(c, sizeof ctl, ctl, &b->ctl, "worklist sizes", err, err_len) ||
-        make_buf(c, sizeof words, words, &b->barrier_words, "barrier words", err, err_len))
+         app_cl_buffer(c, (size_t)g->m * 4, g->m ? g->w : NULL, &b->w, "edge weights", err, err_len)) ||
+        app_cl_buffer(c, n * 4, scratch, &b->dist, "values", err, err_len) ||
+        app_cl_buffer(c, cap * 4, NULL, &b->wl0, "worklist 0", err, err_len) ||
+        app_cl_buffer(c, cap * 4, NULL, &b->wl1, "worklist 1", err, err_len) ||
+        app_cl_buffer(c, sizeof ctl, ctl, &b->ctl, "worklist sizes", err, err_len) ||
+        app_cl_buffer(c, sizeof words, words, &b->barrier_words, "barrier words", err, err_len))
         return -1;
     cl_int e = clEnqueueWriteBuffer(c->queue, b->wl0, CL_TRUE, 0, 4, &source, 0, NULL, NULL);
     if (e != CL_SUCCESS)
@@ -203,6 +187,5 @@ int app_wl_plain_run(app_cl *c, const app_csr *g, app_wl_mode mode, int32_t sour
 out:
     if (prog)
         clReleaseProgram(prog);
-    release_bufs(&b);
     return rc;
 }

@@ -69,13 +69,7 @@ int app_ws_plain_run(app_cl *c, const app_ws_params *p, size_t wg, unsigned grou
                  "clEnqueueReadBuffer (queue metadata)");
     app_ws_decode(ctr, qmeta, nq, out);
     rc = 0;
-fail:
-    if (bm)
-        clReleaseMemObject(bm);
-    if (bt)
-        clReleaseMemObject(bt);
-    if (bc)
-        clReleaseMemObject(bc);
+fail: /* the buffers belong to c (app_cl_buffer) */
     if (k)
         clReleaseKernel(k);
     if (prog)
