@@ -110,6 +110,8 @@ int app_calibrate_matmul(ck_context *ctx, unsigned groups, double target_ms, int
         double t;
         if (time_matmul(ctx, groups, n, &t, err, err_len))
             return -1;
+        out->tried_n[out->steps] = n;
+        out->tried_ms[out->steps] = t;
         out->steps++;
         if (t >= target_ms) {
             if (!hi || n < hi)

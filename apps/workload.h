@@ -36,6 +36,8 @@ typedef struct {
     unsigned groups;    /* work-groups of the calibration launches (all workers) */
     int capped;         /* E not reached: n is max_n (exec_ms below target_ms)   */
     unsigned steps;     /* sizes tried                                           */
+    int tried_n[16];    /* each size tried, in order, and its median exec_ms     */
+    double tried_ms[16];
 } app_calibration;
 
 /* Finds the smallest n (a multiple of 8, 8..max_n, max_n <= 4096) at which

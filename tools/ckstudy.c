@@ -50,7 +50,7 @@ typedef struct {
     unsigned runs;
     double scale;         /* P and E scale */
     int max_n;            /* calibration cap (0: by device) */
-    int resume, no_plots, naive_too;
+    int resume, no_plots, naive_too, report_only;
     ck_device_options device;
     size_t wg;
     unsigned max_groups;
@@ -91,6 +91,7 @@ static void usage(FILE *f)
             "  --query-only             graph apps: the query resizing barrier only (default: query and naive)\n"
             "  --resume                 keep DIR/runs.csv and skip the runs it has\n"
             "  --no-plots               write the .dat/.gp files but do not run gnuplot\n"
+            "  --report-only            run nothing: remake the tables, figures and summary from DIR/runs.csv\n"
             "  --device S, --path cl20|cl12|auto, --wg SIZE, --max-groups G, --arena-mb MB, --timeout S,\n"
             "  --samples K              as for ckrun\n"
             "  --version, --help\n"
@@ -145,7 +146,7 @@ static void parse_args(int argc, char **argv, options *o)
     double scale = 0;
     enum { OPT_PRESET = 256, OPT_QUICK, OPT_OUT, OPT_APPS, OPT_CLASSES, OPT_GROUPS, OPT_RUNS, OPT_SCALE, OPT_MAXN,
            OPT_QONLY, OPT_RESUME, OPT_NOPLOTS, OPT_DEVICE, OPT_PATH, OPT_WG, OPT_MAXG, OPT_ARENA, OPT_TIMEOUT,
-           OPT_SAMPLES, OPT_VERSION };
+           OPT_SAMPLES, OPT_VERSION, OPT_REPORT };
     static const struct option longopts[] = {
         {"preset", required_argument, NULL, OPT_PRESET}, {"quick", no_argument, NULL, OPT_QUICK},
         {"out", required_argument, NULL, OPT_OUT},       {"apps", required_argument, NULL, OPT_APPS},
@@ -157,6 +158,7 @@ static void parse_args(int argc, char **argv, options *o)
         {"wg", required_argument, NULL, OPT_WG},         {"max-groups", required_argument, NULL, OPT_MAXG},
         {"arena-mb", required_argument, NULL, OPT_ARENA}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"samples", required_argument, NULL, OPT_SAMPLES}, {"version", no_argument, NULL, OPT_VERSION},
+        {"report-only", no_argument, NULL, OPT_REPORT},
         {"help", no_argument, NULL, 'h'},                {NULL, 0, NULL, 0}};
     cli_init("ckstudy");
     int c;
@@ -185,6 +187,7 @@ static void parse_args(int argc, char **argv, options *o)
         case OPT_QONLY: o->naive_too = 0; break;
         case OPT_RESUME: o->resume = 1; break;
         case OPT_NOPLOTS: o->no_plots = 1; break;
+        case OPT_REPORT: o->report_only = 1; break;
         case OPT_DEVICE: o->device.device = v; break;
         case OPT_PATH:
             if (ck_path_parse(v, &o->device.path) != CK_OK)
@@ -596,6 +599,8 @@ static int run_session(sweep *sw, const study_item *it, app *a, int naive, unsig
                     break;
             }
             cfg_done++;
+            if (have >= o->runs)
+                continue; /* resumed: already in runs.csv */
             if (ci < 0)
                 progress("%s %s %s alone: done", app_kind_name(it->kind), it->input, barrier);
             else
@@ -817,10 +822,12 @@ static int write_summary(sweep *sw, const study_row *rows, size_t n, const study
         const app_calibration *cal = &sw->cal[k];
         fprintf(f, "    {\"class\": \"%s\", \"period_ms\": %.4f, \"exec_ms\": %.4f, \"preemption_model\": %.4f, "
                    "\"calibration\": {\"matmul_size\": %d, \"measured_exec_ms\": %.4f, \"groups\": %u, "
-                   "\"capped\": %s, \"sizes_tried\": %u}}%s\n",
+                   "\"capped\": %s, \"tried\": [",
                 app_class_name(k), app_class_period_ms(k, o->scale), app_class_exec_ms(k, o->scale),
-                app_class_preemption_model(k), cal->n, cal->exec_ms, cal->groups, cal->capped ? "true" : "false",
-                cal->steps, c + 1 < o->n_classes ? "," : "");
+                app_class_preemption_model(k), cal->n, cal->exec_ms, cal->groups, cal->capped ? "true" : "false");
+        for (unsigned t = 0; t < cal->steps; ++t)
+            fprintf(f, "%s{\"n\": %d, \"exec_ms\": %.4f}", t ? ", " : "", cal->tried_n[t], cal->tried_ms[t]);
+        fprintf(f, "]}}%s\n", c + 1 < o->n_classes ? "," : "");
     }
     fprintf(f, "  ],\n  \"groups\": [");
     for (unsigned g = 0; g < o->n_groups; ++g)
@@ -880,10 +887,15 @@ int main(int argc, char **argv)
     char err[1024];
     char path[4096];
     snprintf(path, sizeof path, "%s/runs.csv", o.out);
-    if (o.resume && study_rows_read(path, &sw.done.rows, &sw.done.n, err, sizeof err)) {
+    if (o.report_only && access(path, R_OK) != 0)
+        cli_bad_value("--out", o.out, "--report-only: no runs.csv there", "the output folder of a sweep");
+    if (!o.report_only && o.resume && study_rows_read(path, &sw.done.rows, &sw.done.n, err, sizeof err)) {
         fprintf(stderr, "ckstudy: --resume: %s\n", err);
         return 2;
     }
+    int stop = 0;
+    if (o.report_only)
+        goto report;
     if (!o.resume) {
         /* A fresh sweep: the old timelines would be skipped as done. */
         for (unsigned k = 0; k < APP_KIND_COUNT; ++k) {
@@ -910,7 +922,6 @@ int main(int argc, char **argv)
         fclose(sw.csv);
         return 1;
     }
-    int stop = 0;
     for (unsigned i = 0; i < o.n_items && !stop; ++i) {
         study_item *it = &o.items[i];
         app *a;
@@ -934,6 +945,7 @@ int main(int argc, char **argv)
         app_destroy(a);
     }
     fclose(sw.csv);
+report:
     /* Reports, from the file (old and new rows alike). */
     study_row *rows;
     size_t n;
