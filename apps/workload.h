@@ -32,7 +32,7 @@ double app_class_preemption_model(app_class c);
 typedef struct {
     double target_ms;   /* E asked for                                           */
     int n;              /* matrix size chosen                                    */
-    double exec_ms;     /* measured: median execution time of one launch at n    */
+    double exec_ms;     /* measured: median time of one launch at n (total_ms)   */
     unsigned groups;    /* work-groups of the calibration launches (all workers) */
     int capped;         /* E not reached: n is max_n (exec_ms below target_ms)   */
     unsigned steps;     /* sizes tried                                           */
@@ -42,8 +42,10 @@ typedef struct {
 
 /* Finds the smallest n (a multiple of 8, 8..max_n, max_n <= 4096) at which
  * one matmul launch with `groups` work-groups, alone in ctx (built with
- * matmul.cl; nothing else may run), takes at least target_ms of execution
- * (ck_launch_stats.exec_ms, median of 3 launches after one warm-up). Grows
+ * matmul.cl; nothing else may run), takes at least target_ms (its
+ * ck_launch_stats.total_ms, sent to finished: alone, queue and gather are
+ * near zero, and exec_ms is measured between two messages' arrivals, coarse
+ * on a busy CPU; median of 5 launches after one warm-up). Grows
  * n by the cube-root rule from the last measurement. Stops at max_n and
  * sets capped. Allocates and frees its matrices in ctx's arena. */
 int app_calibrate_matmul(ck_context *ctx, unsigned groups, double target_ms, int max_n, app_calibration *out,

@@ -48,9 +48,10 @@ typedef struct {
     const char *groups[MAX_GROUPS_EXPR];
     unsigned n_groups;
     unsigned runs;
+    unsigned runs_one;    /* runs of the configurations whose stream has 1 group */
     double scale;         /* P and E scale */
     int max_n;            /* calibration cap (0: by device) */
-    int resume, no_plots, naive_too, report_only;
+    int resume, no_plots, naive_too, report_only, dry_run;
     ck_device_options device;
     size_t wg;
     unsigned max_groups;
@@ -67,7 +68,7 @@ static const struct {
     const char *app, *input;
 } full_inputs[] = {
     {"bfs", "rmat20"},     {"color", "circuit"},  {"color", "ecology"}, {"mis", "circuit"},
-    {"p-sssp", "road-ny"}, {"bc", "bc-1k"},       {"bfs-wl", "rmat22"}, {"l-sssp", "road-nw"},
+    {"p-sssp", "road-ny"}, {"bc", "bc-1k"},       {"bfs-wl", "road-w"}, {"l-sssp", "road-nw"},
     {"octree", "default"}, {"game", "default"},   {"ws", "default"},
 };
 static const char *const quick_apps = "bfs,ws";
@@ -84,20 +85,25 @@ static void usage(FILE *f)
             "  --apps LIST              comma-separated apps, of: %s\n"
             "  --classes LIST           of light,medium,heavy (default all three)\n"
             "  --groups LIST            matmul group counts, of 1,N/4,N/2,N-1,N (default 1,N/4,N/2,N-1)\n"
-            "  --runs R                 runs per configuration, 1..%d (default: the preset's)\n"
+            "  --runs R                 runs per configuration, 1..%d (default: quick 1, full 3)\n"
+            "  --runs-one-group R       runs of the configurations whose stream has 1 group (each of its\n"
+            "                           launches takes about N x E: 12 s for heavy at N = 1200), 1..%d\n"
+            "                           (default: quick as --runs, full 1)\n"
             "  --time-scale F           multiply every P and E by F, 0.01..10 (default: the preset's)\n"
             "  --max-matmul n           largest matmul size the calibration tries, 8..4096 (default 4096 on\n"
             "                           GPUs, 256 on CPUs)\n"
             "  --query-only             graph apps: the query resizing barrier only (default: query and naive)\n"
             "  --resume                 keep DIR/runs.csv and skip the runs it has\n"
             "  --no-plots               write the .dat/.gp files but do not run gnuplot\n"
+            "  --dry-run                print the app/input pairs and configurations, run nothing\n"
             "  --report-only            run nothing: remake the tables, figures and summary from DIR/runs.csv\n"
-            "  --device S, --path cl20|cl12|auto, --wg SIZE, --max-groups G, --arena-mb MB, --timeout S,\n"
+            "  --device S, --path cl20|cl12|auto, --wg SIZE (default: quick 64, full 128), --max-groups G,\n"
+            "  --arena-mb MB, --timeout S,\n"
             "  --samples K              as for ckrun\n"
             "  --version, --help\n"
             "Plots need gnuplot (Debian package gnuplot-nox). Progress goes to stderr.\n"
             "Exit status: 0 every run passed, 1 a FAIL or an error, 2 bad command line.\n",
-            app_kind_list(), MAX_RUNS);
+            app_kind_list(), MAX_RUNS, MAX_RUNS);
 }
 
 static void add_item(options *o, app_kind k, const char *input)
@@ -142,11 +148,12 @@ static void parse_args(int argc, char **argv, options *o)
     o->samples = 16;
     o->naive_too = 1;
     const char *preset = "full", *classes = "light,medium,heavy", *groups = "1,N/4,N/2,N-1";
-    unsigned runs = 0;
+    unsigned runs = 0, runs1 = 0;
+    size_t wg = 0;
     double scale = 0;
     enum { OPT_PRESET = 256, OPT_QUICK, OPT_OUT, OPT_APPS, OPT_CLASSES, OPT_GROUPS, OPT_RUNS, OPT_SCALE, OPT_MAXN,
            OPT_QONLY, OPT_RESUME, OPT_NOPLOTS, OPT_DEVICE, OPT_PATH, OPT_WG, OPT_MAXG, OPT_ARENA, OPT_TIMEOUT,
-           OPT_SAMPLES, OPT_VERSION, OPT_REPORT };
+           OPT_SAMPLES, OPT_VERSION, OPT_REPORT, OPT_RUNS1, OPT_DRY };
     static const struct option longopts[] = {
         {"preset", required_argument, NULL, OPT_PRESET}, {"quick", no_argument, NULL, OPT_QUICK},
         {"out", required_argument, NULL, OPT_OUT},       {"apps", required_argument, NULL, OPT_APPS},
@@ -158,7 +165,8 @@ static void parse_args(int argc, char **argv, options *o)
         {"wg", required_argument, NULL, OPT_WG},         {"max-groups", required_argument, NULL, OPT_MAXG},
         {"arena-mb", required_argument, NULL, OPT_ARENA}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"samples", required_argument, NULL, OPT_SAMPLES}, {"version", no_argument, NULL, OPT_VERSION},
-        {"report-only", no_argument, NULL, OPT_REPORT},
+        {"report-only", no_argument, NULL, OPT_REPORT}, {"runs-one-group", required_argument, NULL, OPT_RUNS1},
+        {"dry-run", no_argument, NULL, OPT_DRY},
         {"help", no_argument, NULL, 'h'},                {NULL, 0, NULL, 0}};
     cli_init("ckstudy");
     int c;
@@ -188,12 +196,14 @@ static void parse_args(int argc, char **argv, options *o)
         case OPT_RESUME: o->resume = 1; break;
         case OPT_NOPLOTS: o->no_plots = 1; break;
         case OPT_REPORT: o->report_only = 1; break;
+        case OPT_DRY: o->dry_run = 1; break;
+        case OPT_RUNS1: runs1 = (unsigned)cli_uint("--runs-one-group", v, 1, MAX_RUNS, "runs"); break;
         case OPT_DEVICE: o->device.device = v; break;
         case OPT_PATH:
             if (ck_path_parse(v, &o->device.path) != CK_OK)
                 cli_bad_value("--path", v, "unknown atomics path", "auto, cl20 or cl12");
             break;
-        case OPT_WG: o->wg = (size_t)cli_uint("--wg", v, 1, 1024, "work-items"); break;
+        case OPT_WG: wg = (size_t)cli_uint("--wg", v, 1, 1024, "work-items"); break;
         case OPT_MAXG: o->max_groups = (unsigned)cli_uint("--max-groups", v, 2, 1u << 20, "work-groups"); break;
         case OPT_ARENA: o->arena_mb = (size_t)cli_uint("--arena-mb", v, 1, 1u << 17, "MiB"); break;
         case OPT_TIMEOUT: o->timeout_s = cli_timeout("--timeout", v); break;
@@ -204,6 +214,8 @@ static void parse_args(int argc, char **argv, options *o)
     cli_no_operands(argc, argv);
     o->quick = !strcmp(preset, "quick");
     o->runs = runs ? runs : o->quick ? 1 : 3;
+    o->runs_one = runs1 ? runs1 : o->quick ? o->runs : 1;
+    o->wg = wg ? wg : o->quick ? 64 : 128; /* full: as tools/device_apps_paper.sh */
     o->scale = scale > 0 ? scale : o->quick ? 0.25 : 1.0;
     /* classes */
     static char cls_copy[128];
@@ -290,6 +302,12 @@ typedef struct {
     study_row *rows;
     size_t n;
 } done_set;
+
+/* Runs a configuration gets. */
+static unsigned runs_for(const options *o, const char *groups_expr)
+{
+    return strcmp(groups_expr, "1") ? o->runs : o->runs_one;
+}
 
 static unsigned runs_done(const done_set *d, const study_row *key_row)
 {
@@ -517,7 +535,7 @@ static int run_session(sweep *sw, const study_item *it, app *a, int naive, unsig
     for (unsigned c = 0; c < o->n_classes; ++c)
         for (unsigned g = 0; g < o->n_groups; ++g) {
             fill_key(&key, it, barrier, "stream", app_class_name((app_class)o->classes[c]), o->groups[g]);
-            todo += runs_done(&sw->done, &key) < o->runs;
+            todo += runs_done(&sw->done, &key) < runs_for(o, o->groups[g]);
         }
     if (!todo) {
         cfg_done += 1 + o->n_classes * o->n_groups;
@@ -562,7 +580,8 @@ static int run_session(sweep *sw, const study_item *it, app *a, int naive, unsig
             double P = ci < 0 ? 0 : app_class_period_ms(cls, o->scale);
             /* The timeline: heavy (or the last class), the middle group count, query, run 0. */
             int want_tl = ci == (int)o->n_classes - 1 && g == o->n_groups / 2 && !naive && !timeline_done(sw, it->kind);
-            for (unsigned run = have; run < o->runs; ++run) {
+            unsigned want = ci < 0 ? o->runs : runs_for(o, o->groups[g]);
+            for (unsigned run = have; run < want; ++run) {
                 app_multitask_result r;
                 size_t nt = 0, dropped = 0;
                 ck_context_take_trace(s.ctx, tr, CK_TRACE_CAPACITY, &nt, &dropped); /* discard older samples */
@@ -599,7 +618,7 @@ static int run_session(sweep *sw, const study_item *it, app *a, int naive, unsig
                     break;
             }
             cfg_done++;
-            if (have >= o->runs)
+            if (have >= want)
                 continue; /* resumed: already in runs.csv */
             if (ci < 0)
                 progress("%s %s %s alone: done", app_kind_name(it->kind), it->input, barrier);
@@ -812,8 +831,8 @@ static int write_summary(sweep *sw, const study_row *rows, size_t n, const study
     fprintf(f, "{\n  \"tool\": \"ckstudy\",\n  \"preset\": \"%s\",\n  \"device\": ", o->quick ? "quick" : "full");
     json_str(f, sw->device);
     fprintf(f, ",\n  \"path\": \"%s\",\n  \"work_group_size\": %zu,\n  \"runs_per_configuration\": %u,\n"
-               "  \"time_scale\": %g,\n  \"time_scale_note\": ",
-            sw->path, o->wg, o->runs, o->scale);
+               "  \"runs_one_group\": %u,\n  \"time_scale\": %g,\n  \"time_scale_note\": ",
+            sw->path, o->wg, o->runs, o->runs_one, o->scale);
     json_str(f, o->scale == 1 ? "P and E are the paper's"
                               : "P and E are the paper's multiplied by time_scale (a slow device cannot run E)");
     fprintf(f, ",\n  \"classes\": [\n");
@@ -876,6 +895,18 @@ int main(int argc, char **argv)
 {
     static options o;
     parse_args(argc, argv, &o);
+    for (unsigned i = 0; i < o.n_items; ++i)
+        cfg_total += 1 + (1 + o.n_classes * o.n_groups) * (app_kind_uses_graph(o.items[i].kind) && o.naive_too ? 2 : 1);
+    if (o.dry_run) {
+        printf("%u app/input pairs, %u configurations x %u runs (%u runs where the stream has 1 group), work-group "
+               "size %zu, P and E x %g\n", o.n_items, cfg_total, o.runs, o.runs_one, o.wg, o.scale);
+        for (unsigned i = 0; i < o.n_items; ++i)
+            printf("  %s %s: %s resizing barrier, %u classes x %u group counts, alone, original persistent\n",
+                   app_kind_name(o.items[i].kind), o.items[i].input,
+                   app_kind_uses_graph(o.items[i].kind) && o.naive_too ? "query and naive" : "query", o.n_classes,
+                   o.n_groups);
+        return 0;
+    }
     check_out_dir(o.out);
     if (!o.no_plots && !study_have_gnuplot()) {
         fprintf(stderr, "ckstudy: gnuplot not found: install the Debian package gnuplot-nox (or pass --no-plots)\n");
@@ -913,10 +944,9 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < o.n_items; ++i)
         if (o.items[i].kind == APP_KIND_WS && !cpu && strcmp(o.items[i].input, "ci"))
             o.items[i].cfg.ws.roots = 65536;
-    for (unsigned i = 0; i < o.n_items; ++i)
-        cfg_total += 1 + (1 + o.n_classes * o.n_groups) * (app_kind_uses_graph(o.items[i].kind) && o.naive_too ? 2 : 1);
-    fprintf(stderr, "ckstudy: %u app/input pairs, %u configurations x %u runs, output in %s%s\n", o.n_items,
-            cfg_total, o.runs, o.out, o.resume ? " (resumed: runs already in runs.csv are skipped)" : "");
+    fprintf(stderr, "ckstudy: %u app/input pairs, %u configurations x %u runs (%u with 1 matmul group), output in "
+                    "%s%s\n", o.n_items, cfg_total, o.runs, o.runs_one, o.out,
+            o.resume ? " (resumed: runs already in runs.csv are skipped)" : "");
     if (calibrate(&sw, err, sizeof err)) {
         fprintf(stderr, "ckstudy: %s\n", err);
         fclose(sw.csv);
