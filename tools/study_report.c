@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 static const char *const class_names[3] = {"light", "medium", "heavy"};
+/* One colour per class in every figure (its period line is dashed in it). */
+static const char *const class_colors[3] = {"#1b9e77", "#d95f02", "#7570b3"};
 
 static int cmp_d(const void *a, const void *b)
 {
@@ -346,17 +348,18 @@ static int table3_fig6(const study_report_options *o, const study_row *rows, siz
         for (unsigned g = 0; g < ng; ++g)
             have_s |= !isnan(sl[c][g]);
         if (have_s)
-            fprintf(gp, ", 'fig6.dat' using 1:%d with linespoints title '%s'", 2 + 2 * c, class_names[c]);
+            fprintf(gp, ", 'fig6.dat' using 1:%d with linespoints lc rgb '%s' title '%s'", 2 + 2 * c,
+                    class_colors[c], class_names[c]);
     }
-    fprintf(gp, "\nset logscale y\nset ylabel 'median period (ms)'\nset title 'matmul stream period'\nplot ");
+    fprintf(gp, "\nset logscale y\nset ylabel 'median period (ms)'\nset offsets 0, 0, graph 0.05, graph 0.05\nset title 'matmul stream period'\nplot ");
     int first = 1;
     for (int c = 0; c < 3; ++c) {
         int have_p = 0;
         for (unsigned g = 0; g < ng; ++g)
             have_p |= !isnan(pe[c][g]);
         if (have_p) {
-            fprintf(gp, "%s'fig6.dat' using 1:%d with linespoints title '%s'", first ? "" : ", ", 3 + 2 * c,
-                    class_names[c]);
+            fprintf(gp, "%s'fig6.dat' using 1:%d with linespoints lc rgb '%s' title '%s'", first ? "" : ", ",
+                    3 + 2 * c, class_colors[c], class_names[c]);
             first = 0;
         }
     }
@@ -364,8 +367,8 @@ static int table3_fig6(const study_report_options *o, const study_row *rows, siz
         filter fc = {NULL, NULL, NULL, "stream", class_names[c], NULL};
         double P = median_of(rows, n, &fc, F_PERIOD_P);
         if (!isnan(P) && P > 0) {
-            fprintf(gp, "%s%.4f with lines dt 2 lc rgb 'gray' title '%s P = %.3g ms'", first ? "" : ", ", P,
-                    class_names[c], P);
+            fprintf(gp, "%s%.4f with lines dt 2 lc rgb '%s' title '%s P = %.3g ms'", first ? "" : ", ", P,
+                    class_colors[c], class_names[c], P);
             first = 0;
         }
     }
@@ -441,8 +444,8 @@ static int fig5(const study_report_options *o, const study_row *rows, size_t n, 
         int first = 1;
         for (int c = 0; c < 5; ++c)
             if (have[c]) {
-                fprintf(gp, "%s'%s.dat' using 1:%d with linespoints title '%s'", first ? "" : ", ", base, 2 + c,
-                        titles[c]);
+                fprintf(gp, "%s'%s.dat' using 1:%d with linespoints lc rgb '%s' title '%s'", first ? "" : ", ",
+                        base, 2 + c, c < 2 ? (c ? "#e7298a" : "#000000") : class_colors[c - 2], titles[c]);
                 first = 0;
             }
         double shown[3];
