@@ -123,7 +123,12 @@ static void *stream_main(void *arg)
             break;
         }
         ck_launch_release(l);
+        double t_end = app_now_ms();
         st->launch_at[k] = t0;
+        r->send_ms[k] = t0;
+        r->queue_ms[k] = ls.queue_ms;
+        if (st->period_ms > 0 && t_end > next + st->period_ms)
+            r->mm_missed++;
         r->gather_ms[k] = ls.gather_ms;
         r->exec_ms[k] = ls.exec_ms;
         r->total_ms[k] = ls.total_ms;
@@ -168,8 +173,11 @@ int app_multitask_run(app_session *s, unsigned mm_groups, double period_ms, unsi
         r->exec_ms = calloc(st.cap, sizeof(double));
         r->total_ms = calloc(st.cap, sizeof(double));
         r->period_ms = calloc(st.cap, sizeof(double));
+        r->send_ms = calloc(st.cap, sizeof(double));
+        r->queue_ms = calloc(st.cap, sizeof(double));
         st.launch_at = calloc(st.cap, sizeof(double));
-        if (!r->gather_ms || !r->exec_ms || !r->total_ms || !r->period_ms || !st.launch_at) {
+        if (!r->gather_ms || !r->exec_ms || !r->total_ms || !r->period_ms || !r->send_ms || !r->queue_ms ||
+            !st.launch_at) {
             free(st.launch_at);
             app_multitask_result_free(r);
             snprintf(err, err_len, "out of host memory for the matmul stream");
@@ -178,6 +186,7 @@ int app_multitask_run(app_session *s, unsigned mm_groups, double period_ms, unsi
     }
     ck_launch *l = NULL;
     double t0 = app_now_ms();
+    r->coop_send_ms = t0;
     if (app_coop_start(s->a, s->coop_groups, &l, err, err_len)) {
         free(st.launch_at);
         return -1;
@@ -235,7 +244,9 @@ void app_multitask_result_free(app_multitask_result *r)
     free(r->exec_ms);
     free(r->total_ms);
     free(r->period_ms);
-    r->gather_ms = r->exec_ms = r->total_ms = r->period_ms = NULL;
+    free(r->send_ms);
+    free(r->queue_ms);
+    r->gather_ms = r->exec_ms = r->total_ms = r->period_ms = r->send_ms = r->queue_ms = NULL;
 }
 
 int app_parse_group_expr(const char *s, unsigned n, unsigned *out)

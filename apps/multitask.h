@@ -46,11 +46,22 @@ typedef struct {
     char mm_msg[384];        /* first matmul problem                          */
     double *gather_ms, *exec_ms, *total_ms, *period_ms; /* per launch; period: between launch starts */
     unsigned n_period;
+    /* Timeline: host times (app_now_ms, the clock of ck_trace_sample.t_s in
+     * ms) when the cooperative launch and each matmul launch were sent, and
+     * each matmul launch's queue time (sent -> gathering starts). */
+    double coop_send_ms;
+    double *send_ms, *queue_ms;
+    /* Missed periods: matmul launches that ended after the start of the
+     * next period (the next launch then went out at once). period_ms 0
+     * counts none. */
+    unsigned mm_missed;
 } app_multitask_result;
 
 /* One cooperative run: launches the app's kernel with N = s->coop_groups
  * and, if mm_groups > 0, runs the matmul stream (mm_groups groups, one
- * launch per period_ms, first at once) until the cooperative kernel ends;
+ * launch per period_ms, first at once, never two in flight: a launch that
+ * ends after the next period's start is a missed period and the next one
+ * goes out at once) until the cooperative kernel ends;
  * the first matmul launch is made even if the cooperative kernel ended
  * before the stream thread got going.
  * Checks the app's output and every matmul launch (`samples` entries each).

@@ -228,7 +228,27 @@ typedef struct {
      * the file names. */
     const char *chaos_record_path;
     const char *chaos_replay_path;
+    /* 1: record the active-group count M of the cooperative launch over time
+     * (read it with ck_context_take_trace). The device mirrors M into one
+     * host-visible word at every change; the host's progress thread samples
+     * that word at every poll, so the trace's resolution is the poll interval
+     * (microseconds while launches run, up to 20 us on GPUs and 50 us on CPUs
+     * when idle) and a change undone between two polls is missed. Costs a
+     * load of host memory per poll. 0 (default): off. */
+    int trace_active_groups;
 } ck_context_options;
+
+/* One sample of the active-group trace: host time (seconds of
+ * CLOCK_MONOTONIC, the clock of clock_gettime) when the progress thread saw
+ * the cooperative launch's M become `active`. A cooperative launch's start
+ * gives its initial M, its end gives 0. */
+typedef struct {
+    double t_s;
+    unsigned active;
+} ck_trace_sample;
+/* Samples a context keeps between two ck_context_take_trace calls (later
+ * ones are dropped and counted). */
+#define CK_TRACE_CAPACITY 65536u
 
 /* Largest ck_context_options.arena_bytes accepted (64 TiB). */
 #define CK_MAX_ARENA_BYTES ((uint64_t)1 << 46)
@@ -282,6 +302,13 @@ ck_status ck_context_build(ck_context *ctx);
  * quiet_warnings is set. "" if there are none or before a build; never NULL;
  * owned by ctx. Cannot fail. */
 const char *ck_context_build_warnings(const ck_context *ctx);
+/* Moves up to cap samples of the active-group trace (oldest first; those
+ * that do not fit stay for the next call) into out and sets *n_out to their
+ * number; *dropped (if not NULL) to the samples lost because the trace was
+ * full since the last call. Needs ck_context_options.trace_active_groups.
+ * Thread-safe. Errors: CK_ERR_INVALID_ARGUMENT (not a live context, tracing
+ * off, n_out NULL, out NULL with cap > 0). */
+ck_status ck_context_take_trace(ck_context *ctx, ck_trace_sample *out, size_t cap, size_t *n_out, size_t *dropped);
 /* Worker groups of the running megakernel (occupancy minus the scheduler
  * group); 0 before a successful build. */
 unsigned ck_context_workers(const ck_context *ctx);

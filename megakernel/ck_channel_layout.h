@@ -23,6 +23,7 @@
 #define CK_CH_STATUS     (5u * CK_CH_LINE_WORDS)
 #define CK_CH_POLL_COUNT (CK_CH_STATUS + 0u)       /* tickets taken so far (mirror)          */
 #define CK_CH_POLL_FINAL (CK_CH_STATUS + 1u)       /* 1 + final occupancy once poll closed   */
+#define CK_CH_COOP_M     (CK_CH_STATUS + 2u)       /* M of the cooperative launch, mirrored at every change (trace) */
 
 /* Message rings. A message has at most CK_CH_MSG_WORDS words; word 0 is its
  * header: type in the low 16 bits, length in words (header included) in the

@@ -214,6 +214,7 @@ uint ck_fork_prepare_locked(ck_wg_t *ctx, uint k, uint point, const void *tx, ui
     uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
     ck_fork_write(s, ctx->max_workers, f, ctx->slot, ctx->launch, m, k, point, tx, tx_bytes, birth);
     ck_store_relaxed(CK_L(ctx, CK_L_M), m + k);
+    ck_sys_store_relaxed(ctx->ch + CK_CH_COOP_M, m + k); /* host trace */
     ck_fetch_add(CK_L(ctx, CK_L_LIVE), k); /* k more groups to leave */
     ck_store_relaxed(CK_L(ctx, CK_L_FORKED), ck_load_relaxed(CK_L(ctx, CK_L_FORKED)) + k);
     if (m + k > ck_load_relaxed(CK_L(ctx, CK_L_MAX_M)))
@@ -260,6 +261,7 @@ void ck_count_kills_locked(ck_wg_t *ctx, uint drop)
     ck_store_relaxed(total, ck_load_relaxed(total) + drop);
     uint req = ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ));
     ck_store_relaxed(CK_L(ctx, CK_L_KILL_REQ), req - min(req, drop));
+    ck_sys_store_relaxed(ctx->ch + CK_CH_COOP_M, ck_load_relaxed(CK_L(ctx, CK_L_M))); /* host trace */
 }
 
 /* ------------------------------------------------ chaos decisions */

@@ -165,6 +165,7 @@ uint ck_sched_start(ck_sched_t *S, uint slot)
         return 0;
     }
     ck_store_relaxed(L + CK_L_M, k);
+    ck_sys_store_relaxed(S->ch + CK_CH_COOP_M, k); /* host trace */
     ck_store_relaxed(L + CK_L_MAX_M, k);
     ck_store_relaxed(L + CK_L_INITIAL, k);
     ck_store_relaxed(L + CK_L_LIVE, k);

@@ -88,6 +88,12 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
         free(ctx);
         return bad;
     }
+    if ((s = ck_trace_init(&ctx->trace, o->trace_active_groups != 0)) != CK_OK) {
+        ck_device_close(ctx->dev);
+        ck_chaos_free(&ctx->chaos);
+        free(ctx);
+        return s;
+    }
     pthread_mutex_init(&ctx->lock, NULL);
     pthread_mutex_init(&ctx->send_lock, NULL);
     pthread_mutex_init(&ctx->arena_lock, NULL);
@@ -99,6 +105,7 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
     ctx->next_id = 1;
     if ((s = ck_handle_register(ctx, CK_HANDLE_CONTEXT)) != CK_OK) {
         ck_device_close(ctx->dev);
+        ck_trace_free(&ctx->trace);
         pthread_mutex_destroy(&ctx->lock);
         pthread_mutex_destroy(&ctx->send_lock);
         pthread_mutex_destroy(&ctx->arena_lock);
@@ -321,6 +328,8 @@ static void *progress_main(void *arg)
             continue;
         }
         double now = ck_now_s();
+        if (ctx->trace.on)
+            ck_trace_poll(ctx, now);
         if (gpu) {
             if (__atomic_exchange_n(&ctx->kick, 0, __ATOMIC_ACQ_REL))
                 last_activity = now;
@@ -637,6 +646,7 @@ ck_status ck_context_destroy(ck_context *ctx)
     free(ctx->sources);
     free(ctx->state_text);
     ck_chaos_free(&ctx->chaos);
+    ck_trace_free(&ctx->trace);
     ck_device_close(ctx->dev);
     pthread_mutex_destroy(&ctx->lock);
     pthread_mutex_destroy(&ctx->send_lock);

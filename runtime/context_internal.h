@@ -10,6 +10,7 @@
 #include "handle.h"
 #include "ck_sched_layout.h"
 #include "stitcher.h"
+#include "trace.h"
 #include "zero_copy.h"
 
 #include <pthread.h>
@@ -84,6 +85,7 @@ struct ck_context {
     int state_ready;
 
     ck_chaos_state chaos;   /* chaos record/replay (chaos.c)                 */
+    ck_trace_state trace;   /* active-group trace (trace.c)                  */
 };
 
 /* How long ck_wait spins on a launch's state before it sleeps (GPU devices),

@@ -204,6 +204,8 @@ void ck_launch_handle_message(ck_context *ctx, const uint32_t *m, double now)
         if ((l = find(ctx, m[1]))) {
             l->t_started = now;
             l->initial = m[2];
+            if (l->coop)
+                ck_trace_coop_started(&ctx->trace, now, m[2]);
             __atomic_store_n(&l->state, CK_LAUNCH_STARTED, __ATOMIC_RELEASE);
         }
         break;
@@ -217,6 +219,7 @@ void ck_launch_handle_message(ck_context *ctx, const uint32_t *m, double now)
             l->max_m = m[6];
             if (l->coop) {
                 l->initial = m[7];
+                ck_trace_coop_done(&ctx->trace, now);
                 ck_chaos_launch_done(ctx, l); /* before ck_wait can see it done */
             }
             __atomic_store_n(&l->state, CK_LAUNCH_DONE, __ATOMIC_RELEASE);

@@ -10,6 +10,7 @@
 #include "graph_input.h"
 #include "cli.h"
 #include "multitask.h"
+#include "workload.h"
 #include "paths.h"
 #include "timer.h"
 
@@ -44,6 +45,7 @@ typedef struct {
     unsigned plain_groups;
     unsigned samples;
     int quiet;
+    int cls;              /* --class: an app_class, -1 none */
 } options;
 
 typedef struct {
@@ -55,7 +57,7 @@ typedef struct {
     unsigned kills[MAX_RUNS], forks[MAX_RUNS], resizes[MAX_RUNS], max_active[MAX_RUNS], initial[MAX_RUNS];
     double *gather, *exec, *period;
     size_t n_gather, n_period, cap;
-    unsigned mm_launches, mm_bad;
+    unsigned mm_launches, mm_bad, mm_missed;
     int status;           /* 0 PASS, 1 FAIL, -1 error */
     int unchecked;        /* no CPU reference: a 0 status means "nothing failed" */
     char msg[1024];
@@ -123,6 +125,10 @@ static void usage(FILE *f)
             "  --noncoop LIST           matmul work-group counts: 1..%d comma-separated entries of N, N/4, N/2,\n"
             "                           N-1 or a number 1..%u (default 1,N/4,N/2,N-1), or none\n"
             "  --period-ms P            milliseconds between matmul launches, 0..%.0f (default 40)\n"
+            "  --class light|medium|heavy  graphics-like workload of the paper's section 5.2 (P/E = 70/3,\n"
+            "                           40/3, 40/10 ms): sets the period to P and the matmul size to the one\n"
+            "                           calibrated on the device so that a launch with all workers takes E\n"
+            "                           (--matmul-size then caps the size; the calibration goes to stderr)\n"
             "  --matmul-size n          n x n matmul, 8..4096 (default 128 on CPUs, 1024 on GPUs)\n"
             "  --samples K              matmul entries checked per launch, 1..100000 (default 16)\n"
             "  --plain multi|persistent|none  graph apps' baseline form (default multi); the others are\n"
@@ -189,6 +195,7 @@ static void parse_args(int argc, char **argv, options *o)
     o->timeout_s = 120;
     o->plain = 1;
     o->samples = 16;
+    o->cls = -1;
     app_config ws_defaults;
     app_config_defaults(&ws_defaults, APP_KIND_WS);
     o->app.ws = ws_defaults.ws;
@@ -196,7 +203,7 @@ static void parse_args(int argc, char **argv, options *o)
            OPT_ITERS, OPT_SEED, OPT_NOREF, OPT_DEVICE, OPT_PATH, OPT_WG, OPT_CHAOS, OPT_NAIVE, OPT_GROUPS, OPT_MAXG,
            OPT_ARENA, OPT_TIMEOUT, OPT_KERNELS, OPT_NONCOOP, OPT_PERIOD, OPT_MMSIZE, OPT_SAMPLES, OPT_PLAIN,
            OPT_PLAING, OPT_RUNS, OPT_JSON, OPT_QUIET, OPT_VERSION, OPT_MAXW, OPT_BCSRC, OPT_PARTICLES,
-           OPT_CLUSTERS, OPT_MAXCHILD, OPT_GDEPTH, OPT_GPOS };
+           OPT_CLUSTERS, OPT_MAXCHILD, OPT_GDEPTH, OPT_GPOS, OPT_CLASS };
     static const struct option longopts[] = {
         {"app", required_argument, NULL, OPT_APP},           {"graph", required_argument, NULL, OPT_GRAPH},
         {"scale", required_argument, NULL, OPT_SCALE},       {"edge-factor", required_argument, NULL, OPT_EF},
@@ -217,7 +224,7 @@ static void parse_args(int argc, char **argv, options *o)
         {"max-weight", required_argument, NULL, OPT_MAXW},  {"bc-sources", required_argument, NULL, OPT_BCSRC},
         {"particles", required_argument, NULL, OPT_PARTICLES}, {"clusters", required_argument, NULL, OPT_CLUSTERS},
         {"max-children", required_argument, NULL, OPT_MAXCHILD}, {"game-depth", required_argument, NULL, OPT_GDEPTH},
-        {"game-position", required_argument, NULL, OPT_GPOS},
+        {"game-position", required_argument, NULL, OPT_GPOS}, {"class", required_argument, NULL, OPT_CLASS},
         {"help", no_argument, NULL, 'h'},                    {NULL, 0, NULL, 0}};
     cli_init("ckrun");
     int c;
@@ -283,6 +290,13 @@ static void parse_args(int argc, char **argv, options *o)
             check_noncoop(v);
             snprintf(o->noncoop, sizeof o->noncoop, "%s", v);
             break;
+        case OPT_CLASS: {
+            app_class c;
+            if (app_class_parse(v, &c))
+                cli_bad_value("--class", v, "unknown workload class", "light, medium or heavy");
+            o->cls = (int)c;
+            break;
+        }
         case OPT_PERIOD: o->period_ms = cli_double("--period-ms", v, 0, MAX_PERIOD_MS, "ms"); break;
         case OPT_MMSIZE: o->matmul_size = (int)cli_uint("--matmul-size", v, 8, 4096, "(n of n x n)"); break;
         case OPT_SAMPLES: o->samples = (unsigned)cli_uint("--samples", v, 1, 100000, "entries"); break;
@@ -304,6 +318,8 @@ static void parse_args(int argc, char **argv, options *o)
         }
     }
     cli_no_operands(argc, argv);
+    if (o->cls >= 0)
+        o->period_ms = app_class_period_ms((app_class)o->cls, 1.0);
     if (!have_app)
         cli_usage_error("--app NAME is required (one of: %s)", app_kind_list());
     /* Generated graphs: bound the host memory they take. */
@@ -369,6 +385,7 @@ static int push_samples(config_result *c, const app_multitask_result *r)
     c->n_period += r->n_period;
     c->mm_launches += r->mm_launches;
     c->mm_bad += r->mm_bad;
+    c->mm_missed += r->mm_missed;
     return 0;
 }
 
@@ -427,6 +444,7 @@ typedef struct {
     int session_error;
     char session_msg[1024];
     unsigned plain_occupancy; /* checked before the run (0: app_plain discovers it) */
+    app_calibration cal;      /* --class: the matmul calibration (cal.n 0: none) */
     int device_busy;          /* the plain baseline ran out of time: skip the rest */
 } report;
 
@@ -518,6 +536,11 @@ static void print_json(const report *r)
            r->path, o->wg, r->workers, r->coop_groups);
     printf("  \"chaos_seed\": %llu,\n  \"barrier\": \"%s\",\n  \"period_ms\": %.3f,\n  \"matmul_size\": %d,\n",
            (unsigned long long)o->chaos, o->naive_barrier ? "naive" : "query", o->period_ms, r->matmul_size);
+    if (o->cls >= 0)
+        printf("  \"class\": \"%s\",\n  \"calibration\": {\"target_exec_ms\": %.3f, \"matmul_size\": %d, "
+               "\"exec_ms\": %.4f, \"groups\": %u, \"capped\": %s},\n",
+               app_class_name((app_class)o->cls), r->cal.target_ms, r->cal.n, r->cal.exec_ms, r->cal.groups,
+               r->cal.capped ? "true" : "false");
     printf("  \"runs\": %u,\n  \"cpu_reference_ms\": %.3f,\n  \"build_ms\": %.1f,\n  \"configs\": [\n", o->runs,
            app_cpu_ms(r->a), r->build_ms);
     for (unsigned i = 0; i < r->n_cfg; ++i) {
@@ -544,8 +567,8 @@ static void print_json(const report *r)
         if (c->kind == 2) {
             app_summary g = app_summarize(c->gather, c->n_gather), e = app_summarize(c->exec, c->n_gather),
                         p = app_summarize(c->period, c->n_period);
-            printf(", \"matmul_groups\": %u, \"matmul_launches\": %u, \"matmul_bad\": %u", c->mm_groups,
-                   c->mm_launches, c->mm_bad);
+            printf(", \"matmul_groups\": %u, \"matmul_launches\": %u, \"matmul_bad\": %u, \"missed_periods\": %u",
+                   c->mm_groups, c->mm_launches, c->mm_bad, c->mm_missed);
             /* null where there were no samples (period: fewer than two launches in a run) */
             if (g.count)
                 printf(", \"gather_ms\": {\"median\": %.4f, \"p99\": %.4f, \"max\": %.4f}", g.median, g.p99, g.max);
@@ -720,6 +743,22 @@ static void run_cooperative(report *rep)
     }
     note(o, "megakernel built in %.0f ms: %u workers, cooperative launches ask for N=%u", s.build_ms, s.workers,
          s.coop_groups);
+    if (want_mm && o->cls >= 0) {
+        app_class cls = (app_class)o->cls;
+        int cap = o->matmul_size ? o->matmul_size : device_is_cpu(o) ? 512 : 4096;
+        if (app_calibrate_matmul(s.ctx, s.workers, app_class_exec_ms(cls, 1.0), cap, &rep->cal, err, sizeof err) ||
+            app_session_set_matmul(&s, rep->cal.n, err, sizeof err)) {
+            rep->session_error = 1;
+            snprintf(rep->session_msg, sizeof rep->session_msg, "%s", err);
+            app_session_close(&s, err, sizeof err);
+            return;
+        }
+        rep->matmul_size = rep->cal.n;
+        fprintf(stderr, "ckrun: class %s (P %.0f ms, E %.0f ms): matmul %dx%d takes %.3f ms with %u groups%s\n",
+                app_class_name(cls), app_class_period_ms(cls, 1.0), app_class_exec_ms(cls, 1.0), rep->cal.n,
+                rep->cal.n, rep->cal.exec_ms, rep->cal.groups,
+                rep->cal.capped ? " (capped: E not reached at the largest size allowed)" : "");
+    }
     config_result *alone = &rep->cfg[rep->n_cfg++];
     snprintf(alone->name, sizeof alone->name, "standalone");
     alone->kind = 1;

@@ -278,6 +278,27 @@ static void test_context_destroyed_twice(void **state)
     EXPECT(ck_context_destroy(NULL), CK_OK, "");
 }
 
+/* The active-group trace: refused when off, with NULL n_out, after destroy. */
+static void test_trace_misuse(void **state)
+{
+    (void)state;
+    ck_trace_sample buf[4];
+    size_t n = 7;
+    EXPECT(ck_context_take_trace(built, buf, 4, &n, NULL), CK_ERR_INVALID_ARGUMENT, "tracing is off");
+    ck_context_options o = options();
+    o.trace_active_groups = 1;
+    ck_context *c = NULL;
+    EXPECT(ck_context_create(&o, &c), CK_OK, "");
+    EXPECT(ck_context_take_trace(c, buf, 4, NULL, NULL), CK_ERR_INVALID_ARGUMENT, "n_out is NULL");
+    EXPECT(ck_context_take_trace(c, NULL, 4, &n, NULL), CK_ERR_INVALID_ARGUMENT, "out is NULL");
+    size_t dropped = 9;
+    EXPECT(ck_context_take_trace(c, NULL, 0, &n, &dropped), CK_OK, "");
+    assert_int_equal(n, 0);
+    assert_int_equal(dropped, 0);
+    EXPECT(ck_context_destroy(c), CK_OK, "");
+    EXPECT(ck_context_take_trace(c, buf, 4, &n, NULL), CK_ERR_INVALID_ARGUMENT, "already destroyed");
+}
+
 static void test_build_retry_after_compile_failure(void **state)
 {
     ck_context *c = unbuilt();
@@ -318,6 +339,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_cooperative_list_mistakes),
         cmocka_unit_test(test_launch_stale_handles),
         cmocka_unit_test(test_context_destroyed_twice),
+        cmocka_unit_test(test_trace_misuse),
         cmocka_unit_test(test_build_retry_after_compile_failure),
         cmocka_unit_test(test_build_deadline_covers_stitching),
     };

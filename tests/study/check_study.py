@@ -1,0 +1,359 @@
+#!/usr/bin/env python3
+"""tests/study/check_study.py: the test of tools/ckstudy (meson test 'study-quick').
+
+usage: check_study.py CKSTUDY WORKDIR
+
+1. Bad input (unknown app, class, preset; an output folder that cannot be
+   made; gnuplot missing): one line on stderr, exit 2, no runs.csv.
+2. `ckstudy --quick` on PoCL: every file exists and parses (runs.csv columns,
+   summary.json and timeline JSON, PNG magic), and table2/table3 are
+   recomputed here from runs.csv, independently of ckstudy's C code, and
+   compared with what it wrote.
+3. --resume: a sweep cut short (rows removed, a torn last line) is completed
+   by running only what is missing; a finished one runs nothing.
+Exit 0 on success, 1 with the failures listed."""
+import csv
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+COLUMNS = ("app,input,barrier,mode,class,groups_expr,run,workers,coop_groups,mm_groups,period_ms,target_exec_ms,"
+           "matmul_n,coop_ms,coop_wall_ms,kills,forks,resizes,max_active,initial_groups,mm_launches,mm_missed,mm_bad,"
+           "gather_med_ms,gather_mean_ms,gather_max_ms,exec_med_ms,exec_mean_ms,queue_med_ms,period_med_ms,"
+           "period_mean_ms,check,message").split(",")
+WORK_STEALING = {"ws", "octree", "game"}
+CLASSES = ["light", "medium", "heavy"]
+TOLERANCE = 1.05
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL: " + msg, flush=True)
+
+
+def run(cmd, **kw):
+    t0 = time.time()
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    return p, time.time() - t0
+
+
+def bad_inputs(ckstudy, work):
+    out = os.path.join(work, "bad")
+    blocker = os.path.join(work, "a-file")
+    with open(blocker, "w") as f:
+        f.write("not a folder\n")
+    cases = [
+        (["--quick", "--apps", "nosuchapp"], "unknown app"),
+        (["--quick", "--classes", "light,ultra"], "unknown class"),
+        (["--preset", "huge"], "unknown preset"),
+        (["--quick", "--out", os.path.join(blocker, "sub")], "unwritable output folder"),
+    ]
+    for args, what in cases:
+        o = out if "--out" not in args else None
+        cmd = [ckstudy] + args + (["--out", o] if o else [])
+        p, dt = run(cmd)
+        lines = p.stderr.strip().splitlines()
+        if p.returncode != 2 or len(lines) != 1:
+            fail(f"{what}: want exit 2 and one line, got {p.returncode} and {lines}")
+        if dt > 10:
+            fail(f"{what}: took {dt:.1f} s: it ran something before refusing")
+        if os.path.exists(os.path.join(out, "runs.csv")):
+            fail(f"{what}: runs.csv was written")
+    # gnuplot missing: a PATH without it
+    p, _ = run([ckstudy, "--quick", "--out", out], env=dict(os.environ, PATH="/nonexistent"))
+    lines = p.stderr.strip().splitlines()
+    if p.returncode != 2 or len(lines) != 1 or "gnuplot-nox" not in p.stderr:
+        fail(f"gnuplot missing: want exit 2 and one line naming gnuplot-nox, got {p.returncode}: {lines}")
+
+
+def read_rows(path):
+    with open(path, newline="") as f:
+        r = csv.reader(f)
+        header = next(r)
+        if header != COLUMNS:
+            fail(f"{path}: columns {header}")
+            return []
+        rows = []
+        for i, line in enumerate(r, 2):
+            if len(line) != len(COLUMNS):
+                fail(f"{path}:{i}: {len(line)} fields")
+                continue
+            rows.append(dict(zip(COLUMNS, line)))
+        return rows
+
+
+def usable(r):
+    return r["check"] in ("PASS", "unchecked")
+
+
+def med(xs):
+    return statistics.median(xs) if xs else None
+
+
+def median_where(rows, field, **kw):
+    xs = []
+    for r in rows:
+        if not usable(r) or any(r[k] != v for k, v in kw.items()):
+            continue
+        if field == "gather_med_ms" and int(r["mm_launches"]) == 0:
+            continue
+        if field == "period_med_ms" and int(r["mm_launches"]) < 2:
+            continue
+        xs.append(float(r[field]))
+    return med(xs)
+
+
+def close(a, b, what):
+    if a is None or b is None or (isinstance(b, float) and math.isnan(b)):
+        if not (a is None and (b is None or (isinstance(b, float) and math.isnan(b)))):
+            fail(f"{what}: recomputed {a}, ckstudy wrote {b}")
+        return
+    if abs(a - b) > 1e-3 + 1e-3 * abs(a):
+        fail(f"{what}: recomputed {a:.6g}, ckstudy wrote {b:.6g}")
+
+
+def num(s):
+    return float("nan") if s in ("NaN", "") else float(s)
+
+
+def check_table2(rows, out):
+    pairs = []
+    for r in rows:
+        if (r["app"], r["input"]) not in pairs:
+            pairs.append((r["app"], r["input"]))
+    want = {}
+    for app, inp in pairs:
+        p = median_where(rows, "coop_ms", app=app, input=inp, mode="plain")
+        a = median_where(rows, "coop_ms", app=app, input=inp, mode="alone", barrier="query")
+        if p is None or a is None or p <= 0:
+            continue
+        want[(app, inp)] = a / p
+    with open(os.path.join(out, "table2.csv"), newline="") as f:
+        got = list(csv.DictReader(f))
+    seen = set()
+    for g in got:
+        if g["scope"] in ("barrier", "workstealing"):
+            key = (g["app"], g["input"])
+            seen.add(key)
+            scope = "workstealing" if g["app"] in WORK_STEALING else "barrier"
+            if g["scope"] != scope:
+                fail(f"table2 {key}: scope {g['scope']}, want {scope}")
+            close(want.get(key), num(g["slowdown"]), f"table2 slowdown {key}")
+    if seen != set(want):
+        fail(f"table2 rows {sorted(seen)}, want {sorted(want)}")
+    for scope in ("overall", "barrier", "workstealing"):
+        vals = {k: v for k, v in want.items()
+                if scope == "overall" or (scope == "workstealing") == (k[0] in WORK_STEALING)}
+        gm = math.exp(sum(math.log(v) for v in vals.values()) / len(vals)) if vals else None
+        mx = max(vals.values()) if vals else None
+        g = [x for x in got if x["scope"] == "geomean-" + scope]
+        m = [x for x in got if x["scope"] == "max-" + scope]
+        if len(g) != 1 or len(m) != 1:
+            fail(f"table2: no single geomean/max row for {scope}")
+            continue
+        close(gm, num(g[0]["slowdown"]), f"table2 geomean {scope}")
+        close(mx, num(m[0]["slowdown"]), f"table2 max {scope}")
+        if vals:
+            arg = max(vals, key=vals.get)
+            if (m[0]["app"], m[0]["input"]) != arg:
+                fail(f"table2 max {scope} at {m[0]['app']} {m[0]['input']}, want {arg}")
+    return len(want)
+
+
+def check_table3(rows, out, groups):
+    items = []
+    for r in rows:
+        if r["barrier"] != "-" and (r["app"], r["input"], r["barrier"]) not in items:
+            items.append((r["app"], r["input"], r["barrier"]))
+    with open(os.path.join(out, "table3.csv"), newline="") as f:
+        got = {g["class"]: g for g in csv.DictReader(f)}
+    for cls in CLASSES:
+        stream = [r for r in rows if r["mode"] == "stream" and r["class"] == cls]
+        if cls not in got:
+            fail(f"table3: no row for {cls}")
+            continue
+        g = got[cls]
+        if not stream:
+            if g["groups"] != "none":
+                fail(f"table3 {cls}: no stream runs but groups {g['groups']}")
+            continue
+        P = med([float(r["period_ms"]) for r in stream if usable(r)])
+        E = float(stream[-1]["target_exec_ms"])
+        close(P / (P - E), num(g["kernel_level"]), f"table3 {cls} model")
+        found = None
+        for ge in groups:
+            slows, periods = [], []
+            for app, inp, bar in items:
+                a = median_where(rows, "coop_ms", app=app, input=inp, barrier=bar, mode="alone")
+                kw = dict(app=app, input=inp, barrier=bar, mode="stream", **{"class": cls}, groups_expr=ge)
+                m = median_where(rows, "coop_ms", **kw)
+                per = median_where(rows, "period_med_ms", **kw)
+                if a is not None and m is not None and a > 0:
+                    slows.append(m / a)
+                if per is not None:
+                    periods.append(per)
+            mp = med(periods)
+            if mp is not None and mp <= TOLERANCE * P:
+                found = (ge, med(slows), mp)
+                break
+        if found is None:
+            if g["groups"] != "none":
+                fail(f"table3 {cls}: groups {g['groups']}, recomputed none")
+        else:
+            if g["groups"] != found[0]:
+                fail(f"table3 {cls}: groups {g['groups']}, recomputed {found[0]}")
+            close(found[1], num(g["cooperative"]), f"table3 {cls} slowdown")
+            close(found[2], num(g["median_period_ms"]), f"table3 {cls} period")
+
+
+def check_png(path):
+    try:
+        with open(path, "rb") as f:
+            if f.read(8) != b"\x89PNG\r\n\x1a\n":
+                fail(f"{path}: not a PNG")
+    except OSError as e:
+        fail(f"{path}: {e}")
+
+
+def check_output(out, summary_expect_rows=None):
+    for name in ("runs.csv", "summary.json", "table2.csv", "table2.md", "table3.csv", "table3.md", "fig6.png",
+                 "fig6.gp", "fig6.dat"):
+        if not os.path.isfile(os.path.join(out, name)):
+            fail(f"{name} missing")
+    rows = read_rows(os.path.join(out, "runs.csv"))
+    with open(os.path.join(out, "summary.json")) as f:
+        summary = json.load(f)
+    if summary.get("rows") != len(rows):
+        fail(f"summary.json rows {summary.get('rows')}, runs.csv has {len(rows)}")
+    for c in summary.get("classes", []):
+        cal = c.get("calibration", {})
+        if not cal.get("matmul_size") or "measured_exec_ms" not in cal:
+            fail(f"summary.json: class {c.get('class')} lacks its calibration")
+    apps = sorted({r["app"] for r in rows})
+    pairs = sorted({(r["app"], r["input"]) for r in rows})
+    for app, inp in pairs:
+        check_png(os.path.join(out, f"fig5_{app}_{inp}.png"))
+        if not os.path.isfile(os.path.join(out, f"fig5_{app}_{inp}.gp")):
+            fail(f"fig5_{app}_{inp}.gp missing")
+    check_png(os.path.join(out, "fig6.png"))
+    for app in apps:
+        check_png(os.path.join(out, f"timeline_{app}.png"))
+        try:
+            with open(os.path.join(out, f"timeline_{app}.json")) as f:
+                tl = json.load(f)
+            ev = tl["traceEvents"]
+            counters = [e for e in ev if e.get("ph") == "C"]
+            spans = [e for e in ev if e.get("ph") == "X"]
+            if not counters or any("M" not in e["args"] for e in counters):
+                fail(f"timeline_{app}.json: no active-group samples")
+            if counters and counters[-1]["args"]["M"] != 0:
+                fail(f"timeline_{app}.json: the trace does not end with M = 0")
+            if not any(e.get("cat") == "gather" for e in spans) or not any(e.get("cat") == "exec" for e in spans):
+                fail(f"timeline_{app}.json: no gather/execution spans")
+            if any(e["dur"] < 0 for e in spans):
+                fail(f"timeline_{app}.json: a negative duration")
+        except (OSError, ValueError, KeyError) as e:
+            fail(f"timeline_{app}.json: {e}")
+    n2 = check_table2(rows, out)
+    if n2 == 0:
+        fail("table2: no app/input had both an original and a cooperative time")
+    check_table3(rows, out, summary.get("groups", []))
+    bad = [r for r in rows if not usable(r)]
+    for r in bad[:5]:
+        fail(f"run not passing: {r['app']} {r['input']} {r['barrier']} {r['mode']} {r['class']} "
+             f"{r['groups_expr']}: {r['check']} {r['message']}")
+    return rows
+
+
+def synthetic(ckstudy, work, out):
+    """Table 3's "meets the period" branch, which PoCL never reaches: a copy
+    of runs.csv whose N/2 and N-1 runs meet P (and other times moved), put
+    through ckstudy --report-only and recomputed here."""
+    syn = os.path.join(work, "synthetic")
+    shutil.rmtree(syn, ignore_errors=True)
+    os.makedirs(syn)
+    rows = read_rows(os.path.join(out, "runs.csv"))
+    for i, r in enumerate(rows):
+        r["coop_ms"] = "%.4f" % (float(r["coop_ms"]) * (1 + (i % 7) / 10))
+        if r["mode"] == "stream":
+            r["mm_launches"] = "5"
+            P = float(r["period_ms"])
+            r["period_med_ms"] = "%.4f" % (P * (1.01 if r["groups_expr"] in ("N/2", "N-1") else 3 + i % 3))
+    with open(os.path.join(syn, "runs.csv"), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(COLUMNS)
+        for r in rows:
+            w.writerow([r[c] for c in COLUMNS])
+    p, _ = run([ckstudy, "--report-only", "--no-plots", "--out", syn])
+    if p.returncode != 0:
+        fail(f"--report-only exit {p.returncode}: {p.stderr[-2000:]}")
+        return
+    check_table2(rows, syn)
+    check_table3(rows, syn, ["1", "N/4", "N/2", "N-1"])
+    with open(os.path.join(syn, "table3.csv"), newline="") as f:
+        got = {g["class"]: g["groups"] for g in csv.DictReader(f)}
+    if got != {c: "N/2" for c in CLASSES}:
+        fail(f"synthetic table3: groups {got}, want N/2 for every class")
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    ckstudy, work = sys.argv[1], sys.argv[2]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    bad_inputs(ckstudy, work)
+    out = os.path.join(work, "quick")
+    p, dt = run([ckstudy, "--quick", "--out", out])
+    print(f"ckstudy --quick: exit {p.returncode} in {dt:.0f} s", flush=True)
+    progress = [line for line in p.stderr.splitlines() if line.startswith("ckstudy: [")]
+    if not progress or "calibration" not in p.stderr:
+        fail("no progress or calibration lines on stderr")
+    if p.returncode != 0:
+        fail(f"ckstudy --quick exit {p.returncode}:\n{p.stderr[-3000:]}")
+    rows = check_output(out)
+    # Resume: drop the rows of the last app and tear the last line kept.
+    path = os.path.join(out, "runs.csv")
+    with open(path) as f:
+        lines = f.read().splitlines()
+    last_app = rows[-1]["app"] if rows else ""
+    keep = [lines[0]] + [line for line in lines[1:] if not line.startswith(last_app + ",")]
+    removed = len(lines) - len(keep)
+    torn = keep[-1][: len(keep[-1]) // 2]
+    with open(path, "w") as f:
+        f.write("\n".join(keep[:-1]) + "\n" + torn)
+    for name in os.listdir(out):
+        if name.startswith(f"timeline_{last_app}."):
+            os.remove(os.path.join(out, name))
+    p, dt = run([ckstudy, "--quick", "--out", out, "--resume"])
+    print(f"ckstudy --quick --resume (removed {removed} rows + a torn one): exit {p.returncode} in {dt:.0f} s",
+          flush=True)
+    if p.returncode != 0:
+        fail(f"resume exit {p.returncode}:\n{p.stderr[-3000:]}")
+    rows2 = check_output(out)
+    if len(rows2) != len(rows):
+        fail(f"after --resume runs.csv has {len(rows2)} rows, want {len(rows)}")
+    done = [line for line in p.stderr.splitlines() if line.endswith(": done")]
+    if len(done) != removed + 1:
+        fail(f"--resume redid {len(done)} configurations, want {removed + 1} (the removed and the torn one)")
+    p, dt = run([ckstudy, "--quick", "--out", out, "--resume"])
+    done = [line for line in p.stderr.splitlines() if line.endswith(": done")]
+    if p.returncode != 0 or done or len(read_rows(path)) != len(rows):
+        fail(f"a finished sweep resumed: exit {p.returncode}, redid {len(done)} configurations")
+    print(f"ckstudy --resume of a finished sweep: {dt:.0f} s", flush=True)
+    synthetic(ckstudy, work, out)
+    if failures:
+        print(f"{len(failures)} failure(s)")
+        return 1
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,939 @@
+/* tools/ckstudy.c: the paper's whole evaluation (section 5, Tables 2-3,
+ * Figures 5-6) on any device, in one command (owner: apps). It sweeps apps x
+ * inputs x workload classes {light, medium, heavy} x matmul group counts
+ * {1, N/4, N/2, N-1} x resizing-barrier forms {query, naive} (graph apps) x R
+ * runs, plus every app/input alone and as the original persistent kernel at
+ * the same group count, and writes into an output folder: runs.csv (a row
+ * per run, appended and flushed), summary.json, table2.csv/.md,
+ * table3.csv/.md, fig5_<app>_<input>.png, fig6.png and timeline_<app>.json/
+ * .png, with the .dat/.gp files gnuplot drew them from. Definitions and
+ * presets: docs/STUDY.md.
+ * Exit status: 0 every run passed, 1 a FAIL or an error, 2 bad command line
+ * (one line on stderr, before any run). */
+#include "app.h"
+#include "cli.h"
+#include "multitask.h"
+#include "paths.h"
+#include "study_report.h"
+#include "study_rows.h"
+#include "study_timeline.h"
+#include "timer.h"
+#include "workload.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_ITEMS 32
+#define MAX_GROUPS_EXPR 8
+#define MAX_RUNS 100
+
+typedef struct {
+    app_kind kind;
+    char input[32];
+    app_config cfg;
+} study_item;
+
+typedef struct {
+    int quick;
+    const char *out;
+    const char *apps;     /* NULL: the preset's */
+    int classes[APP_CLASS_COUNT];
+    unsigned n_classes;
+    const char *groups[MAX_GROUPS_EXPR];
+    unsigned n_groups;
+    unsigned runs;
+    unsigned runs_one;    /* runs of the configurations whose stream has 1 group */
+    double scale;         /* P and E scale */
+    int max_n;            /* calibration cap (0: by device) */
+    int resume, no_plots, naive_too, report_only, dry_run;
+    ck_device_options device;
+    size_t wg;
+    unsigned max_groups;
+    size_t arena_mb;
+    double timeout_s;
+    unsigned samples;
+    study_item items[MAX_ITEMS];
+    unsigned n_items;
+} options;
+
+/* Paper-sized inputs of the full preset (the paper's 11 pairs' kind, sized
+ * for the H100; apps/README.md has each one's ckrun line). */
+static const struct {
+    const char *app, *input;
+} full_inputs[] = {
+    {"bfs", "rmat20"},     {"color", "circuit"},  {"color", "ecology"}, {"mis", "circuit"},
+    {"p-sssp", "road-ny"}, {"bc", "bc-1k"},       {"bfs-wl", "road-w"}, {"l-sssp", "road-nw"},
+    {"octree", "default"}, {"game", "default"},   {"ws", "default"},
+};
+static const char *const quick_apps = "bfs,ws";
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: ckstudy [--quick | --preset quick|full] [options]\n"
+            "  --preset quick|full      quick: each app's CI-sized test input, 1 run, P and E scaled by 0.25,\n"
+            "                           apps bfs,ws unless --apps (a few minutes on PoCL); full (default): the\n"
+            "                           paper-sized inputs (docs/STUDY.md), 3 runs, the paper's P and E\n"
+            "  --quick                  same as --preset quick\n"
+            "  --out DIR                output folder (default study-out; created)\n"
+            "  --apps LIST              comma-separated apps, of: %s\n"
+            "  --classes LIST           of light,medium,heavy (default all three)\n"
+            "  --groups LIST            matmul group counts, of 1,N/4,N/2,N-1,N (default 1,N/4,N/2,N-1)\n"
+            "  --runs R                 runs per configuration, 1..%d (default: quick 1, full 3)\n"
+            "  --runs-one-group R       runs of the configurations whose stream has 1 group (each of its\n"
+            "                           launches takes about N x E: 12 s for heavy at N = 1200), 1..%d\n"
+            "                           (default: quick as --runs, full 1)\n"
+            "  --time-scale F           multiply every P and E by F, 0.01..10 (default: the preset's)\n"
+            "  --max-matmul n           largest matmul size the calibration tries, 8..4096 (default 4096 on\n"
+            "                           GPUs, 256 on CPUs)\n"
+            "  --query-only             graph apps: the query resizing barrier only (default: query and naive)\n"
+            "  --resume                 keep DIR/runs.csv and skip the runs it has\n"
+            "  --no-plots               write the .dat/.gp files but do not run gnuplot\n"
+            "  --dry-run                print the app/input pairs and configurations, run nothing\n"
+            "  --report-only            run nothing: remake the tables, figures and summary from DIR/runs.csv\n"
+            "  --device S, --path cl20|cl12|auto, --wg SIZE (default: quick 64, full 128), --max-groups G,\n"
+            "  --arena-mb MB, --timeout S,\n"
+            "  --samples K              as for ckrun\n"
+            "  --version, --help\n"
+            "Plots need gnuplot (Debian package gnuplot-nox). Progress goes to stderr.\n"
+            "Exit status: 0 every run passed, 1 a FAIL or an error, 2 bad command line.\n",
+            app_kind_list(), MAX_RUNS, MAX_RUNS);
+}
+
+static void add_item(options *o, app_kind k, const char *input)
+{
+    if (o->n_items == MAX_ITEMS)
+        cli_usage_error("too many app/input pairs (at most %d)", MAX_ITEMS);
+    study_item *it = &o->items[o->n_items++];
+    it->kind = k;
+    snprintf(it->input, sizeof it->input, "%s", input);
+    if (!strcmp(input, "ci")) {
+        app_test_config(&it->cfg, k, 0);
+        return;
+    }
+    app_config_defaults(&it->cfg, k);
+}
+
+/* The apps list, validated (exit 2 on an unknown name). */
+static void parse_apps(const char *list, app_kind *kinds, unsigned *n)
+{
+    char tmp[512];
+    if (strlen(list) >= sizeof tmp)
+        cli_bad_value("--apps", list, "list too long", app_kind_list());
+    snprintf(tmp, sizeof tmp, "%s", list);
+    *n = 0;
+    for (char *save = NULL, *t = strtok_r(tmp, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        app_kind k;
+        if (app_kind_parse(t, &k))
+            cli_bad_value("--apps", t, "unknown application", app_kind_list());
+        if (*n < APP_KIND_COUNT)
+            kinds[(*n)++] = k;
+    }
+    if (*n == 0)
+        cli_bad_value("--apps", list, "empty list", app_kind_list());
+}
+
+static void parse_args(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->out = "study-out";
+    o->wg = 64;
+    o->timeout_s = 120;
+    o->samples = 16;
+    o->naive_too = 1;
+    const char *preset = "full", *classes = "light,medium,heavy", *groups = "1,N/4,N/2,N-1";
+    unsigned runs = 0, runs1 = 0;
+    size_t wg = 0;
+    double scale = 0;
+    enum { OPT_PRESET = 256, OPT_QUICK, OPT_OUT, OPT_APPS, OPT_CLASSES, OPT_GROUPS, OPT_RUNS, OPT_SCALE, OPT_MAXN,
+           OPT_QONLY, OPT_RESUME, OPT_NOPLOTS, OPT_DEVICE, OPT_PATH, OPT_WG, OPT_MAXG, OPT_ARENA, OPT_TIMEOUT,
+           OPT_SAMPLES, OPT_VERSION, OPT_REPORT, OPT_RUNS1, OPT_DRY };
+    static const struct option longopts[] = {
+        {"preset", required_argument, NULL, OPT_PRESET}, {"quick", no_argument, NULL, OPT_QUICK},
+        {"out", required_argument, NULL, OPT_OUT},       {"apps", required_argument, NULL, OPT_APPS},
+        {"classes", required_argument, NULL, OPT_CLASSES}, {"groups", required_argument, NULL, OPT_GROUPS},
+        {"runs", required_argument, NULL, OPT_RUNS},     {"time-scale", required_argument, NULL, OPT_SCALE},
+        {"max-matmul", required_argument, NULL, OPT_MAXN}, {"query-only", no_argument, NULL, OPT_QONLY},
+        {"resume", no_argument, NULL, OPT_RESUME},       {"no-plots", no_argument, NULL, OPT_NOPLOTS},
+        {"device", required_argument, NULL, OPT_DEVICE}, {"path", required_argument, NULL, OPT_PATH},
+        {"wg", required_argument, NULL, OPT_WG},         {"max-groups", required_argument, NULL, OPT_MAXG},
+        {"arena-mb", required_argument, NULL, OPT_ARENA}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"samples", required_argument, NULL, OPT_SAMPLES}, {"version", no_argument, NULL, OPT_VERSION},
+        {"report-only", no_argument, NULL, OPT_REPORT}, {"runs-one-group", required_argument, NULL, OPT_RUNS1},
+        {"dry-run", no_argument, NULL, OPT_DRY},
+        {"help", no_argument, NULL, 'h'},                {NULL, 0, NULL, 0}};
+    cli_init("ckstudy");
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        const char *v = optarg;
+        switch (c) {
+        case 'h': usage(stdout); exit(0);
+        case OPT_VERSION: cli_print_version(); exit(0);
+        case OPT_PRESET:
+            if (strcmp(v, "quick") && strcmp(v, "full"))
+                cli_bad_value("--preset", v, "unknown preset", "quick or full");
+            preset = v;
+            break;
+        case OPT_QUICK: preset = "quick"; break;
+        case OPT_OUT:
+            if (!*v)
+                cli_bad_value("--out", v, "empty folder name", "a folder path");
+            o->out = v;
+            break;
+        case OPT_APPS: o->apps = v; break;
+        case OPT_CLASSES: classes = v; break;
+        case OPT_GROUPS: groups = v; break;
+        case OPT_RUNS: runs = (unsigned)cli_uint("--runs", v, 1, MAX_RUNS, "runs"); break;
+        case OPT_SCALE: scale = cli_double("--time-scale", v, 0.01, 10, "(factor)"); break;
+        case OPT_MAXN: o->max_n = (int)cli_uint("--max-matmul", v, 8, 4096, "(n of n x n)"); break;
+        case OPT_QONLY: o->naive_too = 0; break;
+        case OPT_RESUME: o->resume = 1; break;
+        case OPT_NOPLOTS: o->no_plots = 1; break;
+        case OPT_REPORT: o->report_only = 1; break;
+        case OPT_DRY: o->dry_run = 1; break;
+        case OPT_RUNS1: runs1 = (unsigned)cli_uint("--runs-one-group", v, 1, MAX_RUNS, "runs"); break;
+        case OPT_DEVICE: o->device.device = v; break;
+        case OPT_PATH:
+            if (ck_path_parse(v, &o->device.path) != CK_OK)
+                cli_bad_value("--path", v, "unknown atomics path", "auto, cl20 or cl12");
+            break;
+        case OPT_WG: wg = (size_t)cli_uint("--wg", v, 1, 1024, "work-items"); break;
+        case OPT_MAXG: o->max_groups = (unsigned)cli_uint("--max-groups", v, 2, 1u << 20, "work-groups"); break;
+        case OPT_ARENA: o->arena_mb = (size_t)cli_uint("--arena-mb", v, 1, 1u << 17, "MiB"); break;
+        case OPT_TIMEOUT: o->timeout_s = cli_timeout("--timeout", v); break;
+        case OPT_SAMPLES: o->samples = (unsigned)cli_uint("--samples", v, 1, 100000, "entries"); break;
+        default: cli_getopt_error(c, argv);
+        }
+    }
+    cli_no_operands(argc, argv);
+    o->quick = !strcmp(preset, "quick");
+    o->runs = runs ? runs : o->quick ? 1 : 3;
+    o->runs_one = runs1 ? runs1 : o->quick ? o->runs : 1;
+    o->wg = wg ? wg : o->quick ? 64 : 128; /* full: as tools/device_apps_paper.sh */
+    o->scale = scale > 0 ? scale : o->quick ? 0.25 : 1.0;
+    /* classes */
+    static char cls_copy[128];
+    if (strlen(classes) >= sizeof cls_copy)
+        cli_bad_value("--classes", classes, "list too long", "light, medium, heavy");
+    snprintf(cls_copy, sizeof cls_copy, "%s", classes);
+    for (char *save = NULL, *t = strtok_r(cls_copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        app_class k;
+        if (app_class_parse(t, &k))
+            cli_bad_value("--classes", t, "unknown workload class", "light, medium, heavy");
+        for (unsigned i = 0; i < o->n_classes; ++i)
+            if (o->classes[i] == (int)k)
+                cli_bad_value("--classes", t, "given twice", "light, medium, heavy, each at most once");
+        o->classes[o->n_classes++] = (int)k;
+    }
+    if (o->n_classes == 0)
+        cli_bad_value("--classes", classes, "empty list", "light, medium, heavy");
+    /* groups */
+    static char grp_copy[128];
+    if (strlen(groups) >= sizeof grp_copy)
+        cli_bad_value("--groups", groups, "list too long", "1, N/4, N/2, N-1, N");
+    snprintf(grp_copy, sizeof grp_copy, "%s", groups);
+    for (char *save = NULL, *t = strtok_r(grp_copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (strcmp(t, "1") && strcmp(t, "N/4") && strcmp(t, "N/2") && strcmp(t, "N-1") && strcmp(t, "N"))
+            cli_bad_value("--groups", t, "not a group expression", "1, N/4, N/2, N-1, N");
+        if (o->n_groups == MAX_GROUPS_EXPR)
+            cli_bad_value("--groups", groups, "too many entries", "at most 8");
+        o->groups[o->n_groups++] = t;
+    }
+    if (o->n_groups == 0)
+        cli_bad_value("--groups", groups, "empty list", "1, N/4, N/2, N-1, N");
+    /* apps x inputs */
+    app_kind kinds[APP_KIND_COUNT];
+    unsigned nk = 0;
+    if (o->apps)
+        parse_apps(o->apps, kinds, &nk);
+    else if (o->quick)
+        parse_apps(quick_apps, kinds, &nk);
+    for (unsigned i = 0; i < nk || (!o->apps && !o->quick && i == 0); ++i) {
+        if (o->quick) {
+            add_item(o, kinds[i], "ci");
+            continue;
+        }
+        /* full: the preset's inputs of the apps asked for (all when no --apps) */
+        for (size_t j = 0; j < sizeof full_inputs / sizeof full_inputs[0]; ++j) {
+            app_kind k;
+            if (app_kind_parse(full_inputs[j].app, &k))
+                continue; /* module not built */
+            if (o->apps && k != kinds[i])
+                continue;
+            add_item(o, k, full_inputs[j].input);
+            if (app_kind_uses_graph(k)) /* a generator's name (graph_input.c) */
+                o->items[o->n_items - 1].cfg.graph = full_inputs[j].input;
+        }
+        if (!o->apps)
+            break;
+    }
+    if (o->n_items == 0)
+        cli_usage_error("no app/input pair to run (the full preset has no input for the apps asked for)");
+}
+
+/* ------------------------------------------------------------ progress */
+
+static double t_start;
+static unsigned cfg_total, cfg_done;
+
+static void progress(const char *fmt, ...)
+{
+    double el = (app_now_ms() - t_start) / 1000;
+    fprintf(stderr, "ckstudy: [%u/%u, %.0f s", cfg_done, cfg_total, el);
+    if (cfg_done > 0 && cfg_done < cfg_total)
+        fprintf(stderr, ", about %.0f s left", el / cfg_done * (cfg_total - cfg_done));
+    fprintf(stderr, "] ");
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+/* ------------------------------------------------------------ resume set */
+
+typedef struct {
+    study_row *rows;
+    size_t n;
+} done_set;
+
+/* Runs a configuration gets. */
+static unsigned runs_for(const options *o, const char *groups_expr)
+{
+    return strcmp(groups_expr, "1") ? o->runs : o->runs_one;
+}
+
+static unsigned runs_done(const done_set *d, const study_row *key_row)
+{
+    char k1[256], k2[256];
+    study_row_key(key_row, k1, sizeof k1);
+    unsigned c = 0;
+    for (size_t i = 0; i < d->n; ++i) {
+        study_row_key(&d->rows[i], k2, sizeof k2);
+        c += !strcmp(k1, k2);
+    }
+    return c;
+}
+
+/* ------------------------------------------------------------ the sweep */
+
+typedef struct {
+    options *o;
+    FILE *csv;
+    done_set done;
+    app_calibration cal[APP_CLASS_COUNT];
+    int failures;
+    char device[300], path[8];
+    unsigned timelines;
+    char timeline_apps[APP_KIND_COUNT][16];
+} sweep;
+
+static void fill_key(study_row *r, const study_item *it, const char *barrier, const char *mode, const char *cls,
+                     const char *g)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->app, sizeof r->app, "%s", app_kind_name(it->kind));
+    snprintf(r->input, sizeof r->input, "%s", it->input);
+    snprintf(r->barrier, sizeof r->barrier, "%s", barrier);
+    snprintf(r->mode, sizeof r->mode, "%s", mode);
+    snprintf(r->cls, sizeof r->cls, "%s", cls);
+    snprintf(r->groups_expr, sizeof r->groups_expr, "%s", g);
+}
+
+/* Copies a message into a row, cut to the row's field. */
+static void set_msg(study_row *r, const char *s)
+{
+    size_t n = strnlen(s, sizeof r->message - 1);
+    memcpy(r->message, s, n);
+    r->message[n] = 0;
+}
+
+static double mean_of(const double *x, unsigned n)
+{
+    double s = 0;
+    for (unsigned i = 0; i < n; ++i)
+        s += x[i];
+    return n ? s / n : 0;
+}
+
+static double median_copy(const double *x, unsigned n)
+{
+    if (!n)
+        return 0;
+    double *t = malloc(n * sizeof *t);
+    if (!t)
+        return 0;
+    memcpy(t, x, n * sizeof *t);
+    double m = study_median(t, n);
+    free(t);
+    return m;
+}
+
+static double max_of(const double *x, unsigned n)
+{
+    double m = 0;
+    for (unsigned i = 0; i < n; ++i)
+        m = x[i] > m ? x[i] : m;
+    return m;
+}
+
+static int emit(sweep *sw, study_row *r)
+{
+    char err[256];
+    if (strcmp(r->check, "PASS") && strcmp(r->check, "unchecked"))
+        sw->failures++;
+    if (study_row_write(sw->csv, r, err, sizeof err)) {
+        fprintf(stderr, "ckstudy: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int timeline_done(sweep *sw, app_kind k)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/timeline_%s.json", sw->o->out, app_kind_name(k));
+    return access(path, F_OK) == 0;
+}
+
+static void session_options(const options *o, int naive, ck_context_options *co)
+{
+    memset(co, 0, sizeof *co);
+    co->device = o->device;
+    co->work_group_size = o->wg;
+    co->arena_bytes = o->arena_mb << 20;
+    co->max_groups = o->max_groups;
+    co->naive_resizing_barrier = naive;
+    co->timeout_s = o->timeout_s;
+    co->trace_active_groups = 1;
+    co->quiet_warnings = 1;
+}
+
+static void fill_run(study_row *row, const app_session *s, const app_multitask_result *r, unsigned run)
+{
+    row->run = run;
+    row->workers = s->workers;
+    row->coop_groups = s->coop_groups;
+    row->coop_ms = r->coop_ms;
+    row->coop_wall_ms = r->coop_wall_ms;
+    row->kills = r->coop.kills;
+    row->forks = r->coop.forked;
+    row->resizes = r->coop.resizes;
+    row->max_active = r->coop.max_active;
+    row->initial_groups = r->coop.initial_groups;
+    row->mm_groups = r->mm_groups;
+    row->mm_launches = r->mm_launches;
+    row->mm_missed = r->mm_missed;
+    row->mm_bad = r->mm_bad;
+    if (r->mm_launches) {
+        row->gather_med_ms = median_copy(r->gather_ms, r->mm_launches);
+        row->gather_mean_ms = mean_of(r->gather_ms, r->mm_launches);
+        row->gather_max_ms = max_of(r->gather_ms, r->mm_launches);
+        row->exec_med_ms = median_copy(r->exec_ms, r->mm_launches);
+        row->exec_mean_ms = mean_of(r->exec_ms, r->mm_launches);
+        row->queue_med_ms = median_copy(r->queue_ms, r->mm_launches);
+    }
+    if (r->n_period) {
+        row->period_med_ms = median_copy(r->period_ms, r->n_period);
+        row->period_mean_ms = mean_of(r->period_ms, r->n_period);
+    }
+}
+
+/* The configurations of one session (an item and a barrier form): alone,
+ * then class x groups. Returns -1 when the session became unusable. */
+static int run_session(sweep *sw, const study_item *it, app *a, int naive, unsigned *workers_out)
+{
+    options *o = sw->o;
+    const char *barrier = naive ? "naive" : "query";
+    /* Anything left to do here? */
+    unsigned todo = 0;
+    study_row key;
+    fill_key(&key, it, barrier, "alone", "-", "-");
+    todo += runs_done(&sw->done, &key) < o->runs;
+    for (unsigned c = 0; c < o->n_classes; ++c)
+        for (unsigned g = 0; g < o->n_groups; ++g) {
+            fill_key(&key, it, barrier, "stream", app_class_name((app_class)o->classes[c]), o->groups[g]);
+            todo += runs_done(&sw->done, &key) < runs_for(o, o->groups[g]);
+        }
+    if (!todo) {
+        cfg_done += 1 + o->n_classes * o->n_groups;
+        return 0;
+    }
+    ck_context_options co;
+    session_options(o, naive, &co);
+    app_session s;
+    char err[1024];
+    int n0 = sw->cal[o->classes[0]].n;
+    progress("%s %s (%s barrier): building the megakernel", app_kind_name(it->kind), it->input, barrier);
+    if (app_session_open(a, &co, n0, 0, &s, err, sizeof err)) {
+        fprintf(stderr, "ckstudy: %s %s (%s barrier): %s\n", app_kind_name(it->kind), it->input, barrier, err);
+        study_row r;
+        fill_key(&r, it, barrier, "alone", "-", "-");
+        snprintf(r.check, sizeof r.check, "ERROR");
+        set_msg(&r, err);
+        emit(sw, &r);
+        cfg_done += 1 + o->n_classes * o->n_groups;
+        return 0;
+    }
+    *workers_out = s.workers;
+    ck_trace_sample *tr = malloc(CK_TRACE_CAPACITY * sizeof *tr);
+    int broken = !tr;
+    for (int ci = -1; ci < (int)o->n_classes && !broken; ++ci) {
+        app_class cls = ci < 0 ? APP_CLASS_LIGHT : (app_class)o->classes[ci];
+        if (ci >= 0 && app_session_set_matmul(&s, sw->cal[cls].n, err, sizeof err)) {
+            fprintf(stderr, "ckstudy: %s\n", err);
+            broken = 1;
+            break;
+        }
+        for (unsigned g = 0; g < (ci < 0 ? 1u : o->n_groups) && !broken; ++g) {
+            study_row key_row;
+            if (ci < 0)
+                fill_key(&key_row, it, barrier, "alone", "-", "-");
+            else
+                fill_key(&key_row, it, barrier, "stream", app_class_name(cls), o->groups[g]);
+            unsigned have = runs_done(&sw->done, &key_row);
+            unsigned mm_groups = 0;
+            if (ci >= 0)
+                app_parse_group_expr(o->groups[g], s.coop_groups, &mm_groups);
+            double P = ci < 0 ? 0 : app_class_period_ms(cls, o->scale);
+            /* The timeline: heavy (or the last class), the middle group count, query, run 0. */
+            int want_tl = ci == (int)o->n_classes - 1 && g == o->n_groups / 2 && !naive && !timeline_done(sw, it->kind);
+            unsigned want = ci < 0 ? o->runs : runs_for(o, o->groups[g]);
+            for (unsigned run = have; run < want; ++run) {
+                app_multitask_result r;
+                size_t nt = 0, dropped = 0;
+                ck_context_take_trace(s.ctx, tr, CK_TRACE_CAPACITY, &nt, &dropped); /* discard older samples */
+                int rc = app_multitask_run(&s, mm_groups, P, o->samples, o->timeout_s, &r, err, sizeof err);
+                study_row row = key_row;
+                fill_run(&row, &s, &r, run);
+                row.period_ms = P;
+                row.target_exec_ms = ci < 0 ? 0 : app_class_exec_ms(cls, o->scale);
+                row.matmul_n = ci < 0 ? 0 : app_matmul_size(s.mm);
+                if (rc) {
+                    snprintf(row.check, sizeof row.check, "ERROR");
+                    set_msg(&row, err);
+                } else if (r.coop_check > 0 || r.mm_bad) {
+                    snprintf(row.check, sizeof row.check, "FAIL");
+                    set_msg(&row, r.coop_check > 0 ? r.coop_msg : r.mm_msg);
+                } else {
+                    snprintf(row.check, sizeof row.check, "%s", r.coop_check == APP_UNCHECKED ? "unchecked" : "PASS");
+                }
+                if (rc == 0 && want_tl && run == 0 &&
+                    ck_context_take_trace(s.ctx, tr, CK_TRACE_CAPACITY, &nt, &dropped) == CK_OK) {
+                    char desc[128];
+                    snprintf(desc, sizeof desc, "%s barrier, class %s, matmul on %s=%u groups", barrier,
+                             app_class_name(cls), o->groups[g], mm_groups);
+                    if (study_write_timeline(o->out, app_kind_name(it->kind), it->input, desc, &r, tr, nt, dropped)) {
+                        fprintf(stderr, "ckstudy: cannot write the timeline of %s in %s\n", app_kind_name(it->kind),
+                                o->out);
+                        sw->failures++;
+                    }
+                }
+                app_multitask_result_free(&r);
+                if (emit(sw, &row))
+                    broken = 2;
+                if (rc) {
+                    fprintf(stderr, "ckstudy: %s %s %s: %s\n", row.app, row.input, barrier, err);
+                    broken = 1; /* the context may be unusable after a timeout */
+                }
+                if (broken)
+                    break;
+            }
+            cfg_done++;
+            if (have >= want)
+                continue; /* resumed: already in runs.csv */
+            if (ci < 0)
+                progress("%s %s %s alone: done", app_kind_name(it->kind), it->input, barrier);
+            else
+                progress("%s %s %s %s matmul %s=%u (n %d): done", app_kind_name(it->kind), it->input, barrier,
+                         app_class_name(cls), o->groups[g], mm_groups, app_matmul_size(s.mm));
+        }
+    }
+    free(tr);
+    if (app_session_close(&s, err, sizeof err)) {
+        fprintf(stderr, "ckstudy: %s\n", err);
+        broken = broken ? broken : 1;
+    }
+    if (broken == 1) {
+        /* count the configurations skipped */
+        sw->failures++;
+    }
+    return broken == 2 ? -1 : 0;
+}
+
+static int run_plain(sweep *sw, const study_item *it, app *a, unsigned workers)
+{
+    options *o = sw->o;
+    study_row key;
+    fill_key(&key, it, "-", "plain", "-", "-");
+    unsigned have = runs_done(&sw->done, &key);
+    if (have >= o->runs) {
+        cfg_done++;
+        return 0;
+    }
+    if (workers == 0) {
+        /* Resumed with the cooperative rows done: take N from them. */
+        for (size_t i = 0; i < sw->done.n; ++i)
+            if (!strcmp(sw->done.rows[i].app, key.app) && !strcmp(sw->done.rows[i].input, key.input) &&
+                sw->done.rows[i].workers)
+                workers = sw->done.rows[i].workers;
+    }
+    app_plain_options po;
+    memset(&po, 0, sizeof po);
+    po.device = o->device;
+    po.work_group_size = o->wg;
+    po.groups = workers; /* the cooperative kernel's N: equal group count */
+    po.persistent = 1;
+    po.warmup = 1;
+    po.timeout_s = o->timeout_s;
+    int rc = 0;
+    for (unsigned run = have; run < o->runs; ++run) {
+        app_plain_result pr;
+        char msg[640];
+        int s = app_plain(a, &po, &pr, msg, sizeof msg);
+        study_row row = key;
+        row.run = run;
+        row.workers = workers;
+        row.coop_groups = pr.groups;
+        row.coop_ms = pr.ms;
+        row.coop_wall_ms = pr.ms;
+        snprintf(row.check, sizeof row.check, "%s",
+                 s < 0 ? "ERROR" : s == APP_UNCHECKED ? "unchecked" : s > 0 ? "FAIL" : "PASS");
+        if (s != 0 && s != APP_UNCHECKED)
+            set_msg(&row, msg);
+        if (emit(sw, &row))
+            return -1;
+        if (s < 0) {
+            fprintf(stderr, "ckstudy: %s %s original persistent: %s\n", key.app, key.input, msg);
+            rc = pr.timed_out ? -1 : 0; /* a stuck kernel may still occupy the device */
+            break;
+        }
+    }
+    cfg_done++;
+    progress("%s %s original persistent on %u groups: done", key.app, key.input, workers);
+    return rc;
+}
+
+/* ------------------------------------------------------------ set-up */
+
+static void check_out_dir(const char *dir)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        cli_bad_value("--out", dir, strerror(errno), "a folder that can be created and written");
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        cli_bad_value("--out", dir, "not a folder", "a folder that can be created and written");
+    char probe[4096];
+    snprintf(probe, sizeof probe, "%s/.ckstudy-probe", dir);
+    FILE *f = fopen(probe, "w");
+    if (!f)
+        cli_bad_value("--out", dir, "cannot write in it", "a folder that can be created and written");
+    fclose(f);
+    remove(probe);
+}
+
+static int device_is_cpu(const options *o)
+{
+    ck_device *dev;
+    if (ck_device_open(&o->device, &dev) != CK_OK)
+        return 1;
+    int cpu = ck_device_get_info(dev)->is_cpu;
+    ck_device_close(dev);
+    return cpu;
+}
+
+/* Calibrates every class asked for (classes with equal E share one). */
+static int calibrate(sweep *sw, char *err, size_t err_len)
+{
+    options *o = sw->o;
+    ck_context_options co;
+    session_options(o, 0, &co);
+    co.trace_active_groups = 0;
+    ck_context *ctx;
+    if (ck_context_create(&co, &ctx) != CK_OK) {
+        snprintf(err, err_len, "creating the calibration context: %s", ck_last_error());
+        return -1;
+    }
+    char path[1024];
+    int rc = 0;
+    if (ck_context_add_file(ctx, app_kernel_path(APP_MATMUL_FILE, path, sizeof path), NULL, 0) != CK_OK ||
+        ck_context_build(ctx) != CK_OK) {
+        snprintf(err, err_len, "building the calibration context: %s", ck_last_error());
+        rc = -1;
+    }
+    const ck_device_info *info = ck_context_device_info(ctx);
+    if (info) {
+        snprintf(sw->device, sizeof sw->device, "%s / %s", info->platform_name, info->device_name);
+        snprintf(sw->path, sizeof sw->path, "%s", ck_path_name(info->path));
+    }
+    int max_n = o->max_n ? o->max_n : info && info->is_cpu ? 256 : 4096;
+    for (unsigned c = 0; c < o->n_classes && rc == 0; ++c) {
+        app_class k = (app_class)o->classes[c];
+        double E = app_class_exec_ms(k, o->scale);
+        int shared = 0;
+        for (unsigned p = 0; p < c; ++p)
+            if (app_class_exec_ms((app_class)o->classes[p], o->scale) == E) {
+                sw->cal[k] = sw->cal[o->classes[p]];
+                shared = 1;
+            }
+        if (!shared && app_calibrate_matmul(ctx, ck_context_workers(ctx), E, max_n, &sw->cal[k], err, err_len))
+            rc = -1;
+        if (rc == 0)
+            fprintf(stderr, "ckstudy: calibration: class %s (P %.3g ms, E %.3g ms): matmul %dx%d takes %.3f ms with "
+                            "%u groups%s\n",
+                    app_class_name(k), app_class_period_ms(k, o->scale), E, sw->cal[k].n, sw->cal[k].n,
+                    sw->cal[k].exec_ms, sw->cal[k].groups,
+                    sw->cal[k].capped ? " (capped: E not reached at the largest size allowed, --max-matmul)" : "");
+    }
+    if (ck_context_destroy(ctx) != CK_OK && rc == 0) {
+        snprintf(err, err_len, "destroying the calibration context: %s", ck_last_error());
+        rc = -1;
+    }
+    return rc;
+}
+
+/* (Re)writes runs.csv: the header and the rows kept (a torn line dropped). */
+static FILE *open_runs(const char *dir, const done_set *d, char *err, size_t err_len)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/runs.csv", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, err_len, "writing %.900s: %s", path, strerror(errno));
+        return NULL;
+    }
+    fprintf(f, "%s\n", STUDY_COLUMNS);
+    for (size_t i = 0; i < d->n; ++i)
+        if (study_row_write(f, &d->rows[i], err, err_len)) {
+            fclose(f);
+            return NULL;
+        }
+    fflush(f);
+    return f;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; ++s) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void json_num(FILE *f, double v)
+{
+    if (isnan(v) || isinf(v))
+        fputs("null", f);
+    else
+        fprintf(f, "%.6g", v);
+}
+
+static int write_summary(sweep *sw, const study_row *rows, size_t n, const study_report_numbers *nm, double el_s)
+{
+    options *o = sw->o;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/summary.json", o->out);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    unsigned pass = 0, fail = 0, error = 0, unchecked = 0;
+    for (size_t i = 0; i < n; ++i) {
+        pass += !strcmp(rows[i].check, "PASS");
+        fail += !strcmp(rows[i].check, "FAIL");
+        error += !strcmp(rows[i].check, "ERROR");
+        unchecked += !strcmp(rows[i].check, "unchecked");
+    }
+    fprintf(f, "{\n  \"tool\": \"ckstudy\",\n  \"preset\": \"%s\",\n  \"device\": ", o->quick ? "quick" : "full");
+    json_str(f, sw->device);
+    fprintf(f, ",\n  \"path\": \"%s\",\n  \"work_group_size\": %zu,\n  \"runs_per_configuration\": %u,\n"
+               "  \"runs_one_group\": %u,\n  \"time_scale\": %g,\n  \"time_scale_note\": ",
+            sw->path, o->wg, o->runs, o->runs_one, o->scale);
+    json_str(f, o->scale == 1 ? "P and E are the paper's"
+                              : "P and E are the paper's multiplied by time_scale (a slow device cannot run E)");
+    fprintf(f, ",\n  \"classes\": [\n");
+    for (unsigned c = 0; c < o->n_classes; ++c) {
+        app_class k = (app_class)o->classes[c];
+        const app_calibration *cal = &sw->cal[k];
+        fprintf(f, "    {\"class\": \"%s\", \"period_ms\": %.4f, \"exec_ms\": %.4f, \"preemption_model\": %.4f, "
+                   "\"calibration\": {\"matmul_size\": %d, \"measured_exec_ms\": %.4f, \"groups\": %u, "
+                   "\"capped\": %s, \"tried\": [",
+                app_class_name(k), app_class_period_ms(k, o->scale), app_class_exec_ms(k, o->scale),
+                app_class_preemption_model(k), cal->n, cal->exec_ms, cal->groups, cal->capped ? "true" : "false");
+        for (unsigned t = 0; t < cal->steps; ++t)
+            fprintf(f, "%s{\"n\": %d, \"exec_ms\": %.4f}", t ? ", " : "", cal->tried_n[t], cal->tried_ms[t]);
+        fprintf(f, "]}}%s\n", c + 1 < o->n_classes ? "," : "");
+    }
+    fprintf(f, "  ],\n  \"groups\": [");
+    for (unsigned g = 0; g < o->n_groups; ++g)
+        fprintf(f, "%s\"%s\"", g ? ", " : "", o->groups[g]);
+    fprintf(f, "],\n  \"inputs\": [");
+    for (unsigned i = 0; i < o->n_items; ++i) {
+        fprintf(f, "%s{\"app\": \"%s\", \"input\": ", i ? ", " : "", app_kind_name(o->items[i].kind));
+        json_str(f, o->items[i].input);
+        fputc('}', f);
+    }
+    fprintf(f, "],\n  \"rows\": %zu,\n  \"pass\": %u,\n  \"fail\": %u,\n  \"error\": %u,\n  \"unchecked\": %u,\n"
+               "  \"elapsed_s\": %.1f,\n  \"table2\": {",
+            n, pass, fail, error, unchecked, el_s);
+    static const char *const scope[3] = {"overall", "barrier", "workstealing"};
+    for (int k = 0; k < 3; ++k) {
+        fprintf(f, "%s\"%s\": {\"inputs\": %u, \"geomean\": ", k ? ", " : "", scope[k], nm->t2_count[k]);
+        json_num(f, nm->t2_geomean[k]);
+        fprintf(f, ", \"max\": ");
+        json_num(f, nm->t2_max[k]);
+        fprintf(f, ", \"max_at\": ");
+        json_str(f, nm->t2_argmax[k]);
+        fputc('}', f);
+    }
+    fprintf(f, "},\n  \"table3\": [");
+    static const char *const cn[3] = {"light", "medium", "heavy"};
+    for (int c = 0; c < 3; ++c) {
+        fprintf(f, "%s{\"class\": \"%s\", \"kernel_level\": ", c ? ", " : "", cn[c]);
+        json_num(f, nm->t3_model[c]);
+        fprintf(f, ", \"groups\": ");
+        if (nm->t3_groups[c][0])
+            json_str(f, nm->t3_groups[c]);
+        else
+            fputs("null", f);
+        fprintf(f, ", \"cooperative\": ");
+        json_num(f, nm->t3_slowdown[c]);
+        fprintf(f, ", \"median_period_ms\": ");
+        json_num(f, nm->t3_period[c]);
+        fputc('}', f);
+    }
+    fprintf(f, "],\n  \"period_tolerance\": %.2f\n}\n", STUDY_PERIOD_TOLERANCE);
+    int bad = ferror(f);
+    return fclose(f) != 0 || bad ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    static options o;
+    parse_args(argc, argv, &o);
+    for (unsigned i = 0; i < o.n_items; ++i)
+        cfg_total += 1 + (1 + o.n_classes * o.n_groups) * (app_kind_uses_graph(o.items[i].kind) && o.naive_too ? 2 : 1);
+    if (o.dry_run) {
+        printf("%u app/input pairs, %u configurations x %u runs (%u runs where the stream has 1 group), work-group "
+               "size %zu, P and E x %g\n", o.n_items, cfg_total, o.runs, o.runs_one, o.wg, o.scale);
+        for (unsigned i = 0; i < o.n_items; ++i)
+            printf("  %s %s: %s resizing barrier, %u classes x %u group counts, alone, original persistent\n",
+                   app_kind_name(o.items[i].kind), o.items[i].input,
+                   app_kind_uses_graph(o.items[i].kind) && o.naive_too ? "query and naive" : "query", o.n_classes,
+                   o.n_groups);
+        return 0;
+    }
+    check_out_dir(o.out);
+    if (!o.no_plots && !study_have_gnuplot()) {
+        fprintf(stderr, "ckstudy: gnuplot not found: install the Debian package gnuplot-nox (or pass --no-plots)\n");
+        return 2;
+    }
+    t_start = app_now_ms();
+    static sweep sw;
+    sw.o = &o;
+    char err[1024];
+    char path[4096];
+    snprintf(path, sizeof path, "%s/runs.csv", o.out);
+    if (o.report_only && access(path, R_OK) != 0)
+        cli_bad_value("--out", o.out, "--report-only: no runs.csv there", "the output folder of a sweep");
+    if (!o.report_only && o.resume && study_rows_read(path, &sw.done.rows, &sw.done.n, err, sizeof err)) {
+        fprintf(stderr, "ckstudy: --resume: %s\n", err);
+        return 2;
+    }
+    int stop = 0;
+    if (o.report_only)
+        goto report;
+    if (!o.resume) {
+        /* A fresh sweep: the old timelines would be skipped as done. */
+        for (unsigned k = 0; k < APP_KIND_COUNT; ++k) {
+            snprintf(path, sizeof path, "%s/timeline_%s.json", o.out, app_kind_name((app_kind)k));
+            remove(path);
+        }
+    }
+    sw.csv = open_runs(o.out, &sw.done, err, sizeof err);
+    if (!sw.csv) {
+        fprintf(stderr, "ckstudy: %s\n", err);
+        return 2;
+    }
+    /* WS on a GPU: the tree ckrun uses there (the default ends before a period). */
+    int cpu = device_is_cpu(&o);
+    for (unsigned i = 0; i < o.n_items; ++i)
+        if (o.items[i].kind == APP_KIND_WS && !cpu && strcmp(o.items[i].input, "ci"))
+            o.items[i].cfg.ws.roots = 65536;
+    fprintf(stderr, "ckstudy: %u app/input pairs, %u configurations x %u runs (%u with 1 matmul group), output in "
+                    "%s%s\n", o.n_items, cfg_total, o.runs, o.runs_one, o.out,
+            o.resume ? " (resumed: runs already in runs.csv are skipped)" : "");
+    if (calibrate(&sw, err, sizeof err)) {
+        fprintf(stderr, "ckstudy: %s\n", err);
+        fclose(sw.csv);
+        return 1;
+    }
+    for (unsigned i = 0; i < o.n_items && !stop; ++i) {
+        study_item *it = &o.items[i];
+        app *a;
+        progress("%s %s: preparing the input and its CPU reference", app_kind_name(it->kind), it->input);
+        if (app_create(&it->cfg, &a, err, sizeof err)) {
+            fprintf(stderr, "ckstudy: %s %s: %s\n", app_kind_name(it->kind), it->input, err);
+            study_row r;
+            fill_key(&r, it, "-", "plain", "-", "-");
+            snprintf(r.check, sizeof r.check, "ERROR");
+            set_msg(&r, err);
+            emit(&sw, &r);
+            cfg_done += 1 + (1 + o.n_classes * o.n_groups) * (app_kind_uses_graph(it->kind) && o.naive_too ? 2 : 1);
+            continue;
+        }
+        unsigned workers = 0;
+        int forms = app_kind_uses_graph(it->kind) && o.naive_too ? 2 : 1;
+        for (int naive = 0; naive < forms && !stop; ++naive)
+            stop = run_session(&sw, it, a, naive, &workers) != 0;
+        if (!stop)
+            stop = run_plain(&sw, it, a, workers) != 0;
+        app_destroy(a);
+    }
+    fclose(sw.csv);
+report:
+    /* Reports, from the file (old and new rows alike). */
+    study_row *rows;
+    size_t n;
+    snprintf(path, sizeof path, "%s/runs.csv", o.out);
+    if (study_rows_read(path, &rows, &n, err, sizeof err)) {
+        fprintf(stderr, "ckstudy: %s\n", err);
+        return 1;
+    }
+    study_report_options ro = {.groups = o.groups, .n_groups = o.n_groups, .out_dir = o.out};
+    study_report_numbers nm;
+    int rc = 0;
+    if (study_report_write(&ro, rows, n, &nm, err, sizeof err)) {
+        fprintf(stderr, "ckstudy: %s\n", err);
+        rc = 1;
+    }
+    if (write_summary(&sw, rows, n, &nm, (app_now_ms() - t_start) / 1000)) {
+        fprintf(stderr, "ckstudy: writing %s/summary.json failed\n", o.out);
+        rc = 1;
+    }
+    if (!o.no_plots && rc == 0 && study_run_gnuplot(o.out, err, sizeof err)) {
+        fprintf(stderr, "ckstudy: %s\n", err);
+        rc = 1;
+    }
+    unsigned bad = 0;
+    for (size_t i = 0; i < n; ++i)
+        bad += strcmp(rows[i].check, "PASS") && strcmp(rows[i].check, "unchecked");
+    free(rows);
+    free(sw.done.rows);
+    fprintf(stderr, "ckstudy: %zu runs in %s/runs.csv, %u not passing; %.0f s%s\n", n, o.out, bad,
+            (app_now_ms() - t_start) / 1000, stop ? " (stopped early: see above)" : "");
+    return rc || bad || stop ? 1 : 0;
+}

@@ -1,0 +1,83 @@
+/* tools/study_timeline.c: ckstudy's timeline of one run (see
+ * study_timeline.h). */
+#include "study_timeline.h"
+
+#include <stdio.h>
+
+int study_write_timeline(const char *dir, const char *app, const char *input, const char *desc,
+                         const app_multitask_result *r, const ck_trace_sample *tr, size_t nt, size_t dropped)
+{
+    char path[4096];
+    double t0 = r->coop_send_ms;
+    snprintf(path, sizeof path, "%s/timeline_%s.json", dir, app);
+    FILE *j = fopen(path, "w");
+    snprintf(path, sizeof path, "%s/timeline_%s.dat", dir, app);
+    FILE *d = fopen(path, "w");
+    snprintf(path, sizeof path, "%s/timeline_%s.gp", dir, app);
+    FILE *g = fopen(path, "w");
+    if (!j || !d || !g) {
+        if (j)
+            fclose(j);
+        if (d)
+            fclose(d);
+        if (g)
+            fclose(g);
+        return -1;
+    }
+    fprintf(j, "{\"displayTimeUnit\": \"ms\",\n \"otherData\": {\"app\": \"%s\", \"input\": \"%s\", \"run\": \"%s\", "
+               "\"time_zero\": \"the cooperative launch was sent\", \"trace_samples\": %zu, \"trace_dropped\": %zu, "
+               "\"resolution\": \"the host progress thread's poll interval\"},\n \"traceEvents\": [\n",
+            app, input, desc, nt, dropped);
+    fprintf(j, "  {\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"args\": {\"name\": \"%s %s\"}},\n", app,
+            input);
+    fprintf(j, "  {\"name\": \"cooperative %s\", \"cat\": \"coop\", \"ph\": \"X\", \"ts\": 0, \"dur\": %.1f, "
+               "\"pid\": 1, \"tid\": 1},\n", app, r->coop_wall_ms * 1000);
+    fprintf(d, "# block 0: host ms since the cooperative launch was sent, active groups M (trace samples)\n");
+    for (size_t i = 0; i < nt; ++i) {
+        double t = tr[i].t_s * 1000 - t0;
+        fprintf(j, "  {\"name\": \"active groups\", \"ph\": \"C\", \"ts\": %.1f, \"pid\": 1, \"args\": {\"M\": %u}},\n",
+                t * 1000, tr[i].active);
+        fprintf(d, "%.4f %u\n", t, tr[i].active);
+    }
+    if (nt == 0)
+        fprintf(d, "0 0\n");
+    fprintf(d, "\n\n# block 1: matmul launch k: gather start, gather end, exec end (ms since the cooperative "
+               "launch was sent)\n");
+    for (unsigned k = 0; k < r->mm_launches; ++k) {
+        double gs = r->send_ms[k] - t0 + r->queue_ms[k], ge = gs + r->gather_ms[k], ee = ge + r->exec_ms[k];
+        fprintf(j, "  {\"name\": \"gather %u\", \"cat\": \"gather\", \"ph\": \"X\", \"ts\": %.1f, \"dur\": %.1f, "
+                   "\"pid\": 1, \"tid\": 2},\n", k, gs * 1000, r->gather_ms[k] * 1000);
+        fprintf(j, "  {\"name\": \"matmul %u\", \"cat\": \"exec\", \"ph\": \"X\", \"ts\": %.1f, \"dur\": %.1f, "
+                   "\"pid\": 1, \"tid\": 3},\n", k, ge * 1000, r->exec_ms[k] * 1000);
+        fprintf(d, "%u %.4f %.4f %.4f\n", k, gs, ge, ee);
+    }
+    if (r->mm_launches == 0)
+        fprintf(d, "0 0 0 0\n");
+    fprintf(j, "  {\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 1, \"args\": {\"name\": "
+               "\"cooperative kernel\"}},\n"
+               "  {\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 2, \"args\": {\"name\": \"gather\"}},\n"
+               "  {\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 3, \"args\": {\"name\": "
+               "\"matmul execution\"}}\n ]\n}\n");
+    unsigned top = 1;
+    for (size_t i = 0; i < nt; ++i)
+        top = tr[i].active > top ? tr[i].active : top;
+    fprintf(g, "# Timeline of one run (the paper's Figure 1's shape): %s %s, %s.\n"
+               "# Top: active groups M of the cooperative kernel (sampled by the host progress thread);\n"
+               "# bottom: each matmul launch's gather (red) and execution (blue). Re-plot: gnuplot %s\n"
+               "set terminal png size 1200,600\nset output 'timeline_%s.png'\nset multiplot layout 2,1\n"
+               "set xlabel 'ms since the cooperative launch was sent'\nset xrange [0:%.3f]\n"
+               "set ylabel 'active groups M'\nset yrange [0:%u]\nset title '%s %s: %s'\n"
+               "plot 'timeline_%s.dat' index 0 using 1:2 with steps lw 2 title 'M'\n"
+               "set ylabel 'matmul launch'\nset yrange [-1:%u]\nset title ''\n"
+               "plot 'timeline_%s.dat' index 1 using 2:1:($3-$2):(0) with vectors nohead lw 6 lc rgb 'red' "
+               "title 'gather', '' index 1 using 3:1:($4-$3):(0) with vectors nohead lw 6 lc rgb 'blue' "
+               "title 'execution'\nunset multiplot\n",
+            app, input, desc, path, app, r->coop_wall_ms > 0 ? r->coop_wall_ms : 1, top + 1, app, input,
+            desc, app, r->mm_launches ? r->mm_launches : 1, app);
+    int bad = ferror(j) || ferror(d) || ferror(g);
+    bad |= fclose(j) != 0;
+    bad |= fclose(d) != 0;
+    bad |= fclose(g) != 0;
+    return bad ? -1 : 0;
+}
+
