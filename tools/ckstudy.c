@@ -68,7 +68,7 @@ typedef struct {
 static const struct {
     const char *app, *input;
 } full_inputs[] = {
-    {"bfs", "rmat20"},     {"color", "circuit"},  {"color", "ecology"}, {"mis", "circuit"},
+    {"bfs", "rmat20"},     {"bfs", "road-ny"},    {"color", "circuit"},  {"color", "ecology"}, {"mis", "circuit"},
     {"p-sssp", "road-ny"}, {"bc", "bc-1k"},       {"bfs-wl", "road-w"}, {"l-sssp", "road-nw"},
     {"octree", "default"}, {"game", "default"},   {"ws", "default"},
 };
