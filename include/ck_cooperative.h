@@ -56,7 +56,10 @@
  * request_fork are no-ops, transmit is nothing, and both barriers are a spin
  * barrier across all work-groups of the launch, which only completes if every
  * group is co-resident (launch no more groups than the discovered occupancy,
- * see ckinfo). The barrier needs two zeroed words of global memory: where the
+ * see ckinfo). The barrier needs CK_PLAIN_BARRIER_N_WORDS (64) zeroed words of
+ * global memory, two 128-byte lines (arrivals on one, the generation its
+ * waiters spin on on the other, so arrivals do not contend with spinning
+ * reads, as in the megakernel's own barrier): where the
  * compiler has program-scope global variables (OpenCL C 2.0, or 3.0 with
  * __opencl_c_program_scope_global_variables) they are one; elsewhere (OpenCL
  * C 1.2: NVIDIA; PoCL 3.1) define CK_PLAIN_BARRIER_WORDS to an expression of
@@ -125,21 +128,27 @@ void device_mutex_lock(volatile global uint *m) { ck_mutex_lock_or_stop(m, 0); }
 #define offer_kill() ((void)0)
 #define request_fork() ((void)0)
 
+/* Words of the plain barrier's storage: the arrival count on the first
+ * 128-byte line, the generation on the second. */
+#define CK_PLAIN_BARRIER_N_WORDS 64u
+#define CK_PLAIN_BARRIER_GEN_WORD 32u
+
 #if defined(CK_PLAIN_BARRIER_WORDS)
 #define CK_PLAIN_BARRIER_PTR (CK_PLAIN_BARRIER_WORDS)
 #elif defined(__opencl_c_program_scope_global_variables) || \
     (defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ == 200)
-volatile global uint ck_plain_barrier_words[2];
+volatile global uint ck_plain_barrier_words[CK_PLAIN_BARRIER_N_WORDS];
 #define CK_PLAIN_BARRIER_PTR ck_plain_barrier_words
 #endif
 
 #ifdef CK_PLAIN_BARRIER_PTR
 /* Generation barrier over every group of the launch: w[0] counts arrivals,
- * w[1] is the generation the last arrival moves on. */
+ * w[CK_PLAIN_BARRIER_GEN_WORD] (a line of its own) is the generation the last
+ * arrival moves on. */
 void ck_plain_global_barrier(volatile global uint *w)
 {
     CK_PTR count = (CK_PTR)w;
-    CK_PTR gen = (CK_PTR)(w + 1);
+    CK_PTR gen = (CK_PTR)(w + CK_PLAIN_BARRIER_GEN_WORD);
     ck_fence_release(); /* every work-item's writes, before thread 0 arrives */
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (get_local_id(0) == 0) {

@@ -151,7 +151,7 @@ int app_bc_plain_run(app_cl *c, const app_csr *g, int32_t sources, int persisten
     size_t n = (size_t)g->n, m = (size_t)g->m;
     memset(bc_out, 0, n * sizeof *bc_out);
     int32_t flags[3] = {0, 0, 0};
-    uint32_t words[2] = {0, 0};
+    uint32_t words[APP_PLAIN_BARRIER_WORDS] = {0}; /* ck_cooperative.h: two lines */
     bc_bufs b;
     memset(&b, 0, sizeof b);
     cl_program prog = NULL;

@@ -20,7 +20,7 @@ static int upload(app_cl *c, const app_csr *g, int32_t source, bfs_bufs *b, int3
         scratch[v] = -1;
     scratch[source] = 0;
     int32_t sizes[2] = {1, 0};
-    uint32_t words[2] = {0, 0};
+    uint32_t words[APP_PLAIN_BARRIER_WORDS] = {0}; /* ck_cooperative.h: two lines */
     if (app_cl_buffer(c, (n + 1) * 4, g->row, &b->row, "CSR rows", err, err_len) ||
         app_cl_buffer(c, (size_t)g->m * 4, g->col, &b->col, "CSR columns", err, err_len) ||
         app_cl_buffer(c, n * 4, scratch, &b->levels, "levels", err, err_len) ||

@@ -11,6 +11,10 @@
 
 #include "ck.h"
 
+/* Zeroed words a plain persistent kernel's global barrier needs
+ * (CK_PLAIN_BARRIER_N_WORDS of include/ck_cooperative.h: two 128-byte lines). */
+#define APP_PLAIN_BARRIER_WORDS 64
+
 typedef struct {
     cl_platform_id platform;
     cl_device_id device;

@@ -18,7 +18,7 @@ static int upload(app_cl *c, const app_csr *g, mis_bufs *b, int32_t *scratch, ch
 {
     size_t n = (size_t)g->n;
     int32_t stop = 0;
-    uint32_t words[2] = {0, 0};
+    uint32_t words[APP_PLAIN_BARRIER_WORDS] = {0}; /* ck_cooperative.h: two lines */
     for (size_t v = 0; v < n; ++v)
         scratch[v] = (int32_t)v;
     if (app_cl_buffer(c, (n + 1) * 4, g->row, &b->row, "CSR rows", err, err_len) ||

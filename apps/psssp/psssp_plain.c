@@ -129,7 +129,7 @@ int app_psssp_plain_run(app_cl *c, const app_csr *g, int32_t source, int persist
         dist_out[v] = APP_SSSP_INF;
     dist_out[source] = 0;
     int32_t flags[2] = {1, 1};
-    uint32_t words[2] = {0, 0};
+    uint32_t words[APP_PLAIN_BARRIER_WORDS] = {0}; /* ck_cooperative.h: two lines */
     psssp_bufs b;
     memset(&b, 0, sizeof b);
     cl_program prog = NULL;

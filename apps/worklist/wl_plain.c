@@ -19,7 +19,7 @@ static int upload(app_cl *c, const app_csr *g, app_wl_mode mode, int32_t source,
     size_t n = (size_t)g->n;
     app_wl_init_values(mode, g->n, source, scratch);
     int32_t ctl[4] = {1, 0, 0, 0};
-    uint32_t words[2] = {0, 0};
+    uint32_t words[APP_PLAIN_BARRIER_WORDS] = {0}; /* ck_cooperative.h: two lines */
     if (app_cl_buffer(c, (n + 1) * 4, g->row, &b->row, "CSR rows", err, err_len) ||
         app_cl_buffer(c, (size_t)g->m * 4, g->m ? g->col : NULL, &b->col, "CSR columns", err, err_len) ||
         (mode == APP_WL_SSSP &&

@@ -55,7 +55,7 @@ static void test_plain_opencl_build_and_run(void **state)
     init(want);
     reference(want);
     cl_mem data = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof d, d, &err);
-    cl_mem bar = support_zeroed(dev, 2), tmp = support_zeroed(dev, N);
+    cl_mem bar = support_zeroed(dev, 64) /* CK_PLAIN_BARRIER_N_WORDS */, tmp = support_zeroed(dev, N);
     cl_uint n = N, rounds = ROUNDS;
     clSetKernelArg(k, 0, sizeof data, &data);
     clSetKernelArg(k, 1, sizeof tmp, &tmp);
