@@ -36,6 +36,7 @@ typedef struct {
   unsigned char *ren; /* per token: names a variable or parameter of an inlined helper */
   stmt **site;        /* per token: the statement (call or return) that starts there */
   unsigned char *acc; /* per token: the name of an accepted call (a statement of its own) */
+  int gen;            /* write tokens as generated text on the current line */
   int n_inst;
 } inl;
 
@@ -168,6 +169,10 @@ static int check_calls(inl *x, func *fn) {
   for (int i = fn->lb; i < fn->t1; i++) {
     func *h = inl_callee(x, i);
     if (!h) continue;
+    if (fn->is_kernel && !fn->cooperative)
+      return st_error_at(pg->dg, &t[i], "kernel '%s' is not cooperative but calls '%s', which "
+                         "reaches %s (list it among the cooperative kernels)", fn->name,
+                         h->name, why(x, h));
     if (!x->acc[i]) {
       return st_error_at(pg->dg, &t[i], "call of '%s' inside an expression, a condition or "
                          "a loop header in '%s': '%s' is inlined because it reaches %s, and "
@@ -249,6 +254,10 @@ static int check_params(inl *x, func *h) {
 
 static void out_tok(inl *x, int i, const char *text) {
   token *k = &x->t[i];
+  if (x->gen) { /* on the current line: no #line directive inside an expression */
+    em_gen(&x->e, text ? text : k->s);
+    return;
+  }
   const char *saved = k->repl;
   k->repl = text;
   em_tok(&x->e, i);
@@ -277,11 +286,15 @@ static int emit_range(inl *x, ictx *c, int a, int b, int sites) {
           sym->pm < c->fn->params + c->fn->n_params && !(i > 0 && (is_p(&t[i - 1], ".") ||
           is_p(&t[i - 1], "->")))) {
         size_t pi = (size_t)(sym->pm - c->fn->params);
-        if (c->arg0[pi] >= 0) {
+        if (c->arg0[pi] >= 0) { /* an array's name as it is (a primary expression) */
+          int paren = c->arg1[pi] - c->arg0[pi] > 1;
           em_sync(&x->e, k->line);
-          em_gen(&x->e, "(");
+          if (paren) em_gen(&x->e, "(");
+          int saved = x->gen;
+          x->gen = 1;
           if (emit_range(x, c->up, c->arg0[pi], c->arg1[pi], 0)) return -1;
-          em_gen(&x->e, ")");
+          x->gen = saved;
+          if (paren) em_gen(&x->e, ")");
           continue;
         }
       }
@@ -341,10 +354,16 @@ static int emit_call(inl *x, ictx *c, stmt *s, int call) {
   em_sync(e, s->line);
   if (!is_decl) em_gen(e, "{"); /* h(...); and x = h(...); may be the body of an if */
   if (!is_void) {
+    int g = x->gen;
+    x->gen = 1; /* on the call's line */
     ret_type(x, h, 1);
+    x->gen = g;
     em_genf(e, "ck_i%d_ret;", N);
   }
   em_gen(e, "{");
+  em_sync(e, s->line); /* the parameters are set on the call's line */
+  int saved_gen = x->gen;
+  x->gen = 1;
   int a = call + 2, m = t[call + 1].match;
   for (size_t k = 0; k < h->n_params; k++) {
     int b = a;
@@ -391,6 +410,7 @@ static int emit_call(inl *x, ictx *c, stmt *s, int call) {
     }
     a = b + 1;
   }
+  x->gen = saved_gen;
   if (emit_range(x, &sub, h->body->t0 + 1, h->body->t1 - 1, 1)) return -1;
   if (sub.need_end) em_genf(e, "ck_i%d_end: ;", N);
   em_gen(e, "}");

@@ -64,6 +64,30 @@ static void strip_inline_names(char *s) {
   *w = 0;
 }
 
+/* The inlined program's #line directives (inline.c writes them wherever the user's
+ * lines jump, also inside statements) leave the token list: the lexer has recorded them,
+ * and a directive token inside an expression would split it for the passes that look at
+ * neighbouring tokens. Bracket matches are renumbered. */
+static int drop_line_tokens(program *pg) {
+  token *t = pg->tl.t;
+  size_t n = pg->tl.n, w = 0;
+  int *to = malloc(n * sizeof *to);
+  if (!to) return -1;
+  for (size_t i = 0; i < n; i++) {
+    to[i] = (int)w;
+    if (!(t[i].kind == TK_PP && t[i].repl && !*t[i].repl)) w++;
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (t[i].kind == TK_PP && t[i].repl && !*t[i].repl) continue;
+    token k = t[i];
+    if (k.match >= 0) k.match = to[k.match];
+    t[to[i]] = k;
+  }
+  pg->tl.n = w;
+  free(to);
+  return 0;
+}
+
 /* The caller's deadline hook: nonzero (and the error recorded) when it says stop. */
 static int stopped(program *pg) {
   if (!pg->stop || !pg->stop(pg->stop_arg)) return 0;
@@ -75,6 +99,7 @@ static int stopped(program *pg) {
  * points: it is then the inlined program, to be stitched again from the start. */
 static int run(program *pg, const char *src, char **source, char **inlined) {
   if (stopped(pg) || st_lex(pg->ar, pg->dg, src, &pg->tl)) return -1;
+  if (pg->inlined && drop_line_tokens(pg)) return st_error(pg->dg, 0, "out of memory");
   if (stopped(pg) || st_parse_program(pg)) return -1;
   if (inlined) {
     if (stopped(pg) || st_inline(pg, inlined)) return -1;
