@@ -338,7 +338,7 @@ int st_rewrite_define(program *pg, token *t);
 int st_is_primitive(const char *s, prim_kind *k);
 
 /* inline.c: inlines the helpers that reach a fork point or offer_kill. *src: NULL when
- * there are none (the program is stitched as it is), else the new program text (arena). */
+ * there are none (the program is stitched as it is), else the new program text (malloc). */
 int st_inline(program *pg, char **src);
 /* A name inline.c generates: ck_i<digits>_... */
 int st_inline_name(const char *s);
