@@ -195,6 +195,22 @@ static void test_rule_checks_cover_helpers(void **st) {
   ck_stitch_result_free(&r);
 }
 
+static void test_stale_m_through_a_parameter_warns(void **st) {
+  (void)st;
+  const char *w = st_warnings("void h(global uint *o, uint m) {\n"
+                              "  resizing_global_barrier();\n"
+                              "  o[0] = m;\n"
+                              "}\n"
+                              "kernel void k(global uint *o) {\n"
+                              "  uint m = get_num_groups(0);\n"
+                              "  h(o, m);\n"
+                              "}\n",
+                              "k");
+  st_assert_has(w, "t.cl:3:");
+  st_assert_has(w, "transmit variable 'm' holds a value computed from get_num_groups");
+  st_assert_lacks(w, "ck_i");
+}
+
 /* ---- rejections ---------------------------------------------------------------------- */
 
 static const char *const H = "int h(global int *o) { request_fork(); return o[0]; }\n";
@@ -257,6 +273,25 @@ static void test_chain_deeper_than_limit_rejected(void **st) {
   ck_stitch_result r;
   st_ok(src, &r, "k", NULL);
   ck_stitch_result_free(&r);
+}
+
+/* 4^7 copies of h0 pass the output cap: stopped there, in about no time */
+static void test_inlining_respects_the_output_cap(void **st) {
+  (void)st;
+  size_t cap = 4096, n = 0;
+  char *src = malloc(cap);
+  assert_non_null(src);
+  n += (size_t)snprintf(src + n, cap - n, "void h0(global int *o) { request_fork();");
+  for (int i = 0; i < 100; i++) n += (size_t)snprintf(src + n, cap - n, " o[%d] = %d;", i, i);
+  n += (size_t)snprintf(src + n, cap - n, " }\n");
+  for (int i = 1; i <= 7; i++)
+    n += (size_t)snprintf(src + n, cap - n, "void h%d(global int *o) { h%d(o); h%d(o); h%d(o); "
+                          "h%d(o); }\n", i, i - 1, i - 1, i - 1, i - 1);
+  snprintf(src + n, cap - n, "kernel void k(global int *o) { h7(o); }\n");
+  const char *m = st_fail(src, "k", NULL);
+  free(src);
+  if (!strstr(m, "inlining the helpers with fork points would make the program larger than"))
+    fail_msg("%s", m);
 }
 
 static void test_macro_naming_helper_rejected(void **st) {
@@ -324,9 +359,11 @@ int main(void) {
     cmocka_unit_test(test_names_cannot_capture_the_callers),
     cmocka_unit_test(test_programs_without_helper_fork_points_are_unchanged),
     cmocka_unit_test(test_rule_checks_cover_helpers),
+    cmocka_unit_test(test_stale_m_through_a_parameter_warns),
     cmocka_unit_test(test_call_inside_expression_rejected),
     cmocka_unit_test(test_recursion_rejected),
     cmocka_unit_test(test_chain_deeper_than_limit_rejected),
+    cmocka_unit_test(test_inlining_respects_the_output_cap),
     cmocka_unit_test(test_macro_naming_helper_rejected),
     cmocka_unit_test(test_pointer_arguments_rejected),
     cmocka_unit_test(test_transmit_in_plain_helper_rejected),
