@@ -508,6 +508,62 @@ static int check_macros(inl *x) {
   return 0;
 }
 
+static int is_idc(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Does the #define text p (after "define") name identifier id outside its own parameter
+ * list? (A macro parameter of the same name is the macro's own.) */
+static int define_names(const char *p, const char *id) {
+  while (*p == ' ' || *p == '\t') p++;
+  const char *body = p;
+  while (is_idc(*body)) body++;
+  size_t n = strlen(id);
+  if (*body == '(') { /* function-like: skip the parameters, unless id is one of them */
+    const char *close = strchr(body, ')');
+    if (!close) return 0;
+    for (const char *q = body; q < close; q++)
+      if (!strncmp(q, id, n) && !is_idc(q[-1]) && !is_idc(q[n])) return 0;
+    body = close + 1;
+  }
+  for (const char *q = strstr(body, id); q; q = strstr(q + 1, id))
+    if (!is_idc(q[-1]) && !is_idc(q[n])) return 1;
+  return 0;
+}
+
+/* A macro used in an inlined helper that names the helper's own parameters or variables
+ * would keep the old names after renaming: rejected. */
+static int check_macro_uses(inl *x, func *h) {
+  program *pg = x->pg;
+  token *t = x->t;
+  for (size_t k = 0; k < pg->tl.n; k++) {
+    if (t[k].kind != TK_PP) continue;
+    const char *p = t[k].s + 1;
+    while (*p == ' ' || *p == '\t') p++;
+    if (strncmp(p, "define", 6) || (p[6] != ' ' && p[6] != '\t')) continue;
+    p += 6;
+    while (*p == ' ' || *p == '\t') p++;
+    const char *e = p;
+    while (is_idc(*e)) e++;
+    size_t mlen = (size_t)(e - p);
+    if (!mlen) continue;
+    for (int i = h->lb; i < h->t1; i++) {
+      if (t[i].kind != TK_IDENT || strlen(t[i].s) != mlen || strncmp(t[i].s, p, mlen)) continue;
+      for (int j = h->lp; j < h->t1; j++) {
+        if (!x->ren[j]) continue;
+        if (define_names(p, t[j].s))
+          return st_error_at(pg->dg, &t[i], "macro '%s' names '%s' of helper '%s', which is "
+                             "inlined (it reaches %s): the stitcher renames the helper's "
+                             "parameters and variables and does not expand macros; pass '%s' "
+                             "to the macro as an argument", t[i].s, t[j].s, h->name,
+                             why(x, h), t[j].s);
+      }
+      break;
+    }
+  }
+  return 0;
+}
+
 int st_inline(program *pg, char **src) {
   *src = NULL;
   inl x = {0};
@@ -558,6 +614,10 @@ int st_inline(program *pg, char **src) {
     }
   }
   if (check_macros(&x)) return -1;
+  for (size_t k = 0; k < pg->funcs.n; k++) {
+    func *fn = pg->funcs.v[k];
+    if (fn->lb >= 0 && fn->inl && check_macro_uses(&x, fn)) return -1;
+  }
   /* the new program: every item in order, inlined helpers and their prototypes left out */
   em_init(&x.e, pg);
   ictx top = {NULL, 0, NULL, NULL, NULL, 0};

@@ -299,6 +299,19 @@ static void test_macro_naming_helper_rejected(void **st) {
   const char *m = st_fail(with_h("#define GET(o) h(o)\nkernel void k(global int *o) { int a = GET(o); }\n"),
                           "k", NULL);
   MSG(2, "a macro names 'h'", "does not expand macros");
+  /* a macro used in an inlined helper may not name the helper's own names... */
+  m = st_fail("#define AT(i) o[base + (i)]\n"
+              "void h(global int *o, int base) {\n  request_fork();\n  AT(1) = 2;\n}\n"
+              "kernel void k(global int *o) { h(o, 1); }\n",
+              "k", NULL);
+  MSG(4, "macro 'AT' names 'o' of helper 'h'", "as an argument");
+  /* ...but may take them as arguments */
+  ck_stitch_result r;
+  st_ok("#define AT(p, i) p[i]\n"
+        "void h(global int *o, int base) {\n  request_fork();\n  AT(o, base) = 2;\n}\n"
+        "kernel void k(global int *o) { h(o, 1); }\n",
+        &r, "k", NULL);
+  ck_stitch_result_free(&r);
 }
 
 static void test_pointer_arguments_rejected(void **st) {
