@@ -2,12 +2,9 @@
  * unweighted) with the loop over the sources inside the kernel. Owner: apps
  * (bc).
  *
- * Per source s, three phases, each a helper function that ends with a
- * resizing barrier (its fork point: the stitcher inlines helpers with fork
- * points, and a group forked there resumes inside the helper and returns to
- * the kernel's loop):
- *   init      bc_init: level[v] = -1 (0 for s), sigma[v] = 0 (1 for s),
- *             delta[v] = 0;
+ * Per source s, three phases, each followed by a resizing barrier (the
+ * kernel's fork point):
+ *   init      level[v] = -1 (0 for s), sigma[v] = 0 (1 for s), delta[v] = 0;
  *   forward   bc_forward: level-synchronous BFS counting shortest paths,
  *             one plain global_barrier() per level; returns the depth;
  *   backward  bc_backward: dependencies level by level from the deepest,
@@ -20,17 +17,14 @@
  *
  * The forward sweep's "a node joined this level" flag rotates through three
  * words: step d sets flags[d % 3] and clears flags[(d + 1) % 3], whose last
- * readers (step d - 2) are a barrier behind; init clears all three. Each
- * phase runs between two fork points, so M is fixed inside it (the helpers
- * read the work-item's index once, before their closing barrier). s, the
- * phase and depth are transmitted (and the helpers' parameters are, by the
- * stitcher): groups that join at a resizing barrier need the source and,
- * after the forward phase, the depth, which bc_forward returns after its
- * barrier (its d is transmit). The kernel picks one phase per iteration
- * rather than calling the three in a row: the stitcher resumes a fork point
- * inside a loop by copying the rest of the iteration, and PoCL took minutes
- * to compile the copies of the barrier-holding helpers that three fork
- * points in a row made; here the rest after each is a few statements.
+ * readers (step d - 2) are a barrier behind; init clears all three. The
+ * helpers run between two fork points, so M is fixed inside them (they read
+ * the work-item's index once). s and depth are transmitted: groups that join
+ * at a resizing barrier need the source and, after the forward phase, the
+ * depth. The phase is a transmitted variable too, so that the kernel body has
+ * a single fork point: the stitcher resumes a fork point by copying the code
+ * that follows it, and PoCL took minutes to compile the three copies of the
+ * barrier-holding helpers that three fork points in a row made.
  *
  * The same file compiles as the plain persistent baseline (ck_cooperative.h
  * turns both barriers into an occupancy-bound spin barrier over the words at
@@ -40,15 +34,15 @@
 #endif
 #include "ck_cooperative.h"
 
-/* Forward sweep from the source (level 0 set by init), then the phase's
- * resizing barrier. Returns the deepest level that holds a node. */
+/* Forward sweep from the source (level 0 set by init). Returns the deepest
+ * level that holds a node. */
 int bc_forward(global const int *row, global const int *col, int n, global int *level, global float *sigma,
                global int *flags, volatile global uint *plain_barrier)
 {
     int tid = (int)get_global_id(0);
     int stride = (int)get_global_size(0);
     volatile global int *flag = (volatile global int *)flags;
-    transmit int d = 0;
+    int d = 0;
     for (;;) {
         if (tid == 0)
             flag[(d + 1) % 3] = 0;
@@ -73,12 +67,11 @@ int bc_forward(global const int *row, global const int *col, int n, global int *
             break;
         d++;
     }
-    resizing_global_barrier();
     return d;
 }
 
 /* Backward sweep: levels depth-1 down to 1 (the deepest level's nodes and
- * the source have no dependency to add), then the phase's resizing barrier. */
+ * the source have no dependency to add). */
 void bc_backward(global const int *row, global const int *col, int n, global const int *level,
                  global const float *sigma, global float *delta, global float *bc, int depth,
                  volatile global uint *plain_barrier)
@@ -102,13 +95,10 @@ void bc_backward(global const int *row, global const int *col, int n, global con
         }
         global_barrier();
     }
-    resizing_global_barrier();
 }
 
-/* Init for source s: levels, path counts and dependencies, then the phase's
- * resizing barrier. */
-void bc_init(int n, int s, global int *level, global float *sigma, global float *delta, global int *flags,
-             volatile global uint *plain_barrier)
+/* Init for source s: levels, path counts and dependencies. */
+void bc_init(int n, int s, global int *level, global float *sigma, global float *delta, global int *flags)
 {
     int tid = (int)get_global_id(0);
     int stride = (int)get_global_size(0);
@@ -122,7 +112,6 @@ void bc_init(int n, int s, global int *level, global float *sigma, global float 
         sigma[v] = v == s ? 1.0f : 0.0f;
         delta[v] = 0.0f;
     }
-    resizing_global_barrier();
 }
 
 kernel void bc_coop(global const int *row, global const int *col, int n, int n_sources, global int *level,
@@ -134,7 +123,7 @@ kernel void bc_coop(global const int *row, global const int *col, int n, int n_s
     transmit int depth = 0;
     while (s < n_sources) {
         if (phase == 0)
-            bc_init(n, s, level, sigma, delta, flags, plain_barrier);
+            bc_init(n, s, level, sigma, delta, flags);
         else if (phase == 1)
             depth = bc_forward(row, col, n, level, sigma, flags, plain_barrier);
         else
@@ -142,5 +131,6 @@ kernel void bc_coop(global const int *row, global const int *col, int n, int n_s
         if (phase == 2)
             s++;
         phase = phase == 2 ? 0 : phase + 1;
+        resizing_global_barrier();
     }
 }
