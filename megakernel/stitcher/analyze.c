@@ -46,8 +46,13 @@ static int check_forks(program *pg, func *fn) {
   if (fn->forks.n == 0) return 0;
   fork_point *f0 = fn->forks.v[0];
   const char *p0 = prim_name(f0->st->prim);
-  if (fn->gotos.n) {
-    stmt *g = fn->gotos.v[0];
+  stmt *g = NULL; /* the first goto or label that inline.c did not write */
+  for (size_t k = 0; k < fn->gotos.n && !g; k++) {
+    stmt *s = fn->gotos.v[k];
+    const token *name = &pg->tl.t[s->kind == ST_GOTO ? s->kw + 1 : s->kw];
+    if (!pg->inlined || !st_inline_name(name->s)) g = s;
+  }
+  if (g) {
     return st_error(pg->dg, g->line, "%s in cooperative kernel '%s', which has fork points "
                     "(%s() on line %d): goto and labels cannot be combined with fork points",
                     g->kind == ST_GOTO ? "goto" : "a label", fn->name, p0,

@@ -95,6 +95,7 @@ int st_map_put(st_arena *a, st_map *m, const char *key, void *val);
 #define ST_MAX_SOURCE ((size_t)1 << 30) /* largest input, in bytes */
 #define ST_OUTPUT_FACTOR 64       /* output cap: 64 times the input ... */
 #define ST_OUTPUT_SLACK ((size_t)1 << 20) /* ... plus 1 MiB */
+#define ST_MAX_INLINE_DEPTH 8     /* helpers with fork points nested in one another */
 
 /* ---- lexer.c ------------------------------------------------------------------------ */
 
@@ -266,6 +267,12 @@ struct func {
   st_map field_next;   /* local name -> next numeric suffix to try for it */
   int n_vars;          /* body variables numbered by symbol.var_id */
   size_t arg_words;
+  /* inline.c: helpers with fork points */
+  int tx_tok;          /* first 'transmit' in the body of a helper (0: none) */
+  int inl;             /* a helper that is inlined: it reaches a fork point or offer_kill */
+  stmt *inl_prim;      /* the primitive that makes it so (in it or in a helper it calls) */
+  st_vec icallers;     /* func* definitions that call this definition */
+  int inl_busy, inl_height; /* chain walk: on the stack; longest chain of inlined helpers */
 };
 
 typedef enum { TOP_PP, TOP_DECL, TOP_FUNC, TOP_EMPTY } top_kind;
@@ -298,6 +305,7 @@ typedef struct {
   st_map macro_locals;  /* local variable name -> macro_local (resolve.c) */
   int macro_locals_ready;
   size_t tx_bytes;      /* least output the fork points' transmit copies take */
+  int inlined;          /* the source is inline.c's output: ck_i<N>_ names and labels are its */
 } program;
 
 /* parse_top.c: splits the program into top-level items, finds functions and typedefs. */
@@ -328,6 +336,12 @@ int st_parse_body(program *pg, func *fn, scope *file_scope);
 int st_resolve_range(program *pg, func *fn, scope *sc, int a, int b);
 int st_rewrite_define(program *pg, token *t);
 int st_is_primitive(const char *s, prim_kind *k);
+
+/* inline.c: inlines the helpers that reach a fork point or offer_kill. *src: NULL when
+ * there are none (the program is stitched as it is), else the new program text (malloc). */
+int st_inline(program *pg, char **src);
+/* A name inline.c generates: ck_i<digits>_... */
+int st_inline_name(const char *s);
 
 /* analyze.c: primitive placement, fork points, transmit, call graph. */
 int st_analyze(program *pg);

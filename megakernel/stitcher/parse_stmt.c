@@ -76,6 +76,7 @@ static int resolve(pctx *c, int a, int b) {
 
 static int reserved(pctx *c, int i) {
   if (c->pg->raw) return 0;
+  if (c->pg->inlined && st_inline_name(c->t[i].s)) return 0;
   if (strncmp(c->t[i].s, "ck_", 3) == 0)
     return st_error_at(c->pg->dg, &c->t[i], "identifier '%s' is reserved: names starting "
                     "with 'ck_' belong to the stitcher", c->t[i].s);
@@ -136,10 +137,11 @@ static int handle_decl(pctx *c, stmt *st, int i, int semi, int for_init) {
   dc->t1 = for_init ? semi : semi + 1;
   st->decl = dc;
   const char *fname = fn->name;
-  if (!pg->raw && dc->is_transmit) {
-    if (!fn->is_kernel)
-      return st_error_at(pg->dg, &t[dc->transmit_tok], "transmit variable in function '%s': "
-                         "transmit is only allowed in the body of a cooperative kernel", fname);
+  /* transmit in a helper: allowed if the helper is inlined (inline.c decides) */
+  int tx = !pg->raw && dc->is_transmit && fn->is_kernel;
+  if (!pg->raw && dc->is_transmit && !fn->is_kernel && !fn->tx_tok)
+    fn->tx_tok = dc->transmit_tok;
+  if (tx) {
     if (!fn->cooperative)
       return st_error_at(pg->dg, &t[dc->transmit_tok], "transmit variable in kernel '%s', "
                          "which is not cooperative", fname);
@@ -170,7 +172,7 @@ static int handle_decl(pctx *c, stmt *st, int i, int semi, int for_init) {
     sym_kind kind = dc->is_typedef ? SYM_TYPEDEF : SYM_VAR;
     const char *field = NULL;
     tvar *tv = NULL;
-    if (!pg->raw && dc->is_transmit) {
+    if (tx) {
       if (d->is_array)
         return st_error_at(pg->dg, &t[d->name], "transmit array '%s' is not supported "
                         "(kernel '%s'): transmit a pointer to global memory instead", name,

@@ -58,7 +58,17 @@ typedef struct {
   int failed;            /* out of memory */
   size_t work;           /* statements, tokens and state bytes visited so far */
   int over;              /* work passed WORK_CAP: the kernel is left unchecked */
+  struct lstate *labels; /* states at the ck_i<N>_end labels of inlined helpers */
 } rctx;
+
+/* The state joined at a label of an inlined helper (its returns jump there). */
+typedef struct lstate {
+  const char *name;
+  dstate st;
+  struct lstate *next;
+} lstate;
+
+static dstate *label_state(rctx *r, const char *name);
 
 /* Bound on a kernel's checking work (about a second): the walk is repeated per fork point
  * and copies a state per branch, so a huge kernel with many fork points and variables
@@ -293,6 +303,11 @@ out:
 
 static int walk(rctx *r, stmt *s, dstate *d, jumps *j) {
   if (r->failed || charge(r, 1 + r->n / 64)) return -1;
+  if (s->kind == ST_LABEL && r->pg->inlined && st_inline_name(r->t[s->kw].s)) {
+    dstate *at = label_state(r, r->t[s->kw].s); /* the returns of an inlined helper */
+    if (!at) return -1;
+    join(r, d, at);
+  }
   if (!d->live) return 0;
   switch (s->kind) {
   case ST_BLOCK:
@@ -363,7 +378,14 @@ static int walk(rctx *r, stmt *s, dstate *d, jumps *j) {
     if (expr(r, s->e0, s->e1, d)) return -1;
     d->live = 0;
     return 0;
-  case ST_GOTO: /* rejected next to fork points */
+  case ST_GOTO: /* only inline.c's returns of inlined helpers next to fork points */
+    if (r->pg->inlined && st_inline_name(r->t[s->kw + 1].s)) {
+      dstate *at = label_state(r, r->t[s->kw + 1].s);
+      if (!at) return -1;
+      join(r, at, d);
+      d->live = 0;
+    }
+    return 0;
   case ST_PP:
   case ST_EMPTY:
   case ST_PRIM:
@@ -385,7 +407,8 @@ static int check_fork(rctx *r) {
   d.live = 1;
   memset(r->warned, 0, r->n ? r->n : 1);
   jumps lj = {&brk, &cont, NULL};
-  for (stmt *cur = r->fp->st; cur->parent && d.live; cur = cur->parent) {
+  /* (the returns of inlined helpers jump forward: a dead state revives at their label) */
+  for (stmt *cur = r->fp->st; cur->parent && (d.live || r->labels); cur = cur->parent) {
     stmt *par = cur->parent;
     if (par->kind == ST_BLOCK) {
       stmt *up = par->parent;
@@ -411,7 +434,28 @@ out:
   free(d.def);
   free(brk.def);
   free(cont.def);
+  while (r->labels) {
+    lstate *l = r->labels;
+    r->labels = l->next;
+    free(l->st.def);
+    free(l);
+  }
   return rc;
+}
+
+static dstate *label_state(rctx *r, const char *name) {
+  for (lstate *l = r->labels; l; l = l->next)
+    if (!strcmp(l->name, name)) return &l->st;
+  lstate *l = calloc(1, sizeof *l);
+  if (!l || new_state(r, &l->st)) {
+    free(l);
+    r->failed = 1;
+    return NULL;
+  }
+  l->name = name;
+  l->next = r->labels;
+  r->labels = l;
+  return &l->st;
 }
 
 /* ---- values computed from M ---------------------------------------------------------- */
@@ -476,7 +520,7 @@ static void m_walk(rctx *r, stmt *s, int *changed) {
 }
 
 static int check_kernel(program *pg, func *fn) {
-  rctx r = {pg, fn, pg->tl.t, NULL, (size_t)fn->n_vars, NULL, NULL, NULL, 0, 0, 0};
+  rctx r = {pg, fn, pg->tl.t, NULL, (size_t)fn->n_vars, NULL, NULL, NULL, 0, 0, 0, NULL};
   size_t n = r.n ? r.n : 1;
   r.mval = calloc(n, 1);
   r.warned = calloc(n, 1);

@@ -47,6 +47,47 @@ static int fill_result(program *pg, char *source, ck_stitch_result *out) {
   return 0;
 }
 
+/* Removes the ck_i<N>_ prefixes of inlined helpers' variables from a message. */
+static void strip_inline_names(char *s) {
+  char *w = s;
+  for (const char *r = s; *r;) {
+    int boundary = r == s || !(r[-1] == '_' || (r[-1] >= 'a' && r[-1] <= 'z') ||
+                               (r[-1] >= 'A' && r[-1] <= 'Z') || (r[-1] >= '0' && r[-1] <= '9'));
+    if (boundary && st_inline_name(r)) {
+      r += 4;
+      while (*r != '_') r++;
+      r++;
+      continue;
+    }
+    *w++ = *r++;
+  }
+  *w = 0;
+}
+
+/* The inlined program's #line directives (inline.c writes them wherever the user's
+ * lines jump, also inside statements) leave the token list: the lexer has recorded them,
+ * and a directive token inside an expression would split it for the passes that look at
+ * neighbouring tokens. Bracket matches are renumbered. */
+static int drop_line_tokens(program *pg) {
+  token *t = pg->tl.t;
+  size_t n = pg->tl.n, w = 0;
+  int *to = malloc(n * sizeof *to);
+  if (!to) return -1;
+  for (size_t i = 0; i < n; i++) {
+    to[i] = (int)w;
+    if (!(t[i].kind == TK_PP && t[i].repl && !*t[i].repl)) w++;
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (t[i].kind == TK_PP && t[i].repl && !*t[i].repl) continue;
+    token k = t[i];
+    if (k.match >= 0) k.match = to[k.match];
+    t[to[i]] = k;
+  }
+  pg->tl.n = w;
+  free(to);
+  return 0;
+}
+
 /* The caller's deadline hook: nonzero (and the error recorded) when it says stop. */
 static int stopped(program *pg) {
   if (!pg->stop || !pg->stop(pg->stop_arg)) return 0;
@@ -54,9 +95,16 @@ static int stopped(program *pg) {
   return 1;
 }
 
-static int run(program *pg, const char *src, char **source) {
+/* The passes. *inlined: set (first pass only) when the program has helpers with fork
+ * points: it is then the inlined program, to be stitched again from the start. */
+static int run(program *pg, const char *src, char **source, char **inlined) {
   if (stopped(pg) || st_lex(pg->ar, pg->dg, src, &pg->tl)) return -1;
+  if (pg->inlined && drop_line_tokens(pg)) return st_error(pg->dg, 0, "out of memory");
   if (stopped(pg) || st_parse_program(pg)) return -1;
+  if (inlined) {
+    if (stopped(pg) || st_inline(pg, inlined)) return -1;
+    if (*inlined) return 0;
+  }
   if (stopped(pg) || st_analyze(pg) || stopped(pg) || st_lint(pg)) return -1;
   if (stopped(pg) || st_rules(pg)) return -1;
   for (size_t k = 0; k < pg->kernels.n; k++) {
@@ -102,12 +150,28 @@ int ck_stitch_until(const ck_stitch_input *in, ck_stitch_result *out, char *err,
   pg.stop_arg = stop_arg;
   pg.stop_reason = reason;
   pg.src_len = len;
-  char *source = NULL;
-  int r = run(&pg, in->source, &source);
+  char *source = NULL, *inlined = NULL;
+  int r = run(&pg, in->source, &source, &inlined);
+  st_arena ar2 = {0};
+  program pg2;
+  program *fin = &pg;
+  if (r == 0 && inlined) {
+    /* helpers with fork points were inlined: stitch the new text, whose #line directives
+     * name the user's files and lines; the output cap stays that of the user's input */
+    memset(&pg2, 0, sizeof pg2);
+    pg2 = (program){.ar = &ar2, .dg = &dg, .file = file, .coop = in->cooperative,
+                    .n_coop = in->n_cooperative, .stop = stop, .stop_arg = stop_arg,
+                    .stop_reason = reason, .src_len = len, .inlined = 1};
+    dg.n_marks = 0;
+    fin = &pg2;
+    r = run(&pg2, inlined, &source, NULL);
+    if (r && !dg.failed && ar2.failed) st_error(&dg, 0, "out of memory");
+    sb_free(&(st_buf){.p = inlined});
+  }
   if (r == 0 && dg.warnings.failed) {
     free(source);
     r = st_error(&dg, 0, "out of memory");
-  } else if (r == 0 && (fill_result(&pg, source, out) ||
+  } else if (r == 0 && (fill_result(fin, source, out) ||
                         (dg.warnings.len && !(out->warnings = dup_str(dg.warnings.p))))) {
     ck_stitch_result_free(out);
     r = st_error(&dg, 0, "out of memory");
@@ -115,7 +179,12 @@ int ck_stitch_until(const ck_stitch_input *in, ck_stitch_result *out, char *err,
     free(source);
     if (!dg.failed) st_error(&dg, 0, ar.failed ? "out of memory" : "internal error");
   }
+  if (fin == &pg2) { /* messages name the user's variables, not their inlined copies */
+    if (err && err_len) strip_inline_names(err);
+    if (out->warnings) strip_inline_names(out->warnings);
+  }
   sb_free(&dg.warnings);
+  st_arena_free(&ar2);
   st_arena_free(&ar);
   return r ? -1 : 0;
 }

@@ -15,7 +15,47 @@ typedef struct {
   func *fn;
   token *t;
   stmt *loop_pragma; /* "#pragma unroll" etc. held back for the loop emit_peeled emits */
+  /* The ck_i<N>_end labels of inlined helpers (inline.c): each copy of such a helper's
+   * block that a resume block makes gets its own label, ck_i<N>_end_<copy>; a return's
+   * goto names the label of the copy being emitted around it. */
+  st_map label_copy; /* label -> 1 + copy number of the block being emitted (0: original) */
+  int n_copies;
+  int in_copy;       /* emitting a resume block */
 } bctx;
+
+/* The inline.c label ending block s, or NULL. */
+static const char *end_label(const bctx *b, const stmt *s) {
+  if (!b->e->pg->inlined || s->kind != ST_BLOCK || !s->n_items) return NULL;
+  const stmt *last = s->items[s->n_items - 1];
+  if (last->kind != ST_LABEL || !st_inline_name(b->t[last->kw].s)) return NULL;
+  return b->t[last->kw].s;
+}
+
+/* Enters block s: a copy gets a new number for its label. Returns the value to restore. */
+static void *enter_copy(bctx *b, const stmt *s) {
+  const char *l = end_label(b, s);
+  if (!l) return NULL;
+  void *old = st_map_get(&b->label_copy, l);
+  size_t v = b->in_copy ? (size_t)++b->n_copies + 1 : 1;
+  if (st_map_put(b->e->pg->ar, &b->label_copy, l, (void *)v)) b->e->out.failed = 1;
+  return old;
+}
+
+static void leave_copy(bctx *b, const stmt *s, void *old) {
+  const char *l = end_label(b, s);
+  if (l && st_map_put(b->e->pg->ar, &b->label_copy, l, old)) b->e->out.failed = 1;
+}
+
+/* Writes an inline.c label name with the number of the copy being emitted. */
+static int emit_copy_label(bctx *b, int tok, const char *fmt) {
+  const char *l = b->t[tok].s;
+  if (!b->e->pg->inlined || !st_inline_name(l)) return 0;
+  size_t v = (size_t)st_map_get(&b->label_copy, l);
+  if (v < 2) return 0;
+  em_sync(b->e, b->t[tok].line);
+  em_genf(b->e, fmt, l, (int)(v - 1));
+  return 1;
+}
 
 static int is_loop(const stmt *s) {
   return s->kind == ST_FOR || s->kind == ST_WHILE || s->kind == ST_DO;
@@ -181,6 +221,7 @@ static void emit_rest(bctx *b, fork_point *fp, stmt **path, size_t k, size_t n, 
   case ST_BLOCK: {
     size_t idx = 0;
     while (node->items[idx] != next) idx++;
+    void *old = enter_copy(b, node);
     em_gen(e, "{");
     for (size_t m = 0; m < idx; m++) {
       stmt *it = node->items[m];
@@ -190,6 +231,7 @@ static void emit_rest(bctx *b, fork_point *fp, stmt **path, size_t k, size_t n, 
     emit_rest(b, fp, path, k + 1, n, j);
     for (size_t m = idx + 1; m < node->n_items; m++) emit_stmt(b, node->items[m], j);
     em_gen(e, "}");
+    leave_copy(b, node, old);
     break;
   }
   case ST_FOR:
@@ -256,6 +298,7 @@ static void emit_peeled(bctx *b, stmt *L) {
     char brk[48], cont[48];
     snprintf(brk, sizeof brk, "ck_p%d_b0", p);
     snprintf(cont, sizeof cont, "ck_p%d_c0", p);
+    b->in_copy = 1;
     em_genf(e, "\n%sif (ck_resume == %du) {", f ? "else " : "", p);
     emit_rest(b, fp, path, 0, n, (jctx){brk, cont});
     em_genf(e, "%s: ;", cont);
@@ -266,8 +309,10 @@ static void emit_peeled(bctx *b, stmt *L) {
       em_genf(e, ")) goto %s;", brk);
     }
     em_gen(e, "}");
+    b->in_copy = 0;
     if (em_over(e)) break;
   }
+  b->in_copy = 0;
   e->peel_line = saved_peel;
   em_gen(e, "\n} else {\n");
   if (b->loop_pragma) em_tok(e, b->loop_pragma->t0);
@@ -296,14 +341,19 @@ static void emit_stmt(bctx *b, stmt *s, jctx j) {
   case ST_EMPTY:
   case ST_EXPR:
   case ST_RETURN:
-  case ST_GOTO:
     em_range(e, s->t0, s->t1);
     break;
-  case ST_BLOCK:
+  case ST_GOTO:
+    if (!emit_copy_label(b, s->kw + 1, "goto %s_%d;")) em_range(e, s->t0, s->t1);
+    break;
+  case ST_BLOCK: {
+    void *old = enter_copy(b, s);
     em_tok(e, s->t0);
     emit_items(b, s, j);
     em_tok(e, s->t1 - 1);
+    leave_copy(b, s, old);
     break;
+  }
   case ST_DECL:
     emit_decl(b, s->decl, 0, 0);
     break;
@@ -321,7 +371,8 @@ static void emit_stmt(bctx *b, stmt *s, jctx j) {
   case ST_LABEL:
   case ST_CASE:
   case ST_DEFAULT:
-    em_range(e, s->kw, s->colon + 1);
+    if (s->kind != ST_LABEL || !emit_copy_label(b, s->kw, "%s_%d:"))
+      em_range(e, s->kw, s->colon + 1);
     if (s->body) emit_stmt(b, s->body, j);
     break;
   case ST_IF:
@@ -349,7 +400,7 @@ static void emit_stmt(bctx *b, stmt *s, jctx j) {
 }
 
 void st_emit_body(emitter *e, func *fn) {
-  bctx b = {e, fn, e->pg->tl.t, NULL};
+  bctx b = {e, fn, e->pg->tl.t, NULL, {0}, 0, 0};
   stmt *body = fn->body;
   em_tok(e, body->t0);
   for (size_t k = 0; k < fn->forks.n; k++) {

@@ -40,9 +40,21 @@ static int wanted(uint64_t seed) { return !only_seed || seed == only_seed; }
 typedef struct {
     ck_context *ctx;
     ck_buffer bad, seen, scratch, busy_out, extra;
+    const char *busy; /* the ordinary kernel run() launches beside */
 } fixture;
 
-static fixture open_ctx(uint64_t seed, int naive)
+static char kernel_dir[PATH_MAX]; /* the folder of semantics.cl and helper_*.cl */
+
+/* Kernels with fork points inside helper functions: each is built alone with
+ * helper_common.cl (its ordinary kernel hf_busy stands in for busy). */
+static const char *const helper_kernels[] = {"helper_depth2", "helper_two_sites", "helper_tasks"};
+
+static fixture open_ctx_with(uint64_t seed, int naive, int helper);
+static fixture open_ctx(uint64_t seed, int naive) { return open_ctx_with(seed, naive, -1); }
+
+/* helper >= 0: builds helper_common.cl and helper_kernels[helper]'s file
+ * instead of semantics.cl. */
+static fixture open_ctx_with(uint64_t seed, int naive, int helper)
 {
     fixture f;
     memset(&f, 0, sizeof f);
@@ -58,8 +70,18 @@ static fixture open_ctx(uint64_t seed, int naive)
     if (ck_context_create(&o, &f.ctx) != CK_OK)
         fail_msg("%s", ck_last_error());
     const char *coop[] = {"kill_fork_rules", "resizing_rules", "barrier_ordering", "hog", "relaunch_rounds"};
-    if (ck_context_add_file(f.ctx, kernel_file, coop, 5) != CK_OK || ck_context_build(f.ctx) != CK_OK)
+    char common[PATH_MAX + 32], own[PATH_MAX + 32];
+    f.busy = "busy";
+    if (helper >= 0) {
+        snprintf(common, sizeof common, "%s/helper_common.cl", kernel_dir);
+        snprintf(own, sizeof own, "%s/%s.cl", kernel_dir, helper_kernels[helper]);
+        f.busy = "hf_busy";
+        if (ck_context_add_file(f.ctx, common, NULL, 0) != CK_OK ||
+            ck_context_add_file(f.ctx, own, &helper_kernels[helper], 1) != CK_OK || ck_context_build(f.ctx) != CK_OK)
+            fail_msg("%s", ck_last_error());
+    } else if (ck_context_add_file(f.ctx, kernel_file, coop, 5) != CK_OK || ck_context_build(f.ctx) != CK_OK) {
         fail_msg("%s", ck_last_error());
+    }
     assert_true(ck_context_workers(f.ctx) >= 3);
     assert_int_equal(ck_buffer_alloc(f.ctx, 16 * 4, &f.bad), CK_OK);
     assert_int_equal(ck_buffer_alloc(f.ctx, 16 * 4, &f.seen), CK_OK);
@@ -116,7 +138,7 @@ static ck_launch_stats run(fixture *f, const char *name, const ck_arg *args, siz
     for (unsigned i = 0; i < stream; ++i) {
         ck_arg a[3] = {ck_arg_buffer(f->busy_out), ck_arg_uint(2000), ck_arg_uint(BUSY_WORDS)};
         ck_launch *b;
-        if (ck_launch_kernel(f->ctx, "busy", counts[i % 4], a, 3, &b) != CK_OK || ck_wait(b, 60) != CK_OK)
+        if (ck_launch_kernel(f->ctx, f->busy, counts[i % 4], a, 3, &b) != CK_OK || ck_wait(b, 60) != CK_OK)
             fail_msg("ordinary launch %u: %s", i, ck_last_error());
         ck_launch_release(b);
     }
@@ -377,6 +399,90 @@ static void test_kernel_that_does_not_yield(void **state)
     assert_int_equal(close_ctx(&f), CK_OK);
 }
 
+/* ---- fork points inside helper functions (helper_forks.cl) ---------------- */
+
+typedef struct {
+    unsigned forked, kills, resizes, runs;
+} helper_totals;
+
+static void add_stats(helper_totals *t, const ck_launch_stats *st)
+{
+    t->forked += st->forked;
+    t->kills += st->kills;
+    t->resizes += st->resizes;
+    t->runs++;
+}
+
+/* helper_depth2 (kind 0) or helper_two_sites (kind 1): resizing barriers in a
+ * helper, reached two calls deep inside a loop, or from three call sites. */
+static void check_helper_barriers(fixture *f, int kind, unsigned stream, helper_totals *t)
+{
+    const unsigned rounds = kind ? 8 : 12, width = 4096;
+    ck_arg a[5] = {ck_arg_buffer(f->bad), ck_arg_buffer(f->seen), ck_arg_buffer(f->scratch), ck_arg_uint(rounds),
+                   ck_arg_uint(width)};
+    ck_launch_stats st = run(f, kind ? "helper_two_sites" : "helper_depth2", a, 5, stream);
+    uint32_t bad[4], seen[4];
+    read_words(f, f->bad, bad, 4);
+    read_words(f, f->seen, seen, 4);
+    if (bad[0] || bad[1])
+        fail_msg("%s: %u and %u wrong words or transmit values after barriers inside a helper",
+                 kind ? "helper_two_sites" : "helper_depth2", bad[0], bad[1]);
+    assert_int_equal(seen[1], rounds); /* group 0 finished every round */
+    assert_true(seen[0] >= rounds);
+    add_stats(t, &st);
+}
+
+/* helper_tasks: offer_kill and request_fork inside get_task(); every task
+ * done exactly once. */
+static void check_helper_tasks(fixture *f, unsigned stream, helper_totals *t)
+{
+    enum { TASKS = 3000 };
+    static uint32_t done[TASKS];
+    zero(f, f->extra);
+    ck_arg a[5] = {ck_arg_buffer(f->bad), ck_arg_buffer(f->seen), ck_arg_buffer(f->extra),
+                   ck_arg_buffer(f->scratch), ck_arg_int(TASKS)};
+    ck_launch_stats st = run(f, "helper_tasks", a, 5, stream);
+    uint32_t bad[4], seen[4];
+    read_words(f, f->bad, bad, 4);
+    read_words(f, f->seen, seen, 4);
+    read_words(f, f->scratch, done, TASKS);
+    if (bad[0])
+        fail_msg("helper_tasks: %u threads saw another task than their group's", bad[0]);
+    for (unsigned i = 0; i < TASKS; ++i)
+        if (done[i] != 1)
+            fail_msg("helper_tasks: task %u done %u times", i, done[i]);
+    assert_int_equal(seen[0], TASKS);
+    add_stats(t, &st);
+}
+
+static void helper_suite(int which)
+{
+    static const char *const names[] = {"test_helper_barrier_two_calls_deep", "test_helper_two_call_sites",
+                                        "test_helper_get_task"};
+    helper_totals t = {0};
+    fixture f;
+    test_name = names[which];
+    for (unsigned seed = 0; seed <= chaos_seeds; ++seed) {
+        uint64_t s = seed ? 500 + 100 * (unsigned)which + seed : 0;
+        if (!wanted(s))
+            continue;
+        f = open_ctx_with(s, 0, which);
+        unsigned stream = seed ? seed % 3 : 8; /* no seed: the real scheduler, gathers */
+        if (which == 2)
+            check_helper_tasks(&f, stream, &t);
+        else
+            check_helper_barriers(&f, which, stream, &t);
+        close_ctx(&f);
+    }
+    print_message("%u runs: forked %u, kills %u, resizes %u\n", t.runs, t.forked, t.kills, t.resizes);
+    if (!only_seed && chaos_seeds >= 5) /* forked groups did resume inside the helpers */
+        assert_true(t.forked > 0);
+}
+
+static void test_helper_barrier_two_calls_deep(void **state) { helper_suite(0); }
+static void test_helper_two_call_sites(void **state) { helper_suite(1); }
+static void test_helper_get_task(void **state) { helper_suite(2); }
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -389,6 +495,11 @@ int main(int argc, char **argv)
         snprintf(self, sizeof self, "%s", argv[0]);
     if (!realpath(kernel_file, kernel_abs))
         snprintf(kernel_abs, sizeof kernel_abs, "%s", kernel_file);
+    snprintf(kernel_dir, sizeof kernel_dir, "%s", kernel_abs);
+    if (strrchr(kernel_dir, '/'))
+        *strrchr(kernel_dir, '/') = 0;
+    else
+        snprintf(kernel_dir, sizeof kernel_dir, ".");
     if (argc > 3 && argv[3][0] == '=') { /* "=SEED": only that chaos context (replay commands) */
         only_seed = strtoull(argv[3] + 1, NULL, 0);
         chaos_seeds = 1000;
@@ -406,6 +517,9 @@ int main(int argc, char **argv)
         cmocka_unit_test_teardown(test_relaunch_naive_form, report_chaos_failure),
         cmocka_unit_test_teardown(test_gathers_take_only_what_is_needed, report_chaos_failure),
         cmocka_unit_test_teardown(test_kernel_that_does_not_yield, report_chaos_failure),
+        cmocka_unit_test_teardown(test_helper_barrier_two_calls_deep, report_chaos_failure),
+        cmocka_unit_test_teardown(test_helper_two_call_sites, report_chaos_failure),
+        cmocka_unit_test_teardown(test_helper_get_task, report_chaos_failure),
     };
     char name[64];
     snprintf(name, sizeof name, "semantics-%s", path_name);

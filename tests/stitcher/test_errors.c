@@ -34,17 +34,6 @@ static void test_fork_point_in_switch(void **st) {
   MSG(2, "resizing_global_barrier()", "switch");
 }
 
-static void test_primitives_in_helpers(void **st) {
-  (void)st;
-  const char *m = st_fail("void h(void) {\n  request_fork();\n}\nkernel void k(void) { h(); }\n",
-                          "k", NULL);
-  MSG(2, "request_fork()", "helper function 'h'");
-  m = st_fail("void h(int x) { if (x)\n offer_kill(); }\n", NULL);
-  MSG(2, "offer_kill()", "helper function 'h'");
-  m = st_fail("int h(void) { resizing_global_barrier(); return 0; }\n", NULL);
-  MSG(1, "resizing_global_barrier()", "helper function 'h'");
-}
-
 static void test_primitives_in_non_cooperative_kernel(void **st) {
   (void)st;
   static const char *const prims[] = {"offer_kill", "request_fork", "global_barrier",
@@ -328,7 +317,6 @@ static void test_bad_arguments(void **st) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_fork_point_in_switch),
-    cmocka_unit_test(test_primitives_in_helpers),
     cmocka_unit_test(test_primitives_in_non_cooperative_kernel),
     cmocka_unit_test(test_global_barrier_through_helper_in_non_cooperative_kernel),
     cmocka_unit_test(test_goto_and_labels_next_to_fork_points),

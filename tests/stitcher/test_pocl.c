@@ -34,7 +34,7 @@
 
 static const char *const COOP[] = {"nested_for", "whiles", "switchy", "graph_app",
                                    "steal",      "straight", "deep",  "forinit",
-                                   "scoped"};
+                                   "scoped",     "helpers"};
 
 typedef struct {
   char *user;                 /* cl/resume_kernels.cl */
@@ -177,6 +177,11 @@ static void pack_forinit(const ck_stitch_kernel *k, uint64_t *w, unsigned char *
   (void)a;
   pack_trace(k, w);
   set_int(k, w, "n", 5);
+}
+static void pack_helpers(const ck_stitch_kernel *k, uint64_t *w, unsigned char *a) {
+  (void)a;
+  pack_trace(k, w);
+  set_int(k, w, "n", 3);
 }
 static void pack_scoped(const ck_stitch_kernel *k, uint64_t *w, unsigned char *a) {
   (void)a;
@@ -349,6 +354,11 @@ static void test_resume_deep(void **st) {
 static void test_resume_forinit(void **st) {
   (void)st;
   check_kernel("forinit", pack_forinit);
+}
+/* fork points inside helpers (issue 11): every visit of each of the three */
+static void test_resume_helpers(void **st) {
+  (void)st;
+  check_kernel("helpers", pack_helpers);
 }
 static void test_resume_scoped(void **st) {
   (void)st;
@@ -525,7 +535,7 @@ static void test_generated_is_reducible(void **st) {
       cmocka_unit_test(test_ids), cmocka_unit_test(test_resume_graph_figure4),          \
       cmocka_unit_test(test_resume_work_stealing), cmocka_unit_test(test_resume_straight), \
       cmocka_unit_test(test_resume_forinit), cmocka_unit_test(test_resume_scoped),       \
-      cmocka_unit_test(test_resume_switch),                                             \
+      cmocka_unit_test(test_resume_switch), cmocka_unit_test(test_resume_helpers),      \
       cmocka_unit_test(test_kill)
 
 int main(void) {

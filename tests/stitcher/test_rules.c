@@ -368,7 +368,7 @@ static void load_project(void) {
   }
   fclose(f);
   add_project("tests/stitcher/cl/resume_kernels.cl",
-              "nested_for,whiles,switchy,graph_app,steal,straight,deep,forinit,scoped");
+              "nested_for,whiles,switchy,graph_app,steal,straight,deep,forinit,scoped,helpers");
 }
 
 /* .cl files that are not stitched: plain OpenCL with a macro parameter type, and the

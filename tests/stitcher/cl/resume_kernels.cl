@@ -247,6 +247,48 @@ kernel void scoped(global int *trace, global uint *cnt, int n) {
   }
 }
 
+
+/* Fork points inside helpers (inlined by the stitcher): a resizing barrier in a loop of a
+ * helper that a helper calls in a loop of the kernel, a return from inside that loop, a
+ * request_fork after the call, and the same helper called again after the kernel's loop.
+ * MARK(p) precedes fork point p of the inlined kernel (its copies are numbered in source
+ * order), so the callers pass p. TR takes the trace buffers as arguments: a macro used in
+ * an inlined helper may not name the helper's own parameters. */
+#define TR(tr, cn, v) do { uint l_ = get_local_id(0); uint c_ = (cn)[l_]++; \
+                           if (c_ < CKT_MAXT) (tr)[l_ * CKT_MAXT + c_] = (int)(v); } while (0)
+
+int hk_inner(global int *tr, global uint *cn, int v, int p) {
+  for (transmit int j = 0; j < v; j++) {
+    TR(tr, cn, j * 10 + v);
+    if (j == 2) return j + 100;
+    TR(tr, cn, MARK(p));
+    resizing_global_barrier();
+  }
+  return -1;
+}
+
+void hk_outer(global int *tr, global uint *cn, int n) {
+  for (transmit int i = 0; i < n; i++) {
+    int r = hk_inner(tr, cn, i, 1);
+    TR(tr, cn, r);
+    if (r > 100) return;
+    TR(tr, cn, MARK(2));
+    request_fork();
+    TR(tr, cn, i * 1000);
+  }
+}
+
+kernel void helpers(global int *trace, global uint *cnt, int n) {
+  transmit int t = 0;
+  while (t < 2) {
+    hk_outer(trace, cnt, n);
+    t++;
+    T(t);
+  }
+  int z = hk_inner(trace, cnt, 4, 3);
+  T(z);
+}
+
 /* Non-cooperative: logical ids in the kernel and in helpers. */
 size_t helper_gid(void) { return get_global_id(0); }
 uint helper_ng(uint d);

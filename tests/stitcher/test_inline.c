@@ -1,0 +1,388 @@
+/* test_inline.c: fork points inside helper functions (issue 11). The stitcher inlines
+ * every helper that reaches offer_kill, request_fork or resizing_global_barrier: the
+ * accepted forms (calls as statements, any depth, from loops, two call sites, returns,
+ * transmit in helpers, substituted private/local pointers) stitch, keep the user's lines
+ * and give reducible code with unique labels; each new rejection fires once with its
+ * file:line and reason. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "st_test_util.h"
+
+#define MSG(line, ...) st_assert_msg(m, line, __VA_ARGS__, NULL)
+#define HAS(r, s) st_assert_has((r).source, s)
+#define LACKS(r, s) st_assert_lacks((r).source, s)
+
+static void assert_reducible(const char *src) {
+  char err[512];
+  int n = st_check_reducible(src, err, sizeof err);
+  if (n < 0) fail_msg("%s\n%s", err, src);
+}
+
+/* ---- accepted forms ----------------------------------------------------------------- */
+
+static void test_three_call_forms_and_returns(void **st) {
+  (void)st;
+  ck_stitch_result r;
+  st_ok("int h(global int *o, int v) {\n"      /* 1 */
+        "  transmit int w = v + 1;\n"           /* 2 */
+        "  request_fork();\n"                   /* 3 */
+        "  if (w < 0) return -1;\n"             /* 4 */
+        "  o[0] = w;\n"                         /* 5 */
+        "  return w;\n"                         /* 6 */
+        "}\n"                                   /* 7 */
+        "kernel void k(global int *o, int n) {\n" /* 8 */
+        "  h(o, 1);\n"                          /* 9 */
+        "  transmit int a = h(o, n);\n"         /* 10 */
+        "  a = h(o, a);\n"                      /* 11 */
+        "  if (a) h(o, 2);\n"                   /* 12 */
+        "  o[1] = a;\n"                         /* 13 */
+        "}\n",
+        &r, "k", NULL);
+  assert_int_equal(r.kernels[0].n_fork_points, 4);
+  /* parameters become transmit locals of each copy, evaluated once, in order */
+  HAS(r, "int ck_i2_v = (");
+  HAS(r, "ck_tx.ck_i2_v = ck_i2_v;");
+  HAS(r, "ck_tx.ck_i3_w = ck_i3_w;");
+  HAS(r, "int a = ck_i2_ret");
+  HAS(r, "a = ck_i3_ret;");
+  /* a return in the middle jumps to the end of its copy; the last one needs no jump */
+  HAS(r, "{ ck_i1_ret = ( -1); goto ck_i1_end; }");
+  HAS(r, "ck_i1_ret = ( ck_i1_w); ck_i1_end: ; }");
+  LACKS(r, "int h(");
+  /* the helper's lines are kept: the fork point of the first copy is on line 3 */
+  assert_int_equal(st_presumed_line(r.source, "ck_request_fork(ck_ctx, 1u", NULL, 0), 3);
+  assert_int_equal(st_presumed_line(r.source, "int a = ck_i2_ret", NULL, 0), 10);
+  assert_reducible(r.source);
+  ck_stitch_result_free(&r);
+}
+
+static void test_depth_two_in_loop_is_peeled_with_unique_labels(void **st) {
+  (void)st;
+  ck_stitch_result r;
+  st_ok("int inner(global int *o, int v) {\n"
+        "  for (transmit int j = 0; j < v; j++) {\n"
+        "    if (o[j] < 0) return j;\n"
+        "    resizing_global_barrier();\n"
+        "  }\n"
+        "  return -1;\n"
+        "}\n"
+        "void outer(global int *o, int n) {\n"
+        "  for (transmit int i = 0; i < n; i++) {\n"
+        "    int r = inner(o, i);\n"
+        "    if (r >= 0) return;\n"
+        "    resizing_global_barrier();\n"
+        "  }\n"
+        "}\n"
+        "kernel void k(global int *o, int n) {\n"
+        "  transmit int t = 0;\n"
+        "  while (t < 3) {\n"
+        "    outer(o, n);\n"
+        "    t++;\n"
+        "  }\n"
+        "}\n",
+        &r, "k", NULL);
+  assert_int_equal(r.kernels[0].n_fork_points, 2);
+  /* the copies peeling makes of the inlined blocks have labels of their own */
+  HAS(r, "ck_i2_end_2:");
+  HAS(r, "goto ck_i2_end_2;");
+  HAS(r, "ck_i1_end_1:");
+  HAS(r, "goto ck_i1_end_1;");
+  HAS(r, "ck_i2_end:");
+  /* no goto enters a loop, and every label is unique (st_check_reducible checks both) */
+  assert_reducible(r.source);
+  ck_stitch_result_free(&r);
+}
+
+static void test_private_and_local_pointers_are_substituted(void **st) {
+  (void)st;
+  ck_stitch_result r;
+  st_ok("int pick(local int *slot, int *acc) {\n"
+        "  request_fork();\n"
+        "  acc[0] = slot[0];\n"
+        "  return acc[0];\n"
+        "}\n"
+        "kernel void k(global int *o) {\n"
+        "  local int s[4];\n"
+        "  int a[2];\n"
+        "  int x = 0;\n"
+        "  a[0] = 0; s[0] = 1; barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  int v = pick(s, a);\n"
+        "  v = pick(s, &x);\n"
+        "  o[0] = v;\n"
+        "}\n",
+        &r, "k", NULL);
+  HAS(r, "(ck_loc->s)[0]");
+  HAS(r, "a [0] =");
+  HAS(r, "( & x) [0] =");
+  LACKS(r, "ck_i1_slot");
+  ck_stitch_result_free(&r);
+}
+
+static void test_names_cannot_capture_the_callers(void **st) {
+  (void)st;
+  ck_stitch_result r;
+  st_ok("void h(global int *o, int i) {\n"
+        "  transmit int x = i * 2;\n"
+        "  resizing_global_barrier();\n"
+        "  o[x] = i;\n"
+        "}\n"
+        "kernel void k(global int *o) {\n"
+        "  transmit int x = 5, i = 7;\n"
+        "  h(o, x + i);\n"
+        "  o[0] = x + i;\n"
+        "}\n",
+        &r, "k", NULL);
+  HAS(r, "int ck_i1_i");
+  HAS(r, "x + i);");
+  HAS(r, "int ck_i1_x = ck_i1_i * 2;");
+  HAS(r, "ck_i1_o[ck_i1_x] = ck_i1_i;");
+  HAS(r, "o[0] = x + i;");
+  ck_stitch_result_free(&r);
+}
+
+static void test_programs_without_helper_fork_points_are_unchanged(void **st) {
+  (void)st;
+  /* a helper with only global_barrier is not inlined, and such a program's output has
+   * no trace of the inliner (the inliner would drop comments and start with #line) */
+  ck_stitch_result r;
+  st_ok("void sync(void) { global_barrier(); }\n"
+        "kernel void k(global int *o) { /* note */ sync(); o[0] = 1; }\n",
+        &r, "k", NULL);
+  HAS(r, "void sync(ck_wg_t *ck_ctx");
+  LACKS(r, "ck_i1");
+  ck_stitch_result_free(&r);
+}
+
+static void test_rule_checks_cover_helpers(void **st) {
+  (void)st;
+  /* a helper variable read after its fork point, not transmit: named without the
+   * inliner's prefix, at the helper's line */
+  const char *m = st_fail("void h(global int *o) {\n"
+                          "  int y = o[1];\n"
+                          "  request_fork();\n"
+                          "  o[0] = y;\n"
+                          "}\n"
+                          "kernel void k(global int *o) { h(o); }\n",
+                          "k", NULL);
+  MSG(4, "'y' is read after the request_fork() on line 3", "not transmit");
+  if (strstr(m, "ck_i")) fail_msg("inliner names in: %s", m);
+  /* the caller's variables too: the rest of the caller runs after the helper returns */
+  m = st_fail("void h(void) { resizing_global_barrier(); }\n"
+              "kernel void k(global int *o) {\n"
+              "  int z = o[2];\n"
+              "  h();\n"
+              "  o[0] = z;\n"
+              "}\n",
+              "k", NULL);
+  MSG(5, "'z' is read after the resizing_global_barrier() on line 1");
+  /* a return's value is assigned on every path to it: no error */
+  ck_stitch_result r;
+  st_ok("int h(global int *o) {\n"
+        "  request_fork();\n"
+        "  if (o[0]) return 1;\n"
+        "  return 2;\n"
+        "}\n"
+        "kernel void k(global int *o) { int v = h(o); o[1] = v; }\n",
+        &r, "k", NULL);
+  ck_stitch_result_free(&r);
+}
+
+static void test_stale_m_through_a_parameter_warns(void **st) {
+  (void)st;
+  const char *w = st_warnings("void h(global uint *o, uint m) {\n"
+                              "  resizing_global_barrier();\n"
+                              "  o[0] = m;\n"
+                              "}\n"
+                              "kernel void k(global uint *o) {\n"
+                              "  uint m = get_num_groups(0);\n"
+                              "  h(o, m);\n"
+                              "}\n",
+                              "k");
+  st_assert_has(w, "t.cl:3:");
+  st_assert_has(w, "transmit variable 'm' holds a value computed from get_num_groups");
+  st_assert_lacks(w, "ck_i");
+}
+
+/* ---- rejections ---------------------------------------------------------------------- */
+
+static const char *const H = "int h(global int *o) { request_fork(); return o[0]; }\n";
+
+static const char *with_h(const char *kernel) {
+  static char buf[1024];
+  snprintf(buf, sizeof buf, "%s%s", H, kernel);
+  return buf;
+}
+
+static void test_call_inside_expression_rejected(void **st) {
+  (void)st;
+  const char *m = st_fail(with_h("kernel void k(global int *o) {\n  o[1] = 1 + h(o);\n}\n"),
+                          "k", NULL);
+  MSG(3, "call of 'h' inside an expression", "request_fork() on line 1", "'x = h(...);'");
+  m = st_fail(with_h("kernel void k(global int *o) {\n  while (h(o)) { }\n}\n"), "k", NULL);
+  MSG(3, "call of 'h'", "assign the result to a variable first");
+  m = st_fail(with_h("kernel void k(global int *o) {\n  for (int i = h(o); i < 2; i++) { }\n}\n"),
+              "k", NULL);
+  MSG(3, "call of 'h'");
+  m = st_fail(with_h("kernel void k(global int *o) {\n  int a = o[0] ? h(o) : 0;\n}\n"), "k",
+              NULL);
+  MSG(3, "call of 'h'");
+  m = st_fail(with_h("int g(global int *o) {\n  return h(o);\n}\n"
+                     "kernel void k(global int *o) { int a = g(o); }\n"), "k", NULL);
+  MSG(3, "call of 'h'", "in 'g'");
+}
+
+static void test_recursion_rejected(void **st) {
+  (void)st;
+  const char *m = st_fail("void h(global int *o, int n) {\n"
+                          "  request_fork();\n"
+                          "  if (n) h(o, n - 1);\n"
+                          "}\n"
+                          "kernel void k(global int *o) { h(o, 3); }\n",
+                          "k", NULL);
+  MSG(3, "'h' is called recursively", "recursion");
+  m = st_fail("void b(void);\n"
+              "void a(void) { offer_kill(); b(); }\n"
+              "void b(void) { a(); }\n"
+              "kernel void k(void) { a(); }\n",
+              "k", NULL);
+  MSG(3, "'a' is called recursively");
+}
+
+static void test_chain_deeper_than_limit_rejected(void **st) {
+  (void)st;
+  char src[2048];
+  size_t n = (size_t)snprintf(src, sizeof src, "void h0(void) { request_fork(); }\n");
+  for (int i = 1; i <= 8; i++)
+    n += (size_t)snprintf(src + n, sizeof src - n, "void h%d(void) { h%d(); }\n", i, i - 1);
+  snprintf(src + n, sizeof src - n, "kernel void k(void) { h8(); }\n");
+  const char *m = st_fail(src, "k", NULL);
+  MSG(2, "call of 'h0'", "more than 8 deep", "kernel 'k'");
+  /* eight deep is fine */
+  n = (size_t)snprintf(src, sizeof src, "void h0(void) { request_fork(); }\n");
+  for (int i = 1; i <= 7; i++)
+    n += (size_t)snprintf(src + n, sizeof src - n, "void h%d(void) { h%d(); }\n", i, i - 1);
+  snprintf(src + n, sizeof src - n, "kernel void k(void) { h7(); }\n");
+  ck_stitch_result r;
+  st_ok(src, &r, "k", NULL);
+  ck_stitch_result_free(&r);
+}
+
+/* 4^7 copies of h0 pass the output cap: stopped there, in about no time */
+static void test_inlining_respects_the_output_cap(void **st) {
+  (void)st;
+  size_t cap = 4096, n = 0;
+  char *src = malloc(cap);
+  assert_non_null(src);
+  n += (size_t)snprintf(src + n, cap - n, "void h0(global int *o) { request_fork();");
+  for (int i = 0; i < 100; i++) n += (size_t)snprintf(src + n, cap - n, " o[%d] = %d;", i, i);
+  n += (size_t)snprintf(src + n, cap - n, " }\n");
+  for (int i = 1; i <= 7; i++)
+    n += (size_t)snprintf(src + n, cap - n, "void h%d(global int *o) { h%d(o); h%d(o); h%d(o); "
+                          "h%d(o); }\n", i, i - 1, i - 1, i - 1, i - 1);
+  snprintf(src + n, cap - n, "kernel void k(global int *o) { h7(o); }\n");
+  const char *m = st_fail(src, "k", NULL);
+  free(src);
+  if (!strstr(m, "inlining the helpers with fork points would make the program larger than"))
+    fail_msg("%s", m);
+}
+
+static void test_macro_naming_helper_rejected(void **st) {
+  (void)st;
+  const char *m = st_fail(with_h("#define GET(o) h(o)\nkernel void k(global int *o) { int a = GET(o); }\n"),
+                          "k", NULL);
+  MSG(2, "a macro names 'h'", "does not expand macros");
+  /* a macro used in an inlined helper may not name the helper's own names... */
+  m = st_fail("#define AT(i) o[base + (i)]\n"
+              "void h(global int *o, int base) {\n  request_fork();\n  AT(1) = 2;\n}\n"
+              "kernel void k(global int *o) { h(o, 1); }\n",
+              "k", NULL);
+  MSG(4, "macro 'AT' names 'o' of helper 'h'", "as an argument");
+  /* ...but may take them as arguments */
+  ck_stitch_result r;
+  st_ok("#define AT(p, i) p[i]\n"
+        "void h(global int *o, int base) {\n  request_fork();\n  AT(o, base) = 2;\n}\n"
+        "kernel void k(global int *o) { h(o, 1); }\n",
+        &r, "k", NULL);
+  ck_stitch_result_free(&r);
+}
+
+static void test_pointer_arguments_rejected(void **st) {
+  (void)st;
+  const char *m = st_fail("void h(int *p) { request_fork(); p[0] = 1; }\n"
+                          "kernel void k(void) {\n  int a[4];\n  h(a + 1);\n}\n",
+                          "k", NULL);
+  MSG(4, "argument 1 of 'h' must be an array's name or '&variable'", "private or local");
+  m = st_fail("void h(local int *p) { request_fork(); p++; p[0] = 1; }\n"
+              "kernel void k(void) { local int a[4]; h(a); }\n",
+              "k", NULL);
+  MSG(1, "parameter 'p' of helper 'h'", "is assigned");
+  m = st_fail("void h(global int p[]) { request_fork(); p[0] = 1; }\n"
+              "kernel void k(global int *o) { h(o); }\n",
+              "k", NULL);
+  MSG(1, "parameter 'p' of helper 'h' is an array", "as a pointer");
+}
+
+static void test_transmit_in_plain_helper_rejected(void **st) {
+  (void)st;
+  const char *m = st_fail("void h(global int *o) {\n  transmit int x = 1;\n  o[0] = x;\n}\n"
+                          "kernel void k(global int *o) { h(o); }\n",
+                          "k", NULL);
+  MSG(2, "transmit variable in function 'h'", "helper function with fork points");
+}
+
+static void test_helper_defined_twice_rejected(void **st) {
+  (void)st;
+  const char *m = st_fail("#ifdef A\nvoid h(void) { request_fork(); }\n#else\n"
+                          "void h(void) { resizing_global_barrier(); }\n#endif\n"
+                          "kernel void k(void) { h(); }\n",
+                          "k", NULL);
+  MSG(4, "helper 'h' with fork points", "defined twice (line 2)");
+}
+
+static void test_non_cooperative_kernel_reaching_helper_rejected(void **st) {
+  (void)st;
+  const char *m = st_fail(with_h("kernel void a(void) { }\n"
+                                 "kernel void k(global int *o) { int v = h(o); }\n"), "a",
+                          NULL);
+  MSG(3, "kernel 'k' is not cooperative but calls 'h'", "request_fork() on line 1");
+}
+
+static void test_goto_in_inlined_helper_rejected(void **st) {
+  (void)st;
+  const char *m = st_fail("void h(global int *o) {\n  request_fork();\n  goto out;\n"
+                          "  o[0] = 1;\nout:\n  o[1] = 2;\n}\n"
+                          "kernel void k(global int *o) { h(o); }\n",
+                          "k", NULL);
+  MSG(3, "goto in cooperative kernel 'k'");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_three_call_forms_and_returns),
+    cmocka_unit_test(test_depth_two_in_loop_is_peeled_with_unique_labels),
+    cmocka_unit_test(test_private_and_local_pointers_are_substituted),
+    cmocka_unit_test(test_names_cannot_capture_the_callers),
+    cmocka_unit_test(test_programs_without_helper_fork_points_are_unchanged),
+    cmocka_unit_test(test_rule_checks_cover_helpers),
+    cmocka_unit_test(test_stale_m_through_a_parameter_warns),
+    cmocka_unit_test(test_call_inside_expression_rejected),
+    cmocka_unit_test(test_recursion_rejected),
+    cmocka_unit_test(test_chain_deeper_than_limit_rejected),
+    cmocka_unit_test(test_inlining_respects_the_output_cap),
+    cmocka_unit_test(test_macro_naming_helper_rejected),
+    cmocka_unit_test(test_pointer_arguments_rejected),
+    cmocka_unit_test(test_transmit_in_plain_helper_rejected),
+    cmocka_unit_test(test_helper_defined_twice_rejected),
+    cmocka_unit_test(test_non_cooperative_kernel_reaching_helper_rejected),
+    cmocka_unit_test(test_goto_in_inlined_helper_rejected),
+  };
+  return cmocka_run_group_tests_name("stitcher-inline", tests, NULL, NULL);
+}
