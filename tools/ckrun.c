@@ -416,21 +416,6 @@ static const char *config_status(const config_result *c)
     return c->status == 0 && c->unchecked ? "unchecked" : status_name(c->status);
 }
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; ++s) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
-    fputc('"', f);
-}
-
 typedef struct {
     const options *o;
     app *a;
@@ -529,9 +514,9 @@ static void print_json(const report *r)
     double base = alone ? median_d(alone->coop_ms, alone->runs) : 0;
     int fails = r->session_error;
     printf("{\n  \"app\": \"%s\",\n  \"input\": ", app_kind_name(o->app.kind));
-    json_string(stdout, app_describe(r->a));
+    cli_json_string(stdout, app_describe(r->a));
     printf(",\n  \"device\": ");
-    json_string(stdout, r->device);
+    cli_json_string(stdout, r->device);
     printf(",\n  \"path\": \"%s\",\n  \"work_group_size\": %zu,\n  \"workers\": %u,\n  \"coop_groups\": %u,\n",
            r->path, o->wg, r->workers, r->coop_groups);
     printf("  \"chaos_seed\": %llu,\n  \"barrier\": \"%s\",\n  \"period_ms\": %.3f,\n  \"matmul_size\": %d,\n",
@@ -548,7 +533,7 @@ static void print_json(const report *r)
         fails += c->status != 0;
         double t = median_d(c->coop_ms, c->runs);
         printf("    {\"name\": ");
-        json_string(stdout, c->name);
+        cli_json_string(stdout, c->name);
         printf(", \"kind\": \"%s\", \"status\": \"%s\", \"runs\": %u, \"coop_ms\": %.3f",
                c->kind == 0 ? "plain" : c->kind == 1 ? "standalone" : "multitask", config_status(c), c->runs,
                t);
@@ -584,11 +569,11 @@ static void print_json(const report *r)
                 printf(", \"period_ms\": null");
         }
         printf(", \"message\": ");
-        json_string(stdout, c->msg);
+        cli_json_string(stdout, c->msg);
         printf("}%s\n", i + 1 < r->n_cfg ? "," : "");
     }
     printf("  ],\n  \"error\": ");
-    json_string(stdout, r->session_error ? r->session_msg : "");
+    cli_json_string(stdout, r->session_error ? r->session_msg : "");
     /* pass: null when nothing failed but nothing was checked either (--no-reference). */
     printf(",\n  \"checked\": %s,\n  \"pass\": %s\n}\n", o->app.skip_reference ? "false" : "true",
            fails ? "false" : o->app.skip_reference ? "null" : "true");

@@ -719,21 +719,6 @@ static FILE *open_runs(const char *dir, const done_set *d, char *err, size_t err
     return f;
 }
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; ++s) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 static void json_num(FILE *f, double v)
 {
     if (isnan(v) || isinf(v))
@@ -758,11 +743,11 @@ static int write_summary(sweep *sw, const study_row *rows, size_t n, const study
         unchecked += !strcmp(rows[i].check, "unchecked");
     }
     fprintf(f, "{\n  \"tool\": \"ckstudy\",\n  \"preset\": \"%s\",\n  \"device\": ", o->quick ? "quick" : "full");
-    json_str(f, sw->device);
+    cli_json_string(f, sw->device);
     fprintf(f, ",\n  \"path\": \"%s\",\n  \"work_group_size\": %zu,\n  \"runs_per_configuration\": %u,\n"
                "  \"runs_one_group\": %u,\n  \"time_scale\": %g,\n  \"time_scale_note\": ",
             sw->path, o->wg, o->runs, o->runs_one, o->scale);
-    json_str(f, o->scale == 1 ? "P and E are the paper's"
+    cli_json_string(f, o->scale == 1 ? "P and E are the paper's"
                               : "P and E are the paper's multiplied by time_scale (a slow device cannot run E)");
     fprintf(f, ",\n  \"classes\": [\n");
     for (unsigned c = 0; c < o->n_classes; ++c) {
@@ -783,7 +768,7 @@ static int write_summary(sweep *sw, const study_row *rows, size_t n, const study
     fprintf(f, "],\n  \"inputs\": [");
     for (unsigned i = 0; i < o->n_items; ++i) {
         fprintf(f, "%s{\"app\": \"%s\", \"input\": ", i ? ", " : "", app_kind_name(o->items[i].kind));
-        json_str(f, o->items[i].input);
+        cli_json_string(f, o->items[i].input);
         fputc('}', f);
     }
     fprintf(f, "],\n  \"rows\": %zu,\n  \"pass\": %u,\n  \"fail\": %u,\n  \"error\": %u,\n  \"unchecked\": %u,\n"
@@ -796,7 +781,7 @@ static int write_summary(sweep *sw, const study_row *rows, size_t n, const study
         fprintf(f, ", \"max\": ");
         json_num(f, nm->t2_max[k]);
         fprintf(f, ", \"max_at\": ");
-        json_str(f, nm->t2_argmax[k]);
+        cli_json_string(f, nm->t2_argmax[k]);
         fputc('}', f);
     }
     fprintf(f, "},\n  \"table3\": [");
@@ -806,7 +791,7 @@ static int write_summary(sweep *sw, const study_row *rows, size_t n, const study
         json_num(f, nm->t3_model[c]);
         fprintf(f, ", \"groups\": ");
         if (nm->t3_groups[c][0])
-            json_str(f, nm->t3_groups[c]);
+            cli_json_string(f, nm->t3_groups[c]);
         else
             fputs("null", f);
         fprintf(f, ", \"cooperative\": ");

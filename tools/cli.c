@@ -198,3 +198,18 @@ void cli_no_operands(int argc, char **argv)
 }
 
 void cli_print_version(void) { printf("%s (cooperative kernels) %s\n", tool_name, ck_version()); }
+
+void cli_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; ++s) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}

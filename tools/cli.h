@@ -1,13 +1,14 @@
 /* tools/cli.h: the command-line helpers every tool shares (ckinfo, ckrun,
  * ckbench): strict parsing of integer, real and list option values against
  * an allowed range with a unit, timeouts that are finite, positive and at
- * most CLI_MAX_TIMEOUT_S, the handling of getopt_long's errors, and
+ * most CLI_MAX_TIMEOUT_S, the handling of getopt_long's errors, JSON strings and
  * --version. A bad value never clamps or wraps: the tool prints one line
  *   TOOL: --opt VALUE: <why>; allowed: <range and unit>
  * on stderr and exits with CLI_EXIT_USAGE. */
 #ifndef TOOLS_CLI_H
 #define TOOLS_CLI_H
 
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,5 +46,9 @@ void cli_no_operands(int argc, char **argv);
 
 /* Prints "TOOL (cooperative kernels) X.Y.Z" (the library's ck_version()). */
 void cli_print_version(void);
+
+/* Writes s to f as a JSON string: quotes, with '"' and '\\' escaped and
+ * control characters as \\u00XX. Cannot fail (write errors show in ferror(f)). */
+void cli_json_string(FILE *f, const char *s);
 
 #endif

@@ -247,3 +247,10 @@ out:
   st_arena_free(&ar);
   return checked;
 }
+
+void st_assert_reducible(const char *generated)
+{
+    char err[512];
+    if (st_check_reducible(generated, err, sizeof err) < 0)
+        fail_msg("%s\n%s", err, generated);
+}

@@ -51,5 +51,7 @@ char *st_read_test_file(const char *rel);
  * be inside a loop that does not also contain the goto. Also checks that labels are unique
  * per function. Returns the number of gotos checked, or -1 and a message in err. */
 int st_check_reducible(const char *generated, char *err, size_t err_len);
+/* Fails the test (printing the source) unless st_check_reducible accepts it. */
+void st_assert_reducible(const char *generated);
 
 #endif

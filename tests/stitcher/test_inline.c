@@ -20,12 +20,6 @@
 #define HAS(r, s) st_assert_has((r).source, s)
 #define LACKS(r, s) st_assert_lacks((r).source, s)
 
-static void assert_reducible(const char *src) {
-  char err[512];
-  int n = st_check_reducible(src, err, sizeof err);
-  if (n < 0) fail_msg("%s\n%s", err, src);
-}
-
 /* ---- accepted forms ----------------------------------------------------------------- */
 
 static void test_three_call_forms_and_returns(void **st) {
@@ -60,7 +54,7 @@ static void test_three_call_forms_and_returns(void **st) {
   /* the helper's lines are kept: the fork point of the first copy is on line 3 */
   assert_int_equal(st_presumed_line(r.source, "ck_request_fork(ck_ctx, 1u", NULL, 0), 3);
   assert_int_equal(st_presumed_line(r.source, "int a = ck_i2_ret", NULL, 0), 10);
-  assert_reducible(r.source);
+  st_assert_reducible(r.source);
   ck_stitch_result_free(&r);
 }
 
@@ -97,7 +91,7 @@ static void test_depth_two_in_loop_is_peeled_with_unique_labels(void **st) {
   HAS(r, "goto ck_i1_end_1;");
   HAS(r, "ck_i2_end:");
   /* no goto enters a loop, and every label is unique (st_check_reducible checks both) */
-  assert_reducible(r.source);
+  st_assert_reducible(r.source);
   ck_stitch_result_free(&r);
 }
 

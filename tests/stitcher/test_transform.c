@@ -18,12 +18,6 @@
 #define HAS(r, s) st_assert_has((r).source, s)
 #define LACKS(r, s) st_assert_lacks((r).source, s)
 
-static void assert_reducible(const char *src) {
-  char err[512];
-  int n = st_check_reducible(src, err, sizeof err);
-  if (n < 0) fail_msg("%s\n%s", err, src);
-}
-
 static void test_ids_and_calls(void **st) {
   (void)st;
   ck_stitch_result r;
@@ -357,7 +351,7 @@ static void test_resume_without_loop(void **st) {
          "ck_res_2: if (ck_resume == 2u) {");
   assert_int_equal(r.kernels[0].n_fork_points, 2);
   assert_int_equal(st_count(r.source, "ck_res_1:"), 1);
-  assert_reducible(r.source);
+  st_assert_reducible(r.source);
   ck_stitch_result_free(&r);
 }
 
@@ -395,7 +389,7 @@ static void test_peeling_shape(void **st) {
   HAS(r, "} } ck_p1_b0: ; }");
   assert_int_equal(st_count(r.source, "int before = o[i];"), 1);
   HAS(r, "ck_tx.i = i; ck_tx.before = before;");
-  assert_reducible(r.source);
+  st_assert_reducible(r.source);
   ck_stitch_result_free(&r);
 }
 
@@ -428,7 +422,7 @@ static void test_peeling_nested_copies_contain_other_points(void **st) {
   assert_true(st_count(r.source, "ck_resizing_global_barrier(ck_ctx, 2u") >= 3);
   /* do-while re-entered as while after a resumed iteration */
   HAS(r, "while (o[i]-- > 0) { { if (ck_offer_kill(ck_ctx)) return; }");
-  assert_reducible(r.source);
+  st_assert_reducible(r.source);
   ck_stitch_result_free(&r);
 }
 
@@ -443,7 +437,7 @@ static void test_peeling_do_while_outermost(void **st) {
   HAS(r, "if (o[i]) goto ck_p1_c0; i++; } ck_p1_c0: ; if (!( i < 4)) goto ck_p1_b0; }");
   HAS(r, "do { { ck_tx_k_t ck_tx; ck_tx.i = i; ck_request_fork(");
   HAS(r, "} while (i < 4); } } ck_p1_b0: ; }");
-  assert_reducible(r.source);
+  st_assert_reducible(r.source);
   ck_stitch_result_free(&r);
 }
 
@@ -462,7 +456,7 @@ static void test_peeling_continue_in_switch(void **st) {
         &r, "k", NULL);
   HAS(r, "switch (o[i]) { case 0: goto ck_p1_c0; case 1: break; default: for (;;) { break; } }");
   HAS(r, "while (o[i]) { if (o[i] == 3) break; o[i]--; continue; }");
-  assert_reducible(r.source);
+  st_assert_reducible(r.source);
   ck_stitch_result_free(&r);
 }
 
@@ -498,7 +492,7 @@ static void test_peeling_return_and_declarations(void **st) {
   HAS(r, "F f;");
   HAS(r, "if (f > 1.0f) return;");
   HAS(r, "(ck_loc->lt)[m] = s.q + b[0] + c[0] + q;");
-  assert_reducible(r.source);
+  st_assert_reducible(r.source);
   ck_stitch_result_free(&r);
 }
 
@@ -538,7 +532,7 @@ static void test_labels_unique_and_reducible_many_shapes(void **st) {
   for (size_t k = 0; k < sizeof srcs / sizeof srcs[0]; k++) {
     ck_stitch_result r;
     st_ok(srcs[k], &r, "k", NULL);
-    assert_reducible(r.source);
+    st_assert_reducible(r.source);
     ck_stitch_result_free(&r);
   }
 }
