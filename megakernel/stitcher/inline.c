@@ -625,14 +625,19 @@ int st_inline(program *pg, char **src) {
     top_item *it = &pg->items[k];
     if (it->kind == TOP_FUNC && it->fn && definition(pg, it->fn)->inl) continue;
     top.fn = it->kind == TOP_FUNC ? it->fn : NULL;
-    if (emit_range(&x, &top, it->t0, it->t1, 1)) return -1;
+    if (emit_range(&x, &top, it->t0, it->t1, 1)) {
+      sb_free(&x.e.out); /* the error is reported; the partial program goes */
+      return -1;
+    }
     if (em_over(&x.e)) break;
   }
   em_newline(&x.e);
-  if (x.e.over)
+  if (x.e.over) {
+    sb_free(&x.e.out);
     return st_error(pg->dg, x.e.over_line, "inlining the helpers with fork points would make "
                     "the program larger than %zu bytes (64 times the input plus 1 MiB), the "
                     "stitcher's output cap: fewer calls of them, or smaller helpers", x.e.cap);
+  }
   if (x.e.out.failed || pg->ar->failed) {
     sb_free(&x.e.out);
     return st_error(pg->dg, 1, "out of memory");
