@@ -889,7 +889,7 @@ int main(int argc, char **argv)
         app_destroy(a);
     }
     fclose(sw.csv);
-report:
+report:; /* a label cannot label a declaration before C23 */
     /* Reports, from the file (old and new rows alike). */
     study_row *rows;
     size_t n;
