@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""tests/tasks/check_cktasks.py: tests of tools/cktasks on PoCL (owner:
+apps, tasks).
+
+  check_cktasks.py run CKTASKS PATH   cktasks --bench all --json on the atomics
+      path PATH (cl20 or cl12), twice: 64 tasks of 128 work-items, and 16 tasks
+      of 32; every bench x form must PASS with positive figures (no timing
+      thresholds), mpe must be there with the kinds it used, and the keys of
+      docs/TASKS.md must be present.
+  check_cktasks.py cli CKTASKS        bad command lines: exit 2 and one line
+      on stderr, quickly; --help and --version exit 0.
+Exit 0 when every check holds, 1 otherwise (each failure printed)."""
+import json
+import subprocess
+import sys
+
+FORMS = ["queues", "batches", "fused", "ck", "cpu"]
+TOP_KEYS = ["tool", "version", "device", "path", "tasks", "wg", "seed", "queues", "batch", "threads",
+            "ck_window", "results", "geomean_ck_over_queues", "pass"]
+ROW_KEYS = ["bench", "kinds", "form", "letter", "tasks", "status", "total_ms", "tasks_per_s", "median_us",
+            "p99_us", "speedup_vs_queues", "failed_tasks", "note", "message"]
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL:", msg)
+
+
+def run_json(tool, path, tasks, wg):
+    args = [tool, "--bench", "all", "--tasks", str(tasks), "--wg", str(wg), "--path", path, "--json",
+            "--quiet", "--timeout", "60"]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    label = " ".join(args[1:])
+    if p.returncode != 0:
+        fail(f"{label}: exit {p.returncode}; stderr: {p.stderr.strip()[:2000]}")
+    try:
+        doc = json.loads(p.stdout)
+    except json.JSONDecodeError as e:
+        fail(f"{label}: output is not JSON ({e}): {p.stdout[:500]}")
+        return
+    for k in TOP_KEYS:
+        if k not in doc:
+            fail(f"{label}: key '{k}' missing")
+    if doc.get("path") != path or doc.get("tasks") != tasks or doc.get("wg") != wg:
+        fail(f"{label}: path/tasks/wg echoed as {doc.get('path')}/{doc.get('tasks')}/{doc.get('wg')}")
+    rows = doc.get("results", [])
+    benches = sorted({r["bench"] for r in rows})
+    for b in ["mm", "mb", "mpe"]:
+        if b not in benches:
+            fail(f"{label}: bench {b} missing (have {benches})")
+    for b in benches:
+        forms = [r["form"] for r in rows if r["bench"] == b]
+        if forms != FORMS:
+            fail(f"{label}: {b}: forms {forms}, expected {FORMS}")
+    for r in rows:
+        name = f"{label}: {r.get('bench')} {r.get('form')}"
+        for k in ROW_KEYS:
+            if k not in r:
+                fail(f"{name}: key '{k}' missing")
+        if r.get("status") != "PASS" or r.get("failed_tasks") != 0:
+            fail(f"{name}: {r.get('status')}: {r.get('message')}")
+            continue
+        for k in ["total_ms", "tasks_per_s", "median_us", "p99_us", "speedup_vs_queues"]:
+            v = r.get(k)
+            if not isinstance(v, (int, float)) or not v > 0:
+                fail(f"{name}: {k} = {v!r} is not a positive number")
+        if r["median_us"] > r["p99_us"]:
+            fail(f"{name}: median {r['median_us']} above p99 {r['p99_us']}")
+        if r["bench"] == "mpe":
+            if not r["kinds"] or "mb" not in r["kinds"].split(",") or "mm" not in r["kinds"].split(","):
+                fail(f"{name}: kinds '{r['kinds']}' should name the mixed kinds (mb and mm at least)")
+        elif r["kinds"] != r["bench"] or r["tasks"] != tasks:
+            fail(f"{name}: kinds '{r['kinds']}' / tasks {r['tasks']}")
+    g = doc.get("geomean_ck_over_queues")
+    if not isinstance(g, (int, float)) or not g > 0:
+        fail(f"{label}: geomean_ck_over_queues = {g!r}")
+    if doc.get("pass") is not True:
+        fail(f"{label}: pass is {doc.get('pass')!r}")
+
+
+def run_cli(tool):
+    bad = [
+        ["--bench", "nosuch"],
+        ["--bench", ""],
+        ["--tasks", "0"],
+        ["--tasks", "-3"],
+        ["--tasks", "99999999999"],
+        ["--wg", "48"],
+        ["--wg", "16"],
+        ["--wg", "2048"],
+        ["--wg", "0"],
+        ["--forms", "a,x"],
+        ["--forms", "a,,b"],
+        ["--queues", "0"],
+        ["--batch", "0"],
+        ["--threads", "0"],
+        ["--ck-window", "0"],
+        ["--timeout", "nan"],
+        ["--path", "cl99"],
+        ["--seed", "abc"],
+        ["--no-such-option"],
+        ["--bench"],
+        ["extra-operand"],
+    ]
+    for args in bad:
+        try:
+            p = subprocess.run([tool] + args, capture_output=True, text=True, timeout=30)
+        except subprocess.TimeoutExpired:
+            fail(f"{args}: did not end within 30 s")
+            continue
+        lines = p.stderr.strip().splitlines()
+        if p.returncode != 2 or len(lines) != 1 or p.stdout:
+            fail(f"{args}: exit {p.returncode}, stderr {lines!r}, stdout {p.stdout[:200]!r}")
+        elif not lines[0].startswith("cktasks: "):
+            fail(f"{args}: message does not name the tool: {lines[0]!r}")
+    for args, want in [(["--help"], "usage: cktasks"), (["--version"], "cktasks")]:
+        p = subprocess.run([tool] + args, capture_output=True, text=True, timeout=30)
+        if p.returncode != 0 or want not in p.stdout:
+            fail(f"{args}: exit {p.returncode}, stdout {p.stdout[:200]!r}")
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "run":
+        run_json(sys.argv[2], sys.argv[3], 64, 128)
+        run_json(sys.argv[2], sys.argv[3], 16, 32)
+    elif len(sys.argv) == 3 and sys.argv[1] == "cli":
+        run_cli(sys.argv[2])
+    else:
+        print(__doc__)
+        return 2
+    print(f"{len(failures)} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
