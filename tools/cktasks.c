@@ -34,6 +34,7 @@ typedef struct {
     ck_device_options device;
     double timeout_s;
     int json, quiet;
+    int callbacks;         /* --completion callback */
 } options;
 
 typedef struct {
@@ -73,6 +74,8 @@ static void usage(FILE *f)
             "                       d ck: one ck_launch_kernel per task in the megakernel\n"
             "                       e cpu: host threads\n"
             "  --queues Q           (a) in-order queues, 1..1024 (default 32)\n"
+            "  --completion poll|callback  (a) how task completions are seen: a poller thread walking each\n"
+            "                       queue's events (default), or a clSetEventCallback per task\n"
             "  --batch B            (b) tasks per NDRange, 1..%u (default 1024)\n"
             "  --threads T          (e) and the reference: host threads, 1..1024 (default: online CPUs)\n"
             "  --ck-window W        (d) launches kept in flight, 1..4096 (default 64)\n"
@@ -145,7 +148,7 @@ static void parse_args(int argc, char **argv, options *o)
     for (int i = 0; i < TR_N_FORMS; i++)
         o->forms[i] = 1;
     enum { OPT_BENCH = 256, OPT_TASKS, OPT_WG, OPT_FORMS, OPT_QUEUES, OPT_BATCH, OPT_THREADS, OPT_WINDOW, OPT_SEED,
-           OPT_DEVICE, OPT_PATH, OPT_TIMEOUT, OPT_KERNELS, OPT_JSON, OPT_QUIET, OPT_VERSION };
+           OPT_DEVICE, OPT_PATH, OPT_TIMEOUT, OPT_KERNELS, OPT_JSON, OPT_QUIET, OPT_VERSION, OPT_COMPLETION };
     static const struct option longopts[] = {
         {"bench", required_argument, NULL, OPT_BENCH},     {"tasks", required_argument, NULL, OPT_TASKS},
         {"wg", required_argument, NULL, OPT_WG},           {"forms", required_argument, NULL, OPT_FORMS},
@@ -155,6 +158,7 @@ static void parse_args(int argc, char **argv, options *o)
         {"path", required_argument, NULL, OPT_PATH},       {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"kernels", required_argument, NULL, OPT_KERNELS}, {"json", no_argument, NULL, OPT_JSON},
         {"quiet", no_argument, NULL, OPT_QUIET},           {"version", no_argument, NULL, OPT_VERSION},
+        {"completion", required_argument, NULL, OPT_COMPLETION},
         {"help", no_argument, NULL, 'h'},                  {NULL, 0, NULL, 0}};
     cli_init("cktasks");
     int c;
@@ -181,6 +185,11 @@ static void parse_args(int argc, char **argv, options *o)
             break;
         case OPT_TIMEOUT: o->timeout_s = cli_timeout("--timeout", v); break;
         case OPT_KERNELS: app_set_kernel_dir(v); break;
+        case OPT_COMPLETION:
+            if (strcmp(v, "poll") && strcmp(v, "callback"))
+                cli_bad_value("--completion", v, "unknown completion method", "poll or callback");
+            o->callbacks = !strcmp(v, "callback");
+            break;
         default: cli_getopt_error(c, argv);
         }
     }
@@ -244,6 +253,25 @@ static void summarize(const tr_set *set, tr_result *r, form_result *f)
     snprintf(f->note, sizeof f->note, "%s", r->note);
 }
 
+/* Test hook: CKTASKS_CORRUPT=<letter> (a..e) flips a bit high in one word of
+ * the first output of that form's first kind, in its middle task, after the
+ * run, so that its check must FAIL (tests/tasks/check_cktasks.py). */
+static void corrupt_for_test(const tr_set *set, tr_result *r, int form)
+{
+    const char *c = getenv("CKTASKS_CORRUPT");
+    if (!c || c[0] != 'a' + form || c[1])
+        return;
+    const tb_instance *in = &set->jobs[0].inst;
+    for (unsigned b = 0; b < in->n_buffers; b++)
+        if (r->out[0][b]) {
+            size_t per_task = in->buffers[b].bytes / in->n_tasks;
+            size_t at = (per_task * (in->n_tasks / 2) + 4 * 7) & ~(size_t)3;
+            if (at + 4 <= in->buffers[b].bytes)
+                ((unsigned char *)r->out[0][b])[at + 3] ^= 0x40; /* a float's exponent, an int's bit 30 */
+            return;
+        }
+}
+
 /* Runs one entry (a bench, or mpe): creates its instances, the reference,
  * then every requested form. Returns 2 for a usage refusal (message in msg),
  * else 0 (errors are recorded per form or in the entry's forms). */
@@ -298,7 +326,7 @@ static int run_entry(const options *o, app_cl *cl, entry *e, const task_bench **
         have_plain = 1;
     }
     tr_options ro = {.queues = o->queues, .batch = o->batch, .threads = o->threads, .ck_window = o->window,
-                     .warmup = 4, .timeout_s = o->timeout_s, .device = o->device};
+                     .warmup = 4, .completion_callbacks = o->callbacks, .timeout_s = o->timeout_s, .device = o->device};
     for (int f = 0; f < TR_N_FORMS; f++) {
         if (!o->forms[f])
             continue;
@@ -315,12 +343,14 @@ static int run_entry(const options *o, app_cl *cl, entry *e, const task_bench **
         case TR_CK: bad = tr_run_ck(&set, &ro, &r, err, sizeof err); break;
         default: bad = tr_run_cpu(&set, &ro, &r, err, sizeof err); break;
         }
+        if (!bad)
+            corrupt_for_test(&set, &r, f);
         if (bad) {
             fr->status = 2;
             snprintf(fr->msg, sizeof fr->msg, "%.*s", 500, err);
             note(o, "%s: form %s: error: %s", e->name, tr_form_names[f], err);
         } else {
-            fr->failed_tasks = tr_check(&set, &r, &ref, err, sizeof err);
+            fr->failed_tasks = tr_check(&set, &r, &ref, o->threads, err, sizeof err);
             fr->status = fr->failed_tasks ? 1 : 0;
             if (fr->failed_tasks)
                 snprintf(fr->msg, sizeof fr->msg, "%u of %u tasks wrong; first: %.*s", fr->failed_tasks,
@@ -404,6 +434,7 @@ static void print_json(const options *o, const app_cl *cl, const entry *es, unsi
     cli_json_string(stdout, cl->name);
     printf(",\n  \"path\": \"%s\",\n  \"tasks\": %u,\n  \"wg\": %u,\n  \"seed\": %llu,\n", ck_path_name(cl->path),
            o->tasks, o->wg, (unsigned long long)o->seed);
+    printf("  \"completion\": \"%s\",\n", o->callbacks ? "callback" : "poll");
     printf("  \"queues\": %u,\n  \"batch\": %u,\n  \"threads\": %u,\n  \"ck_window\": %u,\n", o->queues, o->batch,
            o->threads, o->window);
     printf("  \"results\": [\n");

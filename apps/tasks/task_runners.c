@@ -139,22 +139,61 @@ int tr_reference(const tr_set *set, unsigned threads, tr_result *ref, char *err,
     return pool_run(set, threads, ref, err, err_len);
 }
 
-unsigned tr_check(const tr_set *set, const tr_result *got, const tr_result *ref, char *err, size_t err_len)
-{
-    unsigned bad = 0;
+/* The check, spread over threads like the pool: each takes spawn indices
+ * from a counter; the first failure (lowest spawn index) keeps its message. */
+typedef struct {
+    const tr_set *set;
+    const tr_result *got, *ref;
+    atomic_uint next, bad;
+    pthread_mutex_t lock;
+    unsigned first_k;
     char msg[512];
-    if (err_len)
-        err[0] = 0;
-    for (unsigned j = 0; j < set->n_jobs; j++) {
+} checker;
+
+static void *check_worker(void *arg)
+{
+    checker *c = arg;
+    const tr_set *set = c->set;
+    char msg[512];
+    for (;;) {
+        unsigned k = atomic_fetch_add_explicit(&c->next, 1, memory_order_relaxed);
+        if (k >= set->n_total)
+            break;
+        unsigned j = set->order_job[k], t = set->order_task[k];
         const tr_job *job = &set->jobs[j];
-        for (unsigned t = 0; t < job->inst.n_tasks; t++)
-            if (job->bench->check_task(&job->inst, t, (const void *const *)got->out[j],
-                                       (const void *const *)ref->out[j], msg, sizeof msg)) {
-                if (bad++ == 0)
-                    snprintf(err, err_len, "%s", msg);
+        if (job->bench->check_task(&job->inst, t, (const void *const *)c->got->out[j],
+                                   (const void *const *)c->ref->out[j], msg, sizeof msg)) {
+            atomic_fetch_add(&c->bad, 1);
+            pthread_mutex_lock(&c->lock);
+            if (k < c->first_k) {
+                c->first_k = k;
+                snprintf(c->msg, sizeof c->msg, "%s", msg);
             }
+            pthread_mutex_unlock(&c->lock);
+        }
     }
-    return bad;
+    return NULL;
+}
+
+unsigned tr_check(const tr_set *set, const tr_result *got, const tr_result *ref, unsigned threads, char *err,
+                  size_t err_len)
+{
+    checker c = {.set = set, .got = got, .ref = ref, .first_k = UINT32_MAX};
+    atomic_init(&c.next, 0);
+    atomic_init(&c.bad, 0);
+    pthread_mutex_init(&c.lock, NULL);
+    pthread_t tid[64];
+    unsigned started = 0;
+    for (; threads > 1 && started + 1 < threads && started < 64; started++)
+        if (pthread_create(&tid[started], NULL, check_worker, &c))
+            break; /* fewer threads: the others still check everything */
+    check_worker(&c);
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    pthread_mutex_destroy(&c.lock);
+    if (err_len)
+        snprintf(err, err_len, "%s", c.msg);
+    return atomic_load(&c.bad);
 }
 
 int tr_run_cpu(const tr_set *set, const tr_options *o, tr_result *r, char *err, size_t err_len)

@@ -18,7 +18,9 @@
  *      enqueue call, done = the host time a poller thread first sees its
  *      event CL_COMPLETE (it walks each queue's events in order with
  *      clGetEventInfo, releasing each as it completes, so only in-flight
- *      events stay alive).
+ *      events stay alive). With completion_callbacks, instead, each event
+ *      gets a CL_COMPLETE callback (clSetEventCallback) that records the
+ *      time and releases it; the host thread only enqueues, then waits.
  *  (b) batches: `batch` tasks of one instance as one NDRange (instances
  *      taken round-robin), enqueued and waited for one at a time on one
  *      queue; spawn = the batch's enqueue, done = its wait returned.
@@ -73,6 +75,7 @@ typedef struct {
     unsigned threads;          /* (e) and the reference: host threads, >= 1 */
     unsigned ck_window;        /* (d): launches in flight, >= 1 */
     unsigned warmup;           /* tasks per instance run untimed first */
+    int completion_callbacks;  /* (a): 1 = event callbacks instead of the poller */
     double timeout_s;          /* deadline of every wait */
     ck_device_options device;  /* (d): the device and path to open */
 } tr_options;
@@ -100,10 +103,12 @@ void tr_result_free(tr_result *r);
  * bytes as a single-threaded run. */
 int tr_reference(const tr_set *set, unsigned threads, tr_result *ref, char *err, size_t err_len);
 
-/* Checks every task of every job with its bench's check_task against ref.
- * Returns the number of failing tasks; the first failure's message is in
- * err. */
-unsigned tr_check(const tr_set *set, const tr_result *got, const tr_result *ref, char *err, size_t err_len);
+/* Checks every task of every job with its bench's check_task against ref,
+ * on `threads` host threads (at most 64; check_task is thread-safe for
+ * distinct tasks). Returns the number of failing tasks; the message of the
+ * first in spawn order is in err ("" if none). Cannot fail otherwise. */
+unsigned tr_check(const tr_set *set, const tr_result *got, const tr_result *ref, unsigned threads, char *err,
+                  size_t err_len);
 
 /* Plain OpenCL state shared by (a), (b) and (c): a program and kernel per
  * job, and device copies of its buffers (inputs uploaded). */

@@ -227,6 +227,98 @@ out:
     return NULL;
 }
 
+/* The other completion method of (a): an event callback per task, run on the
+ * driver's thread, turns the spawn time in latency_s into the latency and
+ * releases the event. */
+typedef struct {
+    double *latency_s;
+    atomic_uint done;
+    atomic_int error;        /* a task's command failed (its status) */
+    pthread_mutex_t lock;
+    double last_s;
+} cb_shared;
+
+typedef struct {
+    cb_shared *sh;
+    unsigned slot;
+} cb_task;
+
+static void CL_CALLBACK on_task_done(cl_event ev, cl_int status, void *data)
+{
+    cb_task *c = data;
+    double t = now_s();
+    if (status < 0)
+        atomic_store(&c->sh->error, status);
+    c->sh->latency_s[c->slot] = t - c->sh->latency_s[c->slot];
+    pthread_mutex_lock(&c->sh->lock);
+    if (t > c->sh->last_s)
+        c->sh->last_s = t;
+    pthread_mutex_unlock(&c->sh->lock);
+    clReleaseEvent(ev);
+    atomic_fetch_add_explicit(&c->sh->done, 1, memory_order_release);
+}
+
+static int run_queues_callbacks(tr_plain *p, const tr_set *set, const tr_options *o, cl_command_queue *qs,
+                                tr_result *r, char *err, size_t err_len)
+{
+    unsigned Q = o->queues, issued = 0;
+    cb_task *cbs = calloc(set->n_total, sizeof *cbs);
+    cb_shared sh = {.latency_s = r->latency_s};
+    if (!cbs) {
+        snprintf(err, err_len, "out of host memory for %u callbacks", set->n_total);
+        return -1;
+    }
+    atomic_init(&sh.done, 0);
+    atomic_init(&sh.error, 0);
+    pthread_mutex_init(&sh.lock, NULL);
+    int rc = -1;
+    double t0 = now_s();
+    sh.last_s = t0;
+    for (unsigned k = 0; k < set->n_total; k++) {
+        unsigned j = set->order_job[k], t = set->order_task[k];
+        cl_command_queue q = qs[k % Q];
+        cl_event ev;
+        cbs[k] = (cb_task){&sh, set->job_base[j] + t};
+        r->latency_s[cbs[k].slot] = now_s();
+        if (enqueue_tasks(p, set, j, t, 1, q, &ev, err, err_len))
+            goto wait;
+        cl_int e = clSetEventCallback(ev, CL_COMPLETE, on_task_done, &cbs[k]);
+        if (e != CL_SUCCESS) {
+            clReleaseEvent(ev);
+            app_cl_fail(e, "clSetEventCallback (queues form)", err, err_len);
+            goto wait;
+        }
+        issued++;
+        if ((e = clFlush(q)) != CL_SUCCESS) {
+            app_cl_fail(e, "clFlush (queues form)", err, err_len);
+            goto wait;
+        }
+    }
+    rc = 0;
+wait:
+    /* Wait for every issued callback (they use cbs and sh), to the deadline. */
+    while (atomic_load_explicit(&sh.done, memory_order_acquire) < issued) {
+        if (now_s() > t0 + o->timeout_s) {
+            p->cl->stuck = 1;
+            snprintf(err, err_len, "queues form: %u of %u tasks done after the %.0f s deadline",
+                     atomic_load(&sh.done), set->n_total, o->timeout_s);
+            /* The callbacks may still come: cbs and sh must outlive them. */
+            return -1;
+        }
+        sched_yield();
+    }
+    if (rc == 0 && atomic_load(&sh.error)) {
+        snprintf(err, err_len, "queues form: a task failed: %s", app_cl_errstr(atomic_load(&sh.error)));
+        rc = -1;
+    }
+    pthread_mutex_lock(&sh.lock);
+    r->total_s = sh.last_s - t0;
+    pthread_mutex_unlock(&sh.lock);
+    pthread_mutex_destroy(&sh.lock);
+    free(cbs);
+    return rc;
+}
+
 int tr_run_queues(tr_plain *p, const tr_set *set, const tr_options *o, tr_result *r, char *err, size_t err_len)
 {
     app_cl *cl = p->cl;
@@ -274,6 +366,13 @@ int tr_run_queues(tr_plain *p, const tr_set *set, const tr_options *o, tr_result
         if (app_cl_finish(cl, app_now_ms() + o->timeout_s * 1000, "zeroing the outputs", err, err_len))
             goto done;
     }
+    if (o->completion_callbacks) {
+        if (run_queues_callbacks(p, set, o, qs, r, err, err_len) || read_outputs(p, set, r, err, err_len))
+            goto done;
+        snprintf(r->note, sizeof r->note, "%u queues, callbacks", Q);
+        rc = 0;
+        goto done;
+    }
     atomic_init(&w.enqueued, 0);
     atomic_init(&w.stop, 0);
     w.t0_s = now_s();
@@ -316,7 +415,7 @@ int tr_run_queues(tr_plain *p, const tr_set *set, const tr_options *o, tr_result
     }
     if (read_outputs(p, set, r, err, err_len))
         goto done;
-    snprintf(r->note, sizeof r->note, "%u queues", Q);
+    snprintf(r->note, sizeof r->note, "%u queues, poller", Q);
     rc = 0;
 fail:
 done:

@@ -8,7 +8,9 @@ apps, tasks).
       thresholds), mpe must be there with the kinds it used, and the keys of
       docs/TASKS.md must be present.
   check_cktasks.py cli CKTASKS        bad command lines: exit 2 and one line
-      on stderr, quickly; --help and --version exit 0.
+      on stderr, quickly; --help and --version exit 0; and a corrupted
+      output (CKTASKS_CORRUPT, on PoCL, 4 tasks) must make its row FAIL and
+      the exit status 1.
 Exit 0 when every check holds, 1 otherwise (each failure printed)."""
 import json
 import subprocess
@@ -120,12 +122,36 @@ def run_cli(tool):
             fail(f"{args}: exit {p.returncode}, stdout {p.stdout[:200]!r}")
 
 
+def run_corrupt(tool):
+    import os
+    for letter, form in [("a", "queues"), ("e", "cpu")]:
+        env = dict(os.environ, CKTASKS_CORRUPT=letter)
+        for bench in ["mm", "mb"]:
+            args = [tool, "--bench", bench, "--tasks", "4", "--forms", "a,e", "--json", "--quiet",
+                    "--timeout", "60"]
+            p = subprocess.run(args, capture_output=True, text=True, timeout=120, env=env)
+            label = f"CKTASKS_CORRUPT={letter} {' '.join(args[1:])}"
+            try:
+                rows = {r["form"]: r for r in json.loads(p.stdout)["results"]}
+            except (json.JSONDecodeError, KeyError) as e:
+                fail(f"{label}: no JSON ({e}); stderr {p.stderr[:500]}")
+                continue
+            other = "cpu" if form == "queues" else "queues"
+            if p.returncode != 1 or rows[form]["status"] != "FAIL" or rows[form]["failed_tasks"] != 1:
+                fail(f"{label}: exit {p.returncode}, {form} row {rows[form]}")
+            elif rows[other]["status"] != "PASS":
+                fail(f"{label}: the uncorrupted {other} row is {rows[other]['status']}")
+            elif "task 2" not in rows[form]["message"]:
+                fail(f"{label}: the message should name task 2: {rows[form]['message']!r}")
+
+
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "run":
         run_json(sys.argv[2], sys.argv[3], 64, 128)
         run_json(sys.argv[2], sys.argv[3], 16, 32)
     elif len(sys.argv) == 3 and sys.argv[1] == "cli":
         run_cli(sys.argv[2])
+        run_corrupt(sys.argv[2])
     else:
         print(__doc__)
         return 2
