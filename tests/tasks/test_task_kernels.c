@@ -4,7 +4,8 @@
  * 32 and the benchmark's max_wg, as ONE NDRange of 64 groups (task_base 0),
  * every task's outputs checked against cpu_task with check_task; and
  * check_task must FAIL when one output element of one task is changed;
- * create() refuses bad work-group sizes and task counts.
+ * create() refuses bad work-group sizes and task counts. An optional
+ * argv[2] names another device (a substring of "platform / device").
  * Needs POCL_MAX_PTHREAD_COUNT (meson sets 8). */
 #include "cl_plain.h"
 #include "task_registry_kern.h"
@@ -24,6 +25,7 @@
 #define RUN_DEADLINE_MS 300000.0
 
 static ck_path path;
+static const char *device_name = "Portable Computing Language";
 static app_cl cl;
 static int cl_open;
 
@@ -39,7 +41,7 @@ static int open_device(void **state)
     (void)state;
     app_cl_request req;
     memset(&req, 0, sizeof req);
-    req.device.device = "Portable Computing Language";
+    req.device.device = device_name;
     req.device.path = path;
     req.work_group_size = 64;
     char err[512];
@@ -273,9 +275,11 @@ static void test_bad_shapes(void **state)
 int main(int argc, char **argv)
 {
     if (argc < 2 || ck_path_parse(argv[1], &path) != CK_OK || path == CK_PATH_AUTO) {
-        fprintf(stderr, "usage: %s cl20|cl12\n", argv[0]);
+        fprintf(stderr, "usage: %s cl20|cl12 [DEVICE]\n", argv[0]);
         return 2;
     }
+    if (argc > 2)
+        device_name = argv[2];
     struct CMUnitTest tests[2 * 8 + 1];
     size_t n = 0;
     static char names[2 * 8][64];
