@@ -69,6 +69,9 @@ typedef struct task_bench {
     /* Smallest and largest wg the kernel supports (wg must be a power of
      * two in [min_wg, max_wg]); create() refuses others with a message. */
     unsigned min_wg, max_wg;
+    /* 1 if the outputs are integers or bytes checked exactly (mb, des3);
+     * 0 if they are floats checked with a tolerance. */
+    int exact;
     int (*create)(tb_instance *inst, unsigned n_tasks, unsigned wg, uint64_t seed, char *err, size_t err_len);
     /* Task `task`'s outputs on the host, written into out[b] for each
      * output buffer b (out[b] has buffers[b].bytes; non-outputs NULL).

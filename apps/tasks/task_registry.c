@@ -7,14 +7,18 @@
 
 extern const task_bench tb_bench_mm;
 extern const task_bench tb_bench_mb;
-/* INTEGRATOR: the "kern" branch's benches (apps/tasks/task_registry_kern.c
- * lists them as tb_kern_benches[]): add their externs here, e.g.
- *   extern const task_bench tb_bench_conv, tb_bench_dct, tb_bench_fb, tb_bench_des3; */
+extern const task_bench tb_bench_conv;
+extern const task_bench tb_bench_dct;
+extern const task_bench tb_bench_fb;
+extern const task_bench tb_bench_des3;
 
 const task_bench *const tb_benches[] = {
     &tb_bench_mm,
     &tb_bench_mb,
-    /* INTEGRATOR: append one line per "kern" bench here (&tb_bench_conv, ...). */
+    &tb_bench_conv,
+    &tb_bench_dct,
+    &tb_bench_fb,
+    &tb_bench_des3,
 };
 const unsigned tb_n_benches = sizeof tb_benches / sizeof tb_benches[0];
 

@@ -119,6 +119,7 @@ static int mb_check_task(const tb_instance *inst, unsigned task, const void *con
 
 const task_bench tb_bench_mb = {
     .name = "mb",
+    .exact = 1,
     .summary = "Mandelbrot 64x64 per task over its own seeded window (irregular), 256 iterations at most",
     .cl_file = "tasks/mb.cl",
     .kernel = "tb_mb",
