@@ -237,8 +237,9 @@ static int check_params(inl *x, func *h) {
       if (!t[i].sym || t[i].sym->kind != SYM_PARAM || t[i].sym->pm != p) continue;
       const token *nx = &t[i + 1], *pv = &t[i - 1];
       int assigned = is_p(pv, "++") || is_p(pv, "--") || is_p(nx, "++") || is_p(nx, "--");
+      /* '*p = v' assigns what p points to, not p ('a * p = v' is no lvalue) */
       static const char *const ops[] = {"=", "+=", "-=", NULL};
-      for (int o = 0; ops[o]; o++) assigned |= is_p(nx, ops[o]);
+      for (int o = 0; ops[o] && !is_p(pv, "*"); o++) assigned |= is_p(nx, ops[o]);
       if (assigned)
         return st_error_at(pg->dg, &t[i], "parameter '%s' of helper '%s' points to private "
                            "or local memory and is assigned: '%s' is inlined (it reaches %s) "
