@@ -22,7 +22,7 @@ typedef struct {
 
 static void bc_test_config(app_config *c, unsigned variant)
 {
-    /* Each source costs about 2 x depth + 3 barriers: few sources, shallow
+    /* Each source costs about 4 x depth - 2 barriers: few sources, shallow
      * graphs (an R-MAT of 128 nodes, a 4x4 grid). */
     c->graph = variant % 2 ? "grid" : "rmat";
     c->scale = variant % 2 ? 4 : 7;

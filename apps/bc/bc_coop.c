@@ -59,8 +59,10 @@ int app_bc_coop_start(app_bc_coop *b, int32_t sources, unsigned groups, ck_launc
         snprintf(err, err_len, "cooperative bc: %d sources, the graph has %d nodes", sources, b->n);
         return -1;
     }
-    if (ck_buffer_write(b->ctx, b->bc, 0, b->zeros, (size_t)b->n * 4) != CK_OK)
-        return ck_fail_msg("cooperative bc: zeroing bc", err, err_len);
+    static const int32_t no_flags[3] = {0, 0, 0}; /* bc_coop.cl: each source starts with zero flags */
+    if (ck_buffer_write(b->ctx, b->bc, 0, b->zeros, (size_t)b->n * 4) != CK_OK ||
+        ck_buffer_write(b->ctx, b->flags, 0, no_flags, sizeof no_flags) != CK_OK)
+        return ck_fail_msg("cooperative bc: zeroing bc and the flags", err, err_len);
     ck_arg args[] = {ck_arg_buffer(b->row),   ck_arg_buffer(b->col),   ck_arg_int(b->n),
                      ck_arg_int(sources),     ck_arg_buffer(b->level), ck_arg_buffer(b->sigma),
                      ck_arg_buffer(b->delta), ck_arg_buffer(b->bc),    ck_arg_buffer(b->flags),

@@ -237,8 +237,9 @@ static int check_params(inl *x, func *h) {
       if (!t[i].sym || t[i].sym->kind != SYM_PARAM || t[i].sym->pm != p) continue;
       const token *nx = &t[i + 1], *pv = &t[i - 1];
       int assigned = is_p(pv, "++") || is_p(pv, "--") || is_p(nx, "++") || is_p(nx, "--");
+      /* '*p = v' assigns what p points to, not p ('a * p = v' is no lvalue) */
       static const char *const ops[] = {"=", "+=", "-=", NULL};
-      for (int o = 0; ops[o]; o++) assigned |= is_p(nx, ops[o]);
+      for (int o = 0; ops[o] && !is_p(pv, "*"); o++) assigned |= is_p(nx, ops[o]);
       if (assigned)
         return st_error_at(pg->dg, &t[i], "parameter '%s' of helper '%s' points to private "
                            "or local memory and is assigned: '%s' is inlined (it reaches %s) "
@@ -479,26 +480,35 @@ deep:
                      ST_MAX_INLINE_DEPTH, kernel->name, ST_MAX_INLINE_DEPTH);
 }
 
+static int is_idc(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* The text after "define" and the blanks that follow it when token tk is a #define
+ * directive; NULL for any other token. */
+static const char *define_directive(const token *tk) {
+  if (tk->kind != TK_PP) return NULL;
+  const char *p = tk->s + 1;
+  while (*p == ' ' || *p == '\t') p++;
+  if (strncmp(p, "define", 6) || (p[6] != ' ' && p[6] != '\t')) return NULL;
+  p += 6;
+  while (*p == ' ' || *p == '\t') p++;
+  return p;
+}
+
 /* Helpers with fork points in #define bodies: the stitcher cannot inline through macros. */
 static int check_macros(inl *x) {
   program *pg = x->pg;
   token *t = x->t;
   for (size_t k = 0; k < pg->tl.n; k++) {
-    if (t[k].kind != TK_PP) continue;
-    const char *p = t[k].s + 1;
-    while (*p == ' ' || *p == '\t') p++;
-    if (strncmp(p, "define", 6)) continue;
+    const char *p = define_directive(&t[k]);
+    if (!p) continue;
     for (size_t f = 0; f < pg->funcs.n; f++) {
       func *fn = pg->funcs.v[f];
       if (!fn->inl || fn->lb < 0) continue;
       size_t n = strlen(fn->name);
-      for (const char *q = strstr(p + 6, fn->name); q; q = strstr(q + 1, fn->name)) {
-        char before = q[-1], after = q[n];
-        int idc = (before == '_' || (before >= 'a' && before <= 'z') ||
-                   (before >= 'A' && before <= 'Z') || (before >= '0' && before <= '9'));
-        int ida = (after == '_' || (after >= 'a' && after <= 'z') ||
-                   (after >= 'A' && after <= 'Z') || (after >= '0' && after <= '9'));
-        if (idc || ida) continue;
+      for (const char *q = strstr(p, fn->name); q; q = strstr(q + 1, fn->name)) {
+        if ((q > p && is_idc(q[-1])) || is_idc(q[n])) continue;
         return st_error_at(pg->dg, &t[k], "a macro names '%s', a helper with fork points (it "
                            "reaches %s): the stitcher inlines such helpers and does not expand "
                            "macros; call '%s' directly", fn->name, why(x, fn), fn->name);
@@ -506,10 +516,6 @@ static int check_macros(inl *x) {
     }
   }
   return 0;
-}
-
-static int is_idc(char c) {
-  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
 /* Does the #define text p (after "define") name identifier id outside its own parameter
@@ -537,12 +543,8 @@ static int check_macro_uses(inl *x, func *h) {
   program *pg = x->pg;
   token *t = x->t;
   for (size_t k = 0; k < pg->tl.n; k++) {
-    if (t[k].kind != TK_PP) continue;
-    const char *p = t[k].s + 1;
-    while (*p == ' ' || *p == '\t') p++;
-    if (strncmp(p, "define", 6) || (p[6] != ' ' && p[6] != '\t')) continue;
-    p += 6;
-    while (*p == ' ' || *p == '\t') p++;
+    const char *p = define_directive(&t[k]);
+    if (!p) continue;
     const char *e = p;
     while (is_idc(*e)) e++;
     size_t mlen = (size_t)(e - p);

@@ -318,6 +318,17 @@ static void test_pointer_arguments_rejected(void **st) {
               "kernel void k(void) { local int a[4]; h(a); }\n",
               "k", NULL);
   MSG(1, "parameter 'p' of helper 'h'", "is assigned");
+  m = st_fail("void h(int *p) { request_fork(); *p++ = 1; }\n"
+              "kernel void k(void) { int a[4]; h(a); }\n",
+              "k", NULL);
+  MSG(1, "parameter 'p' of helper 'h'", "is assigned");
+  /* '*p = v' assigns through p: accepted, and p becomes (&x) */
+  ck_stitch_result r;
+  st_ok("void h(int *p) {\n  request_fork();\n  *p = *p + 1;\n  *p += 2;\n}\n"
+        "kernel void k(global int *o) {\n  transmit int x = 0;\n  h(&x);\n  o[0] = x;\n}\n",
+        &r, "k", NULL);
+  HAS(r, "* ( & x) = * ( & x) + 1;");
+  ck_stitch_result_free(&r);
   m = st_fail("void h(global int p[]) { request_fork(); p[0] = 1; }\n"
               "kernel void k(global int *o) { h(o); }\n",
               "k", NULL);
