@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_TASKS (1u << 20)
+#define MAX_TASKS TB_MAX_TASKS
 #define MAX_ENTRIES 16
 
 typedef struct {

@@ -31,6 +31,9 @@
 
 #define TB_MAX_BUFFERS 8
 #define TB_MAX_ARGS 12
+/* Most tasks any benchmark accepts (des3's offsets are 32-bit
+ * counts of 8-byte blocks: 2^19 tasks of at most 64 KiB fit). */
+#define TB_MAX_TASKS (1u << 19)
 
 typedef enum {
     TB_ARG_BUFFER,    /* value: index into buffers[]                     */

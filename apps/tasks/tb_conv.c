@@ -7,7 +7,7 @@
  * float output passes within 1e-4 + 1e-5 * |ref|: a float sum of 25
  * products of magnitude below 1 is off by at most 25 * 2^-24 * 25 = 3.7e-5
  * in any order, with or without fused multiply-adds. Owner: apps/tasks. */
-#include "tb_kern_util.h"
+#include "tb_util.h"
 
 #include <stdio.h>
 
@@ -23,28 +23,28 @@ extern const task_bench tb_bench_conv;
 
 static int conv_create(tb_instance *inst, unsigned n_tasks, unsigned wg, uint64_t seed, char *err, size_t err_len)
 {
-    if (tb_kern_check_shape(&tb_bench_conv, n_tasks, wg, err, err_len))
+    if (tb_check_shape(&tb_bench_conv, n_tasks, wg, err, err_len))
         return -1;
-    tb_kern_init(inst, n_tasks, wg, seed);
-    if (tb_kern_add_buffer(inst, (size_t)n_tasks * CONV_PIX * sizeof(float), 0, "conv", "images", err, err_len) < 0 ||
-        tb_kern_add_buffer(inst, (size_t)n_tasks * CONV_TAPS * sizeof(float), 0, "conv", "filters", err, err_len) < 0 ||
-        tb_kern_add_buffer(inst, (size_t)n_tasks * CONV_PIX * sizeof(float), 1, "conv", "outputs", err, err_len) < 0) {
-        tb_kern_destroy(inst);
+    tb_init(inst, n_tasks, wg, seed);
+    if (tb_add_buffer(inst, (size_t)n_tasks * CONV_PIX * sizeof(float), 0, "conv", "images", err, err_len) < 0 ||
+        tb_add_buffer(inst, (size_t)n_tasks * CONV_TAPS * sizeof(float), 0, "conv", "filters", err, err_len) < 0 ||
+        tb_add_buffer(inst, (size_t)n_tasks * CONV_PIX * sizeof(float), 1, "conv", "outputs", err, err_len) < 0) {
+        tb_destroy(inst);
         return -1;
     }
     float *img = inst->buffers[CONV_BUF_IMAGE].host, *w = inst->buffers[CONV_BUF_FILTER].host;
     for (unsigned t = 0; t < n_tasks; t++) {
         app_rng r;
-        tb_kern_task_rng(&r, seed, t, 0xC0);
+        tb_task_rng(&r, seed, t, 0xC0);
         for (size_t i = 0; i < CONV_PIX; i++)
-            img[(size_t)t * CONV_PIX + i] = tb_kern_uniform(&r, -1.0f, 1.0f);
+            img[(size_t)t * CONV_PIX + i] = tb_uniform(&r, -1.0f, 1.0f);
         for (size_t i = 0; i < CONV_TAPS; i++)
-            w[(size_t)t * CONV_TAPS + i] = tb_kern_uniform(&r, -1.0f, 1.0f);
+            w[(size_t)t * CONV_TAPS + i] = tb_uniform(&r, -1.0f, 1.0f);
     }
-    tb_kern_add_arg(inst, TB_ARG_BUFFER, CONV_BUF_IMAGE);
-    tb_kern_add_arg(inst, TB_ARG_BUFFER, CONV_BUF_FILTER);
-    tb_kern_add_arg(inst, TB_ARG_BUFFER, CONV_BUF_OUT);
-    tb_kern_add_arg(inst, TB_ARG_TASK_BASE, 0);
+    tb_add_arg(inst, TB_ARG_BUFFER, CONV_BUF_IMAGE);
+    tb_add_arg(inst, TB_ARG_BUFFER, CONV_BUF_FILTER);
+    tb_add_arg(inst, TB_ARG_BUFFER, CONV_BUF_OUT);
+    tb_add_arg(inst, TB_ARG_TASK_BASE, 0);
     return 0;
 }
 
@@ -71,7 +71,7 @@ static int conv_check_task(const tb_instance *inst, unsigned task, const void *c
 {
     (void)inst;
     size_t off = (size_t)task * CONV_PIX;
-    return tb_kern_check_floats("conv", task, "output", (const float *)got[CONV_BUF_OUT] + off,
+    return tb_check_floats("conv", task, "output", (const float *)got[CONV_BUF_OUT] + off,
                                 (const float *)ref[CONV_BUF_OUT] + off, CONV_PIX, 1e-4, 1e-5, err, err_len);
 }
 
@@ -85,5 +85,5 @@ const task_bench tb_bench_conv = {
     .create = conv_create,
     .cpu_task = conv_cpu_task,
     .check_task = conv_check_task,
-    .destroy = tb_kern_destroy,
+    .destroy = tb_destroy,
 };

@@ -9,7 +9,7 @@
  * (|F| <= 8; two float passes of 8 products each are off by about 1e-6).
  * Owner: apps/tasks. */
 #include "tb_dct.h"
-#include "tb_kern_util.h"
+#include "tb_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -42,31 +42,31 @@ void tb_dct8x8_ref(const float *block, size_t stride, double out[64])
 
 static int dct_create(tb_instance *inst, unsigned n_tasks, unsigned wg, uint64_t seed, char *err, size_t err_len)
 {
-    if (tb_kern_check_shape(&tb_bench_dct, n_tasks, wg, err, err_len))
+    if (tb_check_shape(&tb_bench_dct, n_tasks, wg, err, err_len))
         return -1;
-    tb_kern_init(inst, n_tasks, wg, seed);
-    if (tb_kern_add_buffer(inst, (size_t)n_tasks * DCT_PIX * sizeof(float), 0, "dct", "images", err, err_len) < 0 ||
-        tb_kern_add_buffer(inst, 64 * sizeof(float), 0, "dct", "coefficients", err, err_len) < 0 ||
-        tb_kern_add_buffer(inst, (size_t)n_tasks * DCT_PIX * sizeof(float), 1, "dct", "outputs", err, err_len) < 0) {
-        tb_kern_destroy(inst);
+    tb_init(inst, n_tasks, wg, seed);
+    if (tb_add_buffer(inst, (size_t)n_tasks * DCT_PIX * sizeof(float), 0, "dct", "images", err, err_len) < 0 ||
+        tb_add_buffer(inst, 64 * sizeof(float), 0, "dct", "coefficients", err, err_len) < 0 ||
+        tb_add_buffer(inst, (size_t)n_tasks * DCT_PIX * sizeof(float), 1, "dct", "outputs", err, err_len) < 0) {
+        tb_destroy(inst);
         return -1;
     }
     float *img = inst->buffers[DCT_BUF_IMAGE].host, *coef = inst->buffers[DCT_BUF_COEF].host;
     for (unsigned t = 0; t < n_tasks; t++) {
         app_rng r;
-        tb_kern_task_rng(&r, seed, t, 0xDC);
+        tb_task_rng(&r, seed, t, 0xDC);
         for (size_t i = 0; i < DCT_PIX; i++)
-            img[(size_t)t * DCT_PIX + i] = tb_kern_uniform(&r, -1.0f, 1.0f);
+            img[(size_t)t * DCT_PIX + i] = tb_uniform(&r, -1.0f, 1.0f);
     }
     for (int u = 0; u < 8; u++)
         for (int x = 0; x < 8; x++)
             coef[u * 8 + x] = (float)(0.5 * dct_cu(u) * cos((2 * x + 1) * u * DCT_PI / 16.0));
     unsigned nb = wg >= 64 ? wg / 64 : 1;
-    tb_kern_add_arg(inst, TB_ARG_BUFFER, DCT_BUF_IMAGE);
-    tb_kern_add_arg(inst, TB_ARG_BUFFER, DCT_BUF_COEF);
-    tb_kern_add_arg(inst, TB_ARG_BUFFER, DCT_BUF_OUT);
-    tb_kern_add_arg(inst, TB_ARG_LOCAL, (int)(2 * nb * 64 * sizeof(float)));
-    tb_kern_add_arg(inst, TB_ARG_TASK_BASE, 0);
+    tb_add_arg(inst, TB_ARG_BUFFER, DCT_BUF_IMAGE);
+    tb_add_arg(inst, TB_ARG_BUFFER, DCT_BUF_COEF);
+    tb_add_arg(inst, TB_ARG_BUFFER, DCT_BUF_OUT);
+    tb_add_arg(inst, TB_ARG_LOCAL, (int)(2 * nb * 64 * sizeof(float)));
+    tb_add_arg(inst, TB_ARG_TASK_BASE, 0);
     return 0;
 }
 
@@ -88,7 +88,7 @@ static int dct_check_task(const tb_instance *inst, unsigned task, const void *co
 {
     (void)inst;
     size_t off = (size_t)task * DCT_PIX;
-    return tb_kern_check_floats("dct", task, "coefficient", (const float *)got[DCT_BUF_OUT] + off,
+    return tb_check_floats("dct", task, "coefficient", (const float *)got[DCT_BUF_OUT] + off,
                                 (const float *)ref[DCT_BUF_OUT] + off, DCT_PIX, 2e-5, 1e-5, err, err_len);
 }
 
@@ -102,5 +102,5 @@ const task_bench tb_bench_dct = {
     .create = dct_create,
     .cpu_task = dct_cpu_task,
     .check_task = dct_check_task,
-    .destroy = tb_kern_destroy,
+    .destroy = tb_destroy,
 };

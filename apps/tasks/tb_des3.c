@@ -10,7 +10,7 @@
  * reference encrypts with tb_des3_block, which the unit tests check against
  * published known answers; the check is exact. Owner: apps/tasks. */
 #include "tb_des.h"
-#include "tb_kern_util.h"
+#include "tb_util.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,15 +28,15 @@ extern const task_bench tb_bench_des3;
 static uint32_t des3_blocks(uint64_t seed, unsigned t)
 {
     app_rng r;
-    tb_kern_task_rng(&r, seed, t, 0x3DE5);
+    tb_task_rng(&r, seed, t, 0x3DE5);
     return DES3_MIN_BLOCKS + (uint32_t)app_rng_below(&r, DES3_MAX_BLOCKS - DES3_MIN_BLOCKS + 1);
 }
 
 static int des3_create(tb_instance *inst, unsigned n_tasks, unsigned wg, uint64_t seed, char *err, size_t err_len)
 {
-    if (tb_kern_check_shape(&tb_bench_des3, n_tasks, wg, err, err_len))
+    if (tb_check_shape(&tb_bench_des3, n_tasks, wg, err, err_len))
         return -1;
-    tb_kern_init(inst, n_tasks, wg, seed);
+    tb_init(inst, n_tasks, wg, seed);
     uint64_t total = 0;
     for (unsigned t = 0; t < n_tasks; t++)
         total += des3_blocks(seed, t);
@@ -45,13 +45,13 @@ static int des3_create(tb_instance *inst, unsigned n_tasks, unsigned wg, uint64_
                  total);
         return -1;
     }
-    if (tb_kern_add_buffer(inst, (size_t)total * 8, 0, "des3", "plaintexts", err, err_len) < 0 ||
-        tb_kern_add_buffer(inst, ((size_t)n_tasks + 1) * sizeof(uint32_t), 0, "des3", "offsets", err, err_len) < 0 ||
-        tb_kern_add_buffer(inst, (size_t)n_tasks * DES3_KEY_WORDS * sizeof(uint32_t), 0, "des3", "round keys", err,
+    if (tb_add_buffer(inst, (size_t)total * 8, 0, "des3", "plaintexts", err, err_len) < 0 ||
+        tb_add_buffer(inst, ((size_t)n_tasks + 1) * sizeof(uint32_t), 0, "des3", "offsets", err, err_len) < 0 ||
+        tb_add_buffer(inst, (size_t)n_tasks * DES3_KEY_WORDS * sizeof(uint32_t), 0, "des3", "round keys", err,
                            err_len) < 0 ||
-        tb_kern_add_buffer(inst, 8 * 64 * sizeof(uint32_t), 0, "des3", "S-box tables", err, err_len) < 0 ||
-        tb_kern_add_buffer(inst, (size_t)total * 8, 1, "des3", "ciphertexts", err, err_len) < 0) {
-        tb_kern_destroy(inst);
+        tb_add_buffer(inst, 8 * 64 * sizeof(uint32_t), 0, "des3", "S-box tables", err, err_len) < 0 ||
+        tb_add_buffer(inst, (size_t)total * 8, 1, "des3", "ciphertexts", err, err_len) < 0) {
+        tb_destroy(inst);
         return -1;
     }
     unsigned char *data = inst->buffers[DES3_BUF_IN].host;
@@ -63,7 +63,7 @@ static int des3_create(tb_instance *inst, unsigned n_tasks, unsigned wg, uint64_
         uint32_t blocks = des3_blocks(seed, t);
         offsets[t] = at;
         app_rng r;
-        tb_kern_task_rng(&r, seed, t, 0xDA7A);
+        tb_task_rng(&r, seed, t, 0xDA7A);
         unsigned char *p = data + (size_t)at * 8;
         for (size_t i = 0; i < (size_t)blocks * 8; i += 8) {
             uint64_t v = app_rng_next(&r);
@@ -84,13 +84,13 @@ static int des3_create(tb_instance *inst, unsigned n_tasks, unsigned wg, uint64_
         at += blocks;
     }
     offsets[n_tasks] = at;
-    tb_kern_add_arg(inst, TB_ARG_BUFFER, DES3_BUF_IN);
-    tb_kern_add_arg(inst, TB_ARG_BUFFER, DES3_BUF_OFFSETS);
-    tb_kern_add_arg(inst, TB_ARG_BUFFER, DES3_BUF_KEYS);
-    tb_kern_add_arg(inst, TB_ARG_BUFFER, DES3_BUF_SP);
-    tb_kern_add_arg(inst, TB_ARG_BUFFER, DES3_BUF_OUT);
-    tb_kern_add_arg(inst, TB_ARG_LOCAL, (int)((512 + DES3_KEY_WORDS) * sizeof(uint32_t)));
-    tb_kern_add_arg(inst, TB_ARG_TASK_BASE, 0);
+    tb_add_arg(inst, TB_ARG_BUFFER, DES3_BUF_IN);
+    tb_add_arg(inst, TB_ARG_BUFFER, DES3_BUF_OFFSETS);
+    tb_add_arg(inst, TB_ARG_BUFFER, DES3_BUF_KEYS);
+    tb_add_arg(inst, TB_ARG_BUFFER, DES3_BUF_SP);
+    tb_add_arg(inst, TB_ARG_BUFFER, DES3_BUF_OUT);
+    tb_add_arg(inst, TB_ARG_LOCAL, (int)((512 + DES3_KEY_WORDS) * sizeof(uint32_t)));
+    tb_add_arg(inst, TB_ARG_TASK_BASE, 0);
     return 0;
 }
 
@@ -146,5 +146,5 @@ const task_bench tb_bench_des3 = {
     .create = des3_create,
     .cpu_task = des3_cpu_task,
     .check_task = des3_check_task,
-    .destroy = tb_kern_destroy,
+    .destroy = tb_destroy,
 };

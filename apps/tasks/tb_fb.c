@@ -10,7 +10,7 @@
  * of every channel, then every 8th sample, then the zero-stuffed signal
  * through f_c); an output passes within 1e-4 + 1e-4 * |ref| (a float sum of
  * at most 32 terms per stage). Owner: apps/tasks. */
-#include "tb_kern_util.h"
+#include "tb_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -29,21 +29,21 @@ extern const task_bench tb_bench_fb;
 
 static int fb_create(tb_instance *inst, unsigned n_tasks, unsigned wg, uint64_t seed, char *err, size_t err_len)
 {
-    if (tb_kern_check_shape(&tb_bench_fb, n_tasks, wg, err, err_len))
+    if (tb_check_shape(&tb_bench_fb, n_tasks, wg, err, err_len))
         return -1;
-    tb_kern_init(inst, n_tasks, wg, seed);
-    if (tb_kern_add_buffer(inst, (size_t)n_tasks * FB_N * sizeof(float), 0, "fb", "signals", err, err_len) < 0 ||
-        tb_kern_add_buffer(inst, 2 * FB_CH * FB_L * sizeof(float), 0, "fb", "filters", err, err_len) < 0 ||
-        tb_kern_add_buffer(inst, (size_t)n_tasks * FB_N * sizeof(float), 1, "fb", "outputs", err, err_len) < 0) {
-        tb_kern_destroy(inst);
+    tb_init(inst, n_tasks, wg, seed);
+    if (tb_add_buffer(inst, (size_t)n_tasks * FB_N * sizeof(float), 0, "fb", "signals", err, err_len) < 0 ||
+        tb_add_buffer(inst, 2 * FB_CH * FB_L * sizeof(float), 0, "fb", "filters", err, err_len) < 0 ||
+        tb_add_buffer(inst, (size_t)n_tasks * FB_N * sizeof(float), 1, "fb", "outputs", err, err_len) < 0) {
+        tb_destroy(inst);
         return -1;
     }
     float *x = inst->buffers[FB_BUF_SIGNAL].host, *coef = inst->buffers[FB_BUF_COEF].host;
     for (unsigned t = 0; t < n_tasks; t++) {
         app_rng r;
-        tb_kern_task_rng(&r, seed, t, 0xFB);
+        tb_task_rng(&r, seed, t, 0xFB);
         for (size_t i = 0; i < FB_N; i++)
-            x[(size_t)t * FB_N + i] = tb_kern_uniform(&r, -1.0f, 1.0f);
+            x[(size_t)t * FB_N + i] = tb_uniform(&r, -1.0f, 1.0f);
     }
     for (int c = 0; c < FB_CH; c++)
         for (int j = 0; j < FB_L; j++) {
@@ -54,11 +54,11 @@ static int fb_create(tb_instance *inst, unsigned n_tasks, unsigned wg, uint64_t 
             coef[c * FB_L + j] = (float)h;
             coef[(FB_CH + c) * FB_L + j] = (float)(FB_M * h);
         }
-    tb_kern_add_arg(inst, TB_ARG_BUFFER, FB_BUF_SIGNAL);
-    tb_kern_add_arg(inst, TB_ARG_BUFFER, FB_BUF_COEF);
-    tb_kern_add_arg(inst, TB_ARG_BUFFER, FB_BUF_OUT);
-    tb_kern_add_arg(inst, TB_ARG_LOCAL, (int)(FB_CH * FB_D * sizeof(float)));
-    tb_kern_add_arg(inst, TB_ARG_TASK_BASE, 0);
+    tb_add_arg(inst, TB_ARG_BUFFER, FB_BUF_SIGNAL);
+    tb_add_arg(inst, TB_ARG_BUFFER, FB_BUF_COEF);
+    tb_add_arg(inst, TB_ARG_BUFFER, FB_BUF_OUT);
+    tb_add_arg(inst, TB_ARG_LOCAL, (int)(FB_CH * FB_D * sizeof(float)));
+    tb_add_arg(inst, TB_ARG_TASK_BASE, 0);
     return 0;
 }
 
@@ -100,7 +100,7 @@ static int fb_check_task(const tb_instance *inst, unsigned task, const void *con
 {
     (void)inst;
     size_t off = (size_t)task * FB_N;
-    return tb_kern_check_floats("fb", task, "output", (const float *)got[FB_BUF_OUT] + off,
+    return tb_check_floats("fb", task, "output", (const float *)got[FB_BUF_OUT] + off,
                                 (const float *)ref[FB_BUF_OUT] + off, FB_N, 1e-4, 1e-4, err, err_len);
 }
 
@@ -114,5 +114,5 @@ const task_bench tb_bench_fb = {
     .create = fb_create,
     .cpu_task = fb_cpu_task,
     .check_task = fb_check_task,
-    .destroy = tb_kern_destroy,
+    .destroy = tb_destroy,
 };

@@ -11,6 +11,7 @@
  * ISO C11, where GCC does not contract either), so every count must be equal.
  * As an independent test it also requires every count in 0..MB_MAX_ITER. */
 #include "task_bench.h"
+#include "tb_util.h"
 #include "rng.h"
 
 #include <stdio.h>
@@ -23,27 +24,14 @@
 
 enum { MB_BUF_WIN, MB_BUF_OUT };
 
-static void mb_destroy(tb_instance *inst)
-{
-    for (unsigned b = 0; b < inst->n_buffers; b++)
-        free(inst->buffers[b].host);
-    memset(inst, 0, sizeof *inst);
-}
+extern const task_bench tb_bench_mb;
 
 static int mb_create(tb_instance *inst, unsigned n_tasks, unsigned wg, uint64_t seed, char *err, size_t err_len)
 {
     memset(inst, 0, sizeof *inst);
-    if (n_tasks == 0 || n_tasks > (1u << 20)) {
-        snprintf(err, err_len, "mb: task count %u is not in 1..%u", n_tasks, 1u << 20);
+    if (tb_check_shape(&tb_bench_mb, n_tasks, wg, err, err_len))
         return -1;
-    }
-    if (wg < 32 || wg > 1024 || (wg & (wg - 1))) {
-        snprintf(err, err_len, "mb: work-group size %u is not a power of two in 32..1024", wg);
-        return -1;
-    }
-    inst->n_tasks = n_tasks;
-    inst->wg = wg;
-    inst->seed = seed;
+    tb_init(inst, n_tasks, wg, seed);
     inst->n_buffers = 2;
     inst->buffers[MB_BUF_WIN].bytes = (size_t)n_tasks * 4 * sizeof(float);
     inst->buffers[MB_BUF_WIN].host = malloc(inst->buffers[MB_BUF_WIN].bytes);
@@ -51,7 +39,7 @@ static int mb_create(tb_instance *inst, unsigned n_tasks, unsigned wg, uint64_t 
     inst->buffers[MB_BUF_OUT].host = calloc(1, inst->buffers[MB_BUF_OUT].bytes);
     inst->buffers[MB_BUF_OUT].output = 1;
     if (!inst->buffers[MB_BUF_WIN].host || !inst->buffers[MB_BUF_OUT].host) {
-        mb_destroy(inst);
+        tb_destroy(inst);
         snprintf(err, err_len, "mb: out of host memory for %u tasks", n_tasks);
         return -1;
     }
@@ -128,5 +116,5 @@ const task_bench tb_bench_mb = {
     .create = mb_create,
     .cpu_task = mb_cpu_task,
     .check_task = mb_check_task,
-    .destroy = mb_destroy,
+    .destroy = tb_destroy,
 };

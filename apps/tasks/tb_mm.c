@@ -10,6 +10,7 @@
  * contraction, so MM_TOL = 1e-5 never fails a right answer and catches any
  * wrong term (one term is typically ~1/64 of the sum). */
 #include "task_bench.h"
+#include "tb_util.h"
 #include "rng.h"
 
 #include <math.h>
@@ -32,27 +33,14 @@ static void fill_task(float *dst, uint64_t seed, unsigned task, unsigned which)
         dst[e] = (float)(app_rng_unit(&r) * 2.0 - 1.0);
 }
 
-static void mm_destroy(tb_instance *inst)
-{
-    for (unsigned b = 0; b < inst->n_buffers; b++)
-        free(inst->buffers[b].host);
-    memset(inst, 0, sizeof *inst);
-}
+extern const task_bench tb_bench_mm;
 
 static int mm_create(tb_instance *inst, unsigned n_tasks, unsigned wg, uint64_t seed, char *err, size_t err_len)
 {
     memset(inst, 0, sizeof *inst);
-    if (n_tasks == 0 || n_tasks > (1u << 20)) {
-        snprintf(err, err_len, "mm: task count %u is not in 1..%u", n_tasks, 1u << 20);
+    if (tb_check_shape(&tb_bench_mm, n_tasks, wg, err, err_len))
         return -1;
-    }
-    if (wg < 32 || wg > 1024 || (wg & (wg - 1))) {
-        snprintf(err, err_len, "mm: work-group size %u is not a power of two in 32..1024", wg);
-        return -1;
-    }
-    inst->n_tasks = n_tasks;
-    inst->wg = wg;
-    inst->seed = seed;
+    tb_init(inst, n_tasks, wg, seed);
     size_t bytes = (size_t)n_tasks * MM_ELEMS * sizeof(float);
     inst->n_buffers = 3;
     for (unsigned b = 0; b < 3; b++) {
@@ -60,7 +48,7 @@ static int mm_create(tb_instance *inst, unsigned n_tasks, unsigned wg, uint64_t 
         inst->buffers[b].output = b == MM_BUF_C;
         inst->buffers[b].host = b == MM_BUF_C ? calloc(1, bytes) : malloc(bytes);
         if (!inst->buffers[b].host) {
-            mm_destroy(inst);
+            tb_destroy(inst);
             snprintf(err, err_len, "mm: out of host memory for %u tasks (%zu bytes a matrix set)", n_tasks, bytes);
             return -1;
         }
@@ -127,5 +115,5 @@ const task_bench tb_bench_mm = {
     .create = mm_create,
     .cpu_task = mm_cpu_task,
     .check_task = mm_check_task,
-    .destroy = mm_destroy,
+    .destroy = tb_destroy,
 };

@@ -1,27 +1,27 @@
-/* apps/tasks/tb_kern_util.c: the helpers of tb_kern_util.h shared by the
+/* apps/tasks/tb_util.c: the helpers of tb_util.h shared by the
  * conv, dct, fb and des3 benchmarks (owner: apps/tasks, "kern" part). */
-#include "tb_kern_util.h"
+#include "tb_util.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int tb_kern_check_shape(const task_bench *b, unsigned n_tasks, unsigned wg, char *err, size_t err_len)
+int tb_check_shape(const task_bench *b, unsigned n_tasks, unsigned wg, char *err, size_t err_len)
 {
     if (wg == 0 || (wg & (wg - 1)) != 0 || wg < b->min_wg || wg > b->max_wg) {
         snprintf(err, err_len, "%s: work-group size %u is not a power of two in [%u, %u]", b->name, wg, b->min_wg,
                  b->max_wg);
         return -1;
     }
-    if (n_tasks == 0 || n_tasks > TB_KERN_MAX_TASKS) {
-        snprintf(err, err_len, "%s: task count %u is not in [1, %u]", b->name, n_tasks, TB_KERN_MAX_TASKS);
+    if (n_tasks == 0 || n_tasks > TB_MAX_TASKS) {
+        snprintf(err, err_len, "%s: task count %u is not in [1, %u]", b->name, n_tasks, TB_MAX_TASKS);
         return -1;
     }
     return 0;
 }
 
-void tb_kern_init(tb_instance *inst, unsigned n_tasks, unsigned wg, uint64_t seed)
+void tb_init(tb_instance *inst, unsigned n_tasks, unsigned wg, uint64_t seed)
 {
     memset(inst, 0, sizeof *inst);
     inst->n_tasks = n_tasks;
@@ -29,7 +29,7 @@ void tb_kern_init(tb_instance *inst, unsigned n_tasks, unsigned wg, uint64_t see
     inst->seed = seed;
 }
 
-int tb_kern_add_buffer(tb_instance *inst, size_t bytes, int output, const char *bench, const char *what, char *err,
+int tb_add_buffer(tb_instance *inst, size_t bytes, int output, const char *bench, const char *what, char *err,
                        size_t err_len)
 {
     if (inst->n_buffers >= TB_MAX_BUFFERS) {
@@ -48,7 +48,7 @@ int tb_kern_add_buffer(tb_instance *inst, size_t bytes, int output, const char *
     return (int)inst->n_buffers++;
 }
 
-void tb_kern_add_arg(tb_instance *inst, tb_arg_kind kind, int value)
+void tb_add_arg(tb_instance *inst, tb_arg_kind kind, int value)
 {
     if (inst->n_args < TB_MAX_ARGS) {
         inst->args[inst->n_args].kind = kind;
@@ -57,7 +57,7 @@ void tb_kern_add_arg(tb_instance *inst, tb_arg_kind kind, int value)
     }
 }
 
-void tb_kern_destroy(tb_instance *inst)
+void tb_destroy(tb_instance *inst)
 {
     for (unsigned i = 0; i < inst->n_buffers; i++) {
         free(inst->buffers[i].host);
@@ -69,7 +69,7 @@ void tb_kern_destroy(tb_instance *inst)
     inst->priv = NULL;
 }
 
-void tb_kern_task_rng(app_rng *r, uint64_t seed, unsigned task, uint64_t salt)
+void tb_task_rng(app_rng *r, uint64_t seed, unsigned task, uint64_t salt)
 {
     app_rng mix;
     app_rng_seed(&mix, seed ^ (salt * 0xD6E8FEB86659FD93ull));
@@ -77,9 +77,9 @@ void tb_kern_task_rng(app_rng *r, uint64_t seed, unsigned task, uint64_t salt)
     app_rng_seed(r, base + 0xA0761D6478BD642Full * ((uint64_t)task + 1));
 }
 
-float tb_kern_uniform(app_rng *r, float lo, float hi) { return lo + (hi - lo) * (float)app_rng_unit(r); }
+float tb_uniform(app_rng *r, float lo, float hi) { return lo + (hi - lo) * (float)app_rng_unit(r); }
 
-int tb_kern_check_floats(const char *bench, unsigned task, const char *what, const float *got, const float *ref,
+int tb_check_floats(const char *bench, unsigned task, const char *what, const float *got, const float *ref,
                          size_t n, double abs_tol, double rel_tol, char *err, size_t err_len)
 {
     for (size_t i = 0; i < n; i++) {
