@@ -35,7 +35,16 @@
 #define CK_CH_SLOTS      64u                      /* power of two */
 #define CK_CH_H2D_RING   (6u * CK_CH_LINE_WORDS)
 #define CK_CH_D2H_RING   (CK_CH_H2D_RING + CK_CH_SLOTS * CK_CH_MSG_WORDS)
-#define CK_CH_TOTAL_WORDS (CK_CH_D2H_RING + CK_CH_SLOTS * CK_CH_MSG_WORDS)
+
+/* Completion words, written by the device only: the host gives an ordinary
+ * launch one of them (in its LAUNCH message) and the worker that finishes
+ * the launch's last group stores the launch id there, so a waiting host
+ * sees the completion without a scheduler pass or a message. The host
+ * hands a word out again only after the launch's DONE message came back. */
+#define CK_CH_DONE       (CK_CH_D2H_RING + CK_CH_SLOTS * CK_CH_MSG_WORDS)
+#define CK_CH_DONE_SLOTS 256u
+#define CK_CH_NO_DONE_SLOT 0xffffffffu
+#define CK_CH_TOTAL_WORDS (CK_CH_DONE + CK_CH_DONE_SLOTS)
 
 /* Occupancy poll word (lives in device memory, not in the channel). */
 #define CK_POLL_CLOSED   0x80000000u

@@ -67,7 +67,7 @@
 #define CK_L_FORKED     10u
 #define CK_L_RESIZES    11u
 #define CK_L_MAX_M      12u
-                              /* word 13: spare                                  */
+#define CK_L_DONE_SLOT  13u   /* ordinary: completion word in the channel (CK_CH_DONE), or CK_CH_NO_DONE_SLOT */
 #define CK_L_INITIAL    14u
 #define CK_L_ERROR      15u   /* nonzero: a device-side error code              */
 #define CK_L_ARGS       16u   /* CK_MAX_ARG_WORDS 64-bit words (8-byte aligned)  */
@@ -132,10 +132,10 @@
 #define CK_DEV_ERR_TX_TOO_BIG  1u
 
 /* Messages, host to device. */
-#define CK_MSG_LAUNCH    10u  /* id, kernel, flags (bit 0 cooperative), groups, n_words, words... */
+#define CK_MSG_LAUNCH    10u  /* id, kernel, flags (bit 0 cooperative), groups, n_words, done slot, words... */
 #define CK_MSG_SHUTDOWN  11u
 #define CK_MSG_STATE     12u
-#define CK_LAUNCH_HEADER_WORDS 6u
+#define CK_LAUNCH_HEADER_WORDS 7u
 /* Messages, device to host. */
 #define CK_MSG_BEGIN     20u  /* id: the launch is published (ordinary) or waits for workers */
 #define CK_MSG_STARTED   21u  /* id, initial groups                                */

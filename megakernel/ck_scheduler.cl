@@ -295,9 +295,23 @@ void ck_send_state(ck_sched_t *S, uint pend_n)
     ck_sched_send(S, m, 2 + 2 * n);
 }
 
-/* Takes one LAUNCH message into a free slot. Returns the slot, or
- * CK_MAX_LAUNCHES if every slot is in use (the message stays in the ring). */
-uint ck_sched_receive_launch(ck_sched_t *S, uint in)
+/* Words of a host message read in one batch of independent loads: the
+ * launch header and the first arguments, so that a typical launch costs one
+ * bus round trip to read (the rest, if any, follows in batches of eight). */
+#define CK_SCHED_FIRST_WORDS 16u
+
+/* Reads the first CK_SCHED_FIRST_WORDS words of host message `in`. */
+void ck_sched_read_first(CK_PTR ch, uint in, uint *w)
+{
+    #pragma unroll
+    for (uint i = 0; i < CK_SCHED_FIRST_WORDS; ++i)
+        w[i] = ck_ch_read(ch, in, i);
+}
+
+/* Takes one LAUNCH message (its first words already in w) into a free slot.
+ * Returns the slot, or CK_MAX_LAUNCHES if every slot is in use (the message
+ * stays in the ring). */
+uint ck_sched_receive_launch(ck_sched_t *S, uint in, const uint *w)
 {
     uint slot = 0;
     while (slot < CK_MAX_LAUNCHES && ck_load_relaxed(S->s + CK_SH_LAUNCH(slot) + CK_L_STATE))
@@ -305,21 +319,23 @@ uint ck_sched_receive_launch(ck_sched_t *S, uint in)
     if (slot == CK_MAX_LAUNCHES)
         return slot;
     CK_PTR L = S->s + CK_SH_LAUNCH(slot);
-    uint h[CK_LAUNCH_HEADER_WORDS];
-    for (uint i = 0; i < CK_LAUNCH_HEADER_WORDS; ++i)
-        h[i] = ck_ch_read(S->ch, in, i);
     #pragma unroll 1
     for (uint f = 0; f < CK_L_ARGS; ++f)
         ck_store_relaxed(L + f, 0u);
-    uint nw = min(h[5], 2u * CK_MAX_ARG_WORDS);
-    ck_ch_copy(S->ch, in, CK_LAUNCH_HEADER_WORDS, L + CK_L_ARGS, nw);
-    S->id[slot] = h[1];
-    S->groups[slot] = h[4];
+    uint nw = min(w[5], 2u * CK_MAX_ARG_WORDS);
+    uint have = min(nw, CK_SCHED_FIRST_WORDS - CK_LAUNCH_HEADER_WORDS);
+    for (uint i = 0; i < have; ++i)
+        ck_store_relaxed(L + CK_L_ARGS + i, w[CK_LAUNCH_HEADER_WORDS + i]);
+    if (nw > have)
+        ck_ch_copy(S->ch, in, CK_LAUNCH_HEADER_WORDS + have, L + CK_L_ARGS + have, nw - have);
+    S->id[slot] = w[1];
+    S->groups[slot] = w[4];
     S->started[slot] = 0;
-    ck_store_relaxed(L + CK_L_ID, h[1]);
-    ck_store_relaxed(L + CK_L_KERNEL, h[2]);
-    ck_store_relaxed(L + CK_L_COOP, h[3] & 1u);
-    ck_store_relaxed(L + CK_L_GROUPS, h[4]);
+    ck_store_relaxed(L + CK_L_ID, w[1]);
+    ck_store_relaxed(L + CK_L_KERNEL, w[2]);
+    ck_store_relaxed(L + CK_L_COOP, w[3] & 1u);
+    ck_store_relaxed(L + CK_L_GROUPS, w[4]);
+    ck_store_relaxed(L + CK_L_DONE_SLOT, w[6]);
     ck_store_release(L + CK_L_STATE, 1u);
     return slot;
 }
@@ -366,9 +382,11 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
         uint avail = min(ck_ch_pending(ch, &S.cur), CK_SCHED_MSGS_PER_PASS), taken = 0;
         for (; taken < avail; ++taken) {
             uint in = ck_ch_slot(&S.cur, 0u);
-            uint type = CK_MSG_TYPE(ck_ch_read(ch, in, 0));
+            uint w[CK_SCHED_FIRST_WORDS];
+            ck_sched_read_first(ch, in, w);
+            uint type = CK_MSG_TYPE(w[0]);
             if (type == CK_MSG_LAUNCH) {
-                uint slot = ck_sched_receive_launch(&S, in);
+                uint slot = ck_sched_receive_launch(&S, in, w);
                 if (slot == CK_MAX_LAUNCHES)
                     break; /* no free slot: the message waits until a launch ends */
                 pend[(pend_head + pend_n) % CK_MAX_LAUNCHES] = slot;
@@ -590,8 +608,15 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
             ck_store_relaxed(rec + CK_W_STATE, 0u);
             killed = ctx.coop && ctx.killed;
             if (!ctx.coop) {
-                if (ck_fetch_add(L + CK_L_DONE, 1u) + 1u == ctx.groups)
+                if (ck_fetch_add(L + CK_L_DONE, 1u) + 1u == ctx.groups) {
+                    /* The last group: tell a waiting host at once (the
+                     * release covers every group's writes, which the
+                     * acq_rel count above has seen), then the scheduler. */
+                    uint dslot = ck_load_relaxed(L + CK_L_DONE_SLOT);
+                    if (dslot < CK_CH_DONE_SLOTS)
+                        ck_sys_store_release(ch + CK_CH_DONE + dslot, launch);
                     ck_push_finish(s, slot);
+                }
             } else {
                 ck_coop_group_left(&ctx);
             }

@@ -130,6 +130,8 @@ const ck_device_info *ck_context_device_info(const ck_context *ctx) { return liv
 
 /* A launch's argument words must end before its first hot line. */
 _Static_assert(CK_L_ARGS + 2u * CK_MAX_ARG_WORDS <= CK_L_CLAIM, "launch arguments overlap the claim word");
+/* A launch message with every argument word fits one channel slot. */
+_Static_assert(CK_LAUNCH_HEADER_WORDS + 2u * CK_MAX_ARG_WORDS <= CK_CH_MSG_WORDS, "launch message too long");
 
 /* Blanks `#include "ck_cooperative.h"` lines (keeping line numbers): under the
  * framework the runtime puts the header in front of the user's code itself,
@@ -475,6 +477,9 @@ static ck_status build_steps(ck_context *ctx, double deadline)
         (s = check_deadline(ctx, deadline, "allocating the arena")) != CK_OK ||
         (s = ck_arena_storage_create(ctx)) != CK_OK || (s = ck_channel_create(ctx->dev, &ctx->ch)) != CK_OK)
         return s;
+    for (unsigned i = 0; i < CK_CH_DONE_SLOTS; ++i)
+        ctx->done_free[i] = CK_CH_DONE_SLOTS - 1u - i;
+    ctx->done_free_n = CK_CH_DONE_SLOTS;
 
     size_t wg = ctx->opts.work_group_size;
     size_t launch = ck_discovery_auto_launch(ctx->dev, wg);

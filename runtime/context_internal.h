@@ -36,6 +36,7 @@ struct ck_launch {
     unsigned initial, kills, forked, resizes, max_m;
     unsigned divergences; /* chaos replay: recorded choices not made (chaos.c) */
     int user_released;   /* the user called ck_launch_release (handle unregistered) */
+    uint32_t done_slot;  /* ordinary launch: its completion word (CK_CH_DONE), else CK_CH_NO_DONE_SLOT */
     ck_launch *next;     /* in-flight list                                    */
 };
 
@@ -77,6 +78,10 @@ struct ck_context {
     pthread_mutex_t send_lock;
     ck_launch *inflight;
     uint32_t next_id;
+    /* Completion words (ck_channel_layout.h) free to hand to a launch: a
+     * stack, under lock. A word comes back when its launch's DONE arrives. */
+    uint32_t done_free[CK_CH_DONE_SLOTS];
+    unsigned done_free_n;
     int bye, megakernel_ended; /* megakernel_ended is also read without the lock (atomics) */
     int kick;                  /* set (atomically) by a launch: the progress thread stays awake */
     cl_int megakernel_status;

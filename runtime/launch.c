@@ -124,6 +124,7 @@ ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, c
     msg[3] = K->cooperative ? 1u : 0u;
     msg[4] = groups;
     msg[5] = nw;
+    msg[6] = CK_CH_NO_DONE_SLOT;
     memcpy(&msg[CK_LAUNCH_HEADER_WORDS], words, nw * 4);
 
     pthread_mutex_lock(&ctx->send_lock);
@@ -138,6 +139,12 @@ ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, c
     }
     l->id = ctx->next_id++;
     msg[1] = l->id;
+    /* An ordinary launch gets a completion word if one is free (cooperative
+     * ones report through DONE only: their device errors travel there). */
+    l->done_slot = CK_CH_NO_DONE_SLOT;
+    if (!l->coop && ctx->done_free_n)
+        l->done_slot = ctx->done_free[--ctx->done_free_n];
+    msg[6] = l->done_slot;
     l->next = ctx->inflight;
     ctx->inflight = l;
     l->t_sent = ck_now_s();
@@ -151,6 +158,8 @@ ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, c
                 *p = l->next;
                 break;
             }
+        if (l->done_slot != CK_CH_NO_DONE_SLOT)
+            ctx->done_free[ctx->done_free_n++] = l->done_slot; /* never sent: the device never writes it */
         pthread_mutex_unlock(&ctx->lock);
         ck_handle_unregister(l, CK_HANDLE_LAUNCH);
         free(l);
@@ -221,6 +230,11 @@ void ck_launch_handle_message(ck_context *ctx, const uint32_t *m, double now)
                 l->initial = m[7];
                 ck_trace_coop_done(&ctx->trace, now);
                 ck_chaos_launch_done(ctx, l); /* before ck_wait can see it done */
+            }
+            if (l->done_slot != CK_CH_NO_DONE_SLOT) {
+                /* The device wrote the word before this message: free again. */
+                ctx->done_free[ctx->done_free_n++] = l->done_slot;
+                l->done_slot = CK_CH_NO_DONE_SLOT;
             }
             __atomic_store_n(&l->state, CK_LAUNCH_DONE, __ATOMIC_RELEASE);
             for (ck_launch **p = &ctx->inflight; *p; p = &(*p)->next)
@@ -319,6 +333,20 @@ static ck_status check_launch(const ck_launch *l, const char *fn)
     return s;
 }
 
+/* Whether an ordinary launch's completion word says it finished (before
+ * its DONE message may have arrived). The slot is read once: the progress
+ * thread frees it when DONE arrives, and then the state says done. */
+static int done_word_set(const ck_launch *l)
+{
+    uint32_t slot = __atomic_load_n(&l->done_slot, __ATOMIC_ACQUIRE);
+    return slot < CK_CH_DONE_SLOTS && ck_channel_load(l->ctx->ch, CK_CH_DONE + slot) == l->id;
+}
+
+static int finished(const ck_launch *l)
+{
+    return __atomic_load_n(&l->state, __ATOMIC_ACQUIRE) == CK_LAUNCH_DONE || done_word_set(l);
+}
+
 int ck_launch_done(const ck_launch *l)
 {
     if (!l)
@@ -327,7 +355,7 @@ int ck_launch_done(const ck_launch *l)
         return 1;
     if (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) == CK_LAUNCH_DONE)
         return 1;
-    return l->ctx ? __atomic_load_n(&l->ctx->megakernel_ended, __ATOMIC_ACQUIRE) != 0 : 1;
+    return l->ctx ? finished(l) || __atomic_load_n(&l->ctx->megakernel_ended, __ATOMIC_ACQUIRE) != 0 : 1;
 }
 
 ck_status ck_wait(ck_launch *l, double timeout_s)
@@ -345,21 +373,24 @@ ck_status ck_wait(ck_launch *l, double timeout_s)
     if (timeout_s == 0)
         timeout_s = ctx->opts.timeout_s;
     double deadline = ck_now_s() + timeout_s;
-    /* Fast path: the completion reaches us about one channel round trip after
-     * the device sends it, so spin on the state for a while before sleeping on
-     * the condition variable (a wake-up costs tens of microseconds). Not on
-     * CPU devices, whose work-groups need the host's cores. */
+    /* Fast path: an ordinary launch's last group writes its completion word
+     * in host memory, and a cooperative launch's DONE reaches us about one
+     * channel round trip after the device sends it, so spin for a while
+     * before sleeping on the condition variable (a wake-up costs tens of
+     * microseconds). Not on CPU devices, whose work-groups need the host's
+     * cores. An ordinary launch has no device error to report: done is OK. */
     if (!ctx->dev->info.is_cpu) {
         double spin_until = ck_now_s() + CK_WAIT_SPIN_S;
-        while (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) != CK_LAUNCH_DONE && ck_now_s() < spin_until &&
-               !__atomic_load_n(&ctx->megakernel_ended, __ATOMIC_ACQUIRE))
+        while (!finished(l) && ck_now_s() < spin_until && !__atomic_load_n(&ctx->megakernel_ended, __ATOMIC_ACQUIRE))
             ck_cpu_relax();
     }
+    if (!l->coop && done_word_set(l))
+        return CK_OK;
     struct timespec ts;
     ck_deadline_timespec(timeout_s, &ts);
     int wait_err = 0;
     pthread_mutex_lock(&ctx->lock);
-    while (l->state != CK_LAUNCH_DONE && !ctx->megakernel_ended) {
+    while (l->state != CK_LAUNCH_DONE && !ctx->megakernel_ended && !(!l->coop && done_word_set(l))) {
         int rc = pthread_cond_timedwait(&ctx->cond, &ctx->lock, &ts);
         if (rc == ETIMEDOUT && ck_now_s() >= deadline)
             break;
@@ -394,6 +425,8 @@ ck_status ck_wait(ck_launch *l, double timeout_s)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_wait: waiting for launch %u of '%s' failed: "
                        "pthread_cond_timedwait: %s (timeout %g s); the launch stays pending", id, kn,
                        strerror(wait_err), timeout_s);
+    if (state != CK_LAUNCH_DONE && !l->coop && done_word_set(l))
+        return CK_OK;
     if (state == CK_LAUNCH_DONE) {
         if (dev_err == CK_DEV_ERR_TX_TOO_BIG)
             return ck_fail(CK_ERR_INVALID_ARGUMENT, "launch %u of '%s': its transmit variables exceed %u bytes, so "
@@ -417,7 +450,19 @@ ck_status ck_launch_get_stats(const ck_launch *l, ck_launch_stats *out)
     ck_status bad = check_launch(l, "ck_launch_get_stats");
     if (bad != CK_OK)
         return bad;
-    if (l->state != CK_LAUNCH_DONE)
+    if (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) != CK_LAUNCH_DONE && l->ctx && done_word_set(l)) {
+        /* Finished on the device (its completion word), and its DONE with
+         * the timestamps is one scheduler pass behind: wait for it. */
+        ck_context *ctx = l->ctx;
+        struct timespec ts;
+        ck_deadline_timespec(ctx->opts.timeout_s, &ts);
+        pthread_mutex_lock(&ctx->lock);
+        while (l->state != CK_LAUNCH_DONE && !ctx->megakernel_ended)
+            if (pthread_cond_timedwait(&ctx->cond, &ctx->lock, &ts) != 0)
+                break;
+        pthread_mutex_unlock(&ctx->lock);
+    }
+    if (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) != CK_LAUNCH_DONE)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "launch %u has not finished: call ck_wait first", l->id);
     memset(out, 0, sizeof *out);
     out->queue_ms = (l->t_begin - l->t_sent) * 1e3;
