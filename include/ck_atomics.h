@@ -196,4 +196,27 @@ void ck_sys_store_relaxed(CK_PTR p, uint v) { *p = v; }
     } while (0)
 #endif
 
+/* Eight consecutive words of host-visible memory (32-byte aligned), read
+ * with relaxed system-scope loads that are all in flight at once. Each read
+ * of host memory crosses the bus; on the H100, eight scalar volatile loads
+ * took eight round trips one after the other (docs/RESULTS.md), so the
+ * NVIDIA path issues two 16-byte vector loads in one instruction group. */
+#if defined(CK_PATH_CL12) && defined(CK_NV_PTX_FENCES)
+void ck_sys_load8_relaxed(CK_PTR p, uint *v)
+{
+    __asm__ volatile("ld.relaxed.sys.global.v4.u32 {%0, %1, %2, %3}, [%8];\n\t"
+                     "ld.relaxed.sys.global.v4.u32 {%4, %5, %6, %7}, [%8+16];"
+                     : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3]), "=r"(v[4]), "=r"(v[5]), "=r"(v[6]),
+                       "=r"(v[7])
+                     : "l"(p)
+                     : "memory");
+}
+#else
+void ck_sys_load8_relaxed(CK_PTR p, uint *v)
+{
+    for (uint i = 0; i < 8u; ++i)
+        v[i] = ck_sys_load_relaxed(p + i);
+}
+#endif
+
 #endif

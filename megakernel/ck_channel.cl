@@ -80,19 +80,20 @@ uint ck_ch_slot(ck_ch_cursor *c, uint i) { return (c->h2d_tail + i) & (CK_CH_SLO
 void ck_ch_take(ck_ch_cursor *c) { c->h2d_tail += 1u; }
 void ck_ch_release_taken(CK_PTR ch, ck_ch_cursor *c) { ck_sys_store_release(ch + CK_CH_H2D_TAIL, c->h2d_tail); }
 
-/* Copies n words of host message `slot`, from word `from`, to device memory,
- * eight reads of host memory in flight at a time. */
+/* Words 8k .. 8k+7 of host message `slot`, in one batch of loads. */
+void ck_ch_read8(CK_PTR ch, uint slot, uint k, uint *v)
+{
+    ck_sys_load8_relaxed(ch + CK_CH_H2D_RING + slot * CK_CH_MSG_WORDS + 8u * k, v);
+}
+
+/* Copies words from .. from+n-1 of host message `slot` (from a multiple of
+ * 8) to device memory, eight reads of host memory in one batch at a time. */
 void ck_ch_copy(CK_PTR ch, uint slot, uint from, CK_PTR dst, uint n)
 {
-    CK_PTR src = ch + CK_CH_H2D_RING + slot * CK_CH_MSG_WORDS + from;
-    uint i = 0;
-    for (; i + 8u <= n; i += 8u) {
+    for (uint i = 0; i < n; i += 8u) {
         uint v[8];
-        for (uint j = 0; j < 8u; ++j)
-            v[j] = ck_sys_load_relaxed(src + i + j);
-        for (uint j = 0; j < 8u; ++j)
+        ck_ch_read8(ch, slot, (from + i) / 8u, v);
+        for (uint j = 0; j < 8u && i + j < n; ++j)
             ck_store_relaxed(dst + i + j, v[j]);
     }
-    for (; i < n; ++i)
-        ck_store_relaxed(dst + i, ck_sys_load_relaxed(src + i));
 }

@@ -295,18 +295,14 @@ void ck_send_state(ck_sched_t *S, uint pend_n)
     ck_sched_send(S, m, 2 + 2 * n);
 }
 
-/* Words of a host message read in one batch of independent loads: the
- * launch header and the first arguments, so that a typical launch costs one
- * bus round trip to read (the rest, if any, follows in batches of eight). */
-#define CK_SCHED_FIRST_WORDS 16u
+/* Words of a host message read in one batch (ck_sys_load8_relaxed): the
+ * launch header and the first argument word, so that a launch with few
+ * arguments costs one bus round trip to read (the rest follows in batches
+ * of eight). */
+#define CK_SCHED_FIRST_WORDS 8u
 
 /* Reads the first CK_SCHED_FIRST_WORDS words of host message `in`. */
-void ck_sched_read_first(CK_PTR ch, uint in, uint *w)
-{
-    #pragma unroll
-    for (uint i = 0; i < CK_SCHED_FIRST_WORDS; ++i)
-        w[i] = ck_ch_read(ch, in, i);
-}
+void ck_sched_read_first(CK_PTR ch, uint in, uint *w) { ck_ch_read8(ch, in, 0u, w); }
 
 /* Takes one LAUNCH message (its first words already in w) into a free slot.
  * Returns the slot, or CK_MAX_LAUNCHES if every slot is in use (the message
