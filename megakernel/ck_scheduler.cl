@@ -19,6 +19,10 @@
 #define CK_LOCAL_POOL_BYTES 8192
 #endif
 
+#if CK_MAX_LAUNCHES != 32
+#error "ck_sched_t.free_slots is a 32-bit mask of the launch slots"
+#endif
+
 #define CK_SCHED_MSGS_PER_PASS 16u /* host messages handled per scheduler pass */
 #define CK_CX_START_PASSES (1u << 16) /* replay: passes a start waits for its recorded M */
 
@@ -38,6 +42,8 @@ typedef struct {
     uint id[CK_MAX_LAUNCHES]; /* per slot: host id, group count, started    */
     uint groups[CK_MAX_LAUNCHES];
     uint started[CK_MAX_LAUNCHES];
+    uint coop[CK_MAX_LAUNCHES];
+    uint free_slots;          /* bit i set: launch slot i is free (the scheduler alone takes and frees slots) */
 } ck_sched_t;
 
 /* Writes a device-to-host message; the pass's flush publishes it. */
@@ -107,17 +113,25 @@ void ck_sched_send_started(ck_sched_t *S, uint slot, uint initial)
 void ck_sched_finish(ck_sched_t *S, uint slot)
 {
     CK_PTR L = S->s + CK_SH_LAUNCH(slot);
-    if (!ck_load_relaxed(L + CK_L_COOP)) {
+    uint m[8] = {CK_MSG_HEADER(CK_MSG_DONE, 8), S->id[slot], 0u, 0u, 0u, 0u, 0u, 0u};
+    if (!S->coop[slot]) {
+        /* An ordinary launch has no kills, forks, resizes or device error:
+         * nothing to read back (each device-memory read is a round trip
+         * of the scheduler's one thread, on every launch). */
         ck_sched_unqueue(S, slot);
         ck_sched_send_started(S, slot, ck_sched_wave(S, slot));
     } else {
         ck_store_relaxed(L + CK_L_KILL_REQ, 0u);
         ck_store_release(S->s + CK_H_COOP_SLOT, 0u);
+        m[2] = ck_load_relaxed(L + CK_L_ERROR);
+        m[3] = ck_load_relaxed(L + CK_L_KILLS);
+        m[4] = ck_load_relaxed(L + CK_L_FORKED);
+        m[5] = ck_load_relaxed(L + CK_L_RESIZES);
+        m[6] = ck_load_relaxed(L + CK_L_MAX_M);
+        m[7] = ck_load_relaxed(L + CK_L_INITIAL);
     }
-    uint m[8] = {CK_MSG_HEADER(CK_MSG_DONE, 8), S->id[slot], ck_load_relaxed(L + CK_L_ERROR),
-                 ck_load_relaxed(L + CK_L_KILLS), ck_load_relaxed(L + CK_L_FORKED), ck_load_relaxed(L + CK_L_RESIZES),
-                 ck_load_relaxed(L + CK_L_MAX_M), ck_load_relaxed(L + CK_L_INITIAL)};
     ck_store_release(L + CK_L_STATE, 0u);
+    S->free_slots |= 1u << slot;
     ck_sched_send(S, m, 8);
 }
 
@@ -126,7 +140,7 @@ uint ck_sched_start(ck_sched_t *S, uint slot)
 {
     CK_PTR s = S->s;
     CK_PTR L = s + CK_SH_LAUNCH(slot);
-    if (!ck_load_relaxed(L + CK_L_COOP)) {
+    if (!S->coop[slot]) {
         /* Published: idle workers take its groups from now on. */
         ck_store_relaxed(L + CK_L_DONE, 0u);
         ck_store_release(L + CK_L_CLAIM, CK_CLAIM_BIAS + S->groups[slot]);
@@ -309,11 +323,10 @@ void ck_sched_read_first(CK_PTR ch, uint in, uint *w) { ck_ch_read8(ch, in, 0u, 
  * stays in the ring). */
 uint ck_sched_receive_launch(ck_sched_t *S, uint in, const uint *w)
 {
-    uint slot = 0;
-    while (slot < CK_MAX_LAUNCHES && ck_load_relaxed(S->s + CK_SH_LAUNCH(slot) + CK_L_STATE))
-        ++slot;
-    if (slot == CK_MAX_LAUNCHES)
-        return slot;
+    if (!S->free_slots)
+        return CK_MAX_LAUNCHES;
+    uint slot = 31u - clz(S->free_slots & (0u - S->free_slots)); /* the lowest free slot */
+    S->free_slots &= ~(1u << slot);
     CK_PTR L = S->s + CK_SH_LAUNCH(slot);
     #pragma unroll 1
     for (uint f = 0; f < CK_L_ARGS; ++f)
@@ -327,6 +340,7 @@ uint ck_sched_receive_launch(ck_sched_t *S, uint in, const uint *w)
     S->id[slot] = w[1];
     S->groups[slot] = w[4];
     S->started[slot] = 0;
+    S->coop[slot] = w[3] & 1u;
     ck_store_relaxed(L + CK_L_ID, w[1]);
     ck_store_relaxed(L + CK_L_KERNEL, w[2]);
     ck_store_relaxed(L + CK_L_COOP, w[3] & 1u);
@@ -351,6 +365,7 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
     S.dirty = 0;
     S.q_n = 0;
     S.demand = 0;
+    S.free_slots = 0xffffffffu;
     uint pend[CK_MAX_LAUNCHES];
     uint pend_head = 0, pend_n = 0, shutdown = 0;
     /* Every worker counts itself idle when it starts: wait for all of them,
