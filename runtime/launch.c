@@ -231,12 +231,15 @@ void ck_launch_handle_message(ck_context *ctx, const uint32_t *m, double now)
                 ck_trace_coop_done(&ctx->trace, now);
                 ck_chaos_launch_done(ctx, l); /* before ck_wait can see it done */
             }
+            /* Done first, then the completion word goes back to the free
+             * stack: a lock-free reader that finds the word gone then finds
+             * the state done (finished()). */
+            __atomic_store_n(&l->state, CK_LAUNCH_DONE, __ATOMIC_RELEASE);
             if (l->done_slot != CK_CH_NO_DONE_SLOT) {
                 /* The device wrote the word before this message: free again. */
                 ctx->done_free[ctx->done_free_n++] = l->done_slot;
-                l->done_slot = CK_CH_NO_DONE_SLOT;
+                __atomic_store_n(&l->done_slot, CK_CH_NO_DONE_SLOT, __ATOMIC_RELEASE);
             }
-            __atomic_store_n(&l->state, CK_LAUNCH_DONE, __ATOMIC_RELEASE);
             for (ck_launch **p = &ctx->inflight; *p; p = &(*p)->next)
                 if (*p == l) {
                     *p = l->next;
@@ -335,16 +338,21 @@ static ck_status check_launch(const ck_launch *l, const char *fn)
 
 /* Whether an ordinary launch's completion word says it finished (before
  * its DONE message may have arrived). The slot is read once: the progress
- * thread frees it when DONE arrives, and then the state says done. */
+ * thread frees it when DONE arrives, after setting the state to done, so a
+ * reader that finds the slot gone finds the state done (finished()). */
 static int done_word_set(const ck_launch *l)
 {
     uint32_t slot = __atomic_load_n(&l->done_slot, __ATOMIC_ACQUIRE);
     return slot < CK_CH_DONE_SLOTS && ck_channel_load(l->ctx->ch, CK_CH_DONE + slot) == l->id;
 }
 
+/* Done by its DONE message or by its completion word. The state is read
+ * again after the word: DONE may have arrived in between, taking the word
+ * away (a reader that checked only state-then-word could see neither). */
 static int finished(const ck_launch *l)
 {
-    return __atomic_load_n(&l->state, __ATOMIC_ACQUIRE) == CK_LAUNCH_DONE || done_word_set(l);
+    return __atomic_load_n(&l->state, __ATOMIC_ACQUIRE) == CK_LAUNCH_DONE || done_word_set(l) ||
+           __atomic_load_n(&l->state, __ATOMIC_ACQUIRE) == CK_LAUNCH_DONE;
 }
 
 int ck_launch_done(const ck_launch *l)
@@ -401,6 +409,12 @@ ck_status ck_wait(ck_launch *l, double timeout_s)
             break;
         }
     }
+    /* Read under the lock, where the progress thread cannot move a DONE
+     * in between: the loop may have ended on the completion word, and a
+     * DONE handled after the unlock takes the word away (reading it again
+     * there turned a finished launch into a timeout: the stress hang of
+     * sessions 19-21). */
+    int by_word = !l->coop && done_word_set(l);
     int state = l->state;
     int ended = ctx->megakernel_ended;
     cl_int mk_status = ctx->megakernel_status;
@@ -425,7 +439,7 @@ ck_status ck_wait(ck_launch *l, double timeout_s)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_wait: waiting for launch %u of '%s' failed: "
                        "pthread_cond_timedwait: %s (timeout %g s); the launch stays pending", id, kn,
                        strerror(wait_err), timeout_s);
-    if (state != CK_LAUNCH_DONE && !l->coop && done_word_set(l))
+    if (state != CK_LAUNCH_DONE && by_word)
         return CK_OK;
     if (state == CK_LAUNCH_DONE) {
         if (dev_err == CK_DEV_ERR_TX_TOO_BIG)
