@@ -872,6 +872,8 @@ int main(int argc, char **argv)
         free(rep.cfg[i].exec);
         free(rep.cfg[i].period);
     }
+    if (rep.device_busy) /* the plain kernel (or its compile) may still run */
+        cli_exit_device_busy(bad ? 1 : 0);
     app_destroy(rep.a);
     return bad ? 1 : 0;
 }

@@ -568,6 +568,10 @@ static int run_session(sweep *sw, const study_item *it, app *a, int naive, unsig
     return broken == 2 ? -1 : 0;
 }
 
+/* Set when a plain baseline's wait ran out: its kernel (or its compile) may
+ * still run, so the tool ends without exit handlers (cli_exit_device_busy). */
+static int device_busy;
+
 static int run_plain(sweep *sw, const study_item *it, app *a, unsigned workers)
 {
     options *o = sw->o;
@@ -613,6 +617,7 @@ static int run_plain(sweep *sw, const study_item *it, app *a, unsigned workers)
         if (s < 0) {
             fprintf(stderr, "ckstudy: %s %s original persistent: %s\n", key.app, key.input, msg);
             rc = pr.timed_out ? -1 : 0; /* a stuck kernel may still occupy the device */
+            device_busy |= pr.timed_out;
             break;
         }
     }
@@ -920,5 +925,7 @@ report:; /* a label cannot label a declaration before C23 */
     free(sw.done.rows);
     fprintf(stderr, "ckstudy: %zu runs in %s/runs.csv, %u not passing; %.0f s%s\n", n, o.out, bad,
             (app_now_ms() - t_start) / 1000, stop ? " (stopped early: see above)" : "");
+    if (device_busy)
+        cli_exit_device_busy(1);
     return rc || bad || stop ? 1 : 0;
 }

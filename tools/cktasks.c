@@ -573,6 +573,8 @@ int main(int argc, char **argv)
     else
         print_table(&o, &cl, es, n_es);
     free(es);
+    if (cl.stuck) /* a kernel (or its compile) may still run */
+        cli_exit_device_busy(failed ? 1 : 0);
     app_cl_close(&cl);
     return failed ? 1 : 0;
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *tool_name = "ck";
 
@@ -198,6 +199,13 @@ void cli_no_operands(int argc, char **argv)
 }
 
 void cli_print_version(void) { printf("%s (cooperative kernels) %s\n", tool_name, ck_version()); }
+
+void cli_exit_device_busy(int status)
+{
+    fflush(stdout);
+    fflush(stderr);
+    _exit(status);
+}
 
 void cli_json_string(FILE *f, const char *s)
 {

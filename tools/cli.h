@@ -47,6 +47,14 @@ void cli_no_operands(int argc, char **argv);
 /* Prints "TOOL (cooperative kernels) X.Y.Z" (the library's ck_version()). */
 void cli_print_version(void);
 
+/* Ends the process with `status` after flushing stdout and stderr, without
+ * running exit handlers or library destructors. For a tool whose wait for a
+ * kernel ran out: the OpenCL runtime may still be compiling or running that
+ * kernel in its own threads, and exit() would tear down the libraries under
+ * them (with PoCL a kernel compile racing LLVM's destructors crashed or hung
+ * the process at exit, after the tool had reported the timeout). Cannot fail. */
+_Noreturn void cli_exit_device_busy(int status);
+
 /* Writes s to f as a JSON string: quotes, with '"' and '\\' escaped and
  * control characters as \\u00XX. Cannot fail (write errors show in ferror(f)). */
 void cli_json_string(FILE *f, const char *s);
