@@ -488,6 +488,26 @@ void ck_request_fork(ck_wg_t *ctx, uint point, const void *tx, uint tx_bytes)
     }
 }
 
+/* Arrivals so far: the sum of the barrier's counters (relaxed loads with no
+ * dependence between them, so they are in flight together). Counters only
+ * grow until the master resets them, so the sum never runs ahead. */
+uint ck_arrivals(CK_PTR count)
+{
+    uint n = 0;
+    for (uint i = 0; i < CK_BAR_COUNTERS; ++i)
+        n += ck_load_relaxed(count + i * CK_LINE);
+    return n;
+}
+
+/* Master: zeroes the counters, then counts `self` arrivals on counter 0 (its
+ * own). The release of the word that follows publishes the reset. */
+void ck_reset_arrivals(CK_PTR count, uint self)
+{
+    for (uint i = 1; i < CK_BAR_COUNTERS; ++i)
+        ck_store_relaxed(count + i * CK_LINE, 0u);
+    ck_store_relaxed(count, self);
+}
+
 /* Master: waits until every active group has arrived (kills may lower M
  * while it waits). 0 if aborted. */
 uint ck_wait_arrivals(ck_wg_t *ctx, CK_PTR count)
@@ -495,9 +515,10 @@ uint ck_wait_arrivals(ck_wg_t *ctx, CK_PTR count)
     for (uint spins = 0;; ++spins) {
         /* Relaxed spin; on success one acquire fence and a second look at M:
          * a group that forked before arriving published the larger M before
-         * its arrival, so M read after the fence includes its fork. */
-        if (ck_load_relaxed(count) >= ck_load_relaxed(CK_L(ctx, CK_L_M))) {
-            uint arrived = ck_load_relaxed(count);
+         * its arrival, so M read after the fence includes its fork. The fence
+         * pairs with every counter's arrival that the sum included. */
+        uint arrived = ck_arrivals(count);
+        if (arrived >= ck_load_relaxed(CK_L(ctx, CK_L_M))) {
             ck_fence_acq_rel();
             if (arrived >= ck_load_relaxed(CK_L(ctx, CK_L_M)))
                 return 1;
@@ -527,7 +548,8 @@ uint ck_next_word(uint old, uint m) { return (((old >> CK_M_BITS) + 1u) << CK_M_
  * killed) is the master: it waits until the arrivals equal the current M,
  * then releases everyone with one word that carries the new M', so a group
  * learns whether it survived from the load that releases it. One atomic per
- * group, and the lock only when a resize may happen.
+ * group, on one of CK_BAR_COUNTERS counters, and the lock only when a resize
+ * may happen.
  *
  * resize == 0: global_barrier. resize == 1: resizing_global_barrier;
  *   query form: the master asks how many groups the scheduler wants back
@@ -538,7 +560,8 @@ uint ck_next_word(uint old, uint m) { return (((old >> CK_M_BITS) + 1u) << CK_M_
  * barrier completed. Returns M' (0: this group was dropped, or abort). */
 uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint tx_bytes)
 {
-    CK_PTR count = CK_L(ctx, CK_L_BAR_COUNT);
+    CK_PTR counters = CK_L(ctx, CK_L_BAR_COUNT);
+    CK_PTR count = counters + (ctx->group % CK_BAR_COUNTERS) * CK_LINE; /* this group's counter */
     CK_PTR word = CK_L(ctx, CK_L_BAR_WORD);
     uint naive = resize && ctx->naive;
     /* The word cannot move before this group arrives: a relaxed load gives
@@ -548,14 +571,14 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
     uint epoch = old >> CK_M_BITS; /* chaos: the barrier's key */
     ck_fetch_add(count, 1u);
     if (ctx->group == 0) {
-        if (!ck_wait_arrivals(ctx, count))
+        if (!ck_wait_arrivals(ctx, counters))
             return 0;
         uint m_start = ck_load_relaxed(CK_L(ctx, CK_L_M));
         if (naive) { /* phase 1 done: let the slaves offer their kills */
-            ck_store_relaxed(count, 1u);
+            ck_reset_arrivals(counters, 1u);
             old = ck_next_word(old, m_start);
             ck_store_release(word, old);
-            if (!ck_wait_arrivals(ctx, count))
+            if (!ck_wait_arrivals(ctx, counters))
                 return 0;
         }
         /* Every active group is here: nobody else changes M now. */
@@ -582,7 +605,7 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
         }
         if (resize && m_new != m_start) /* also naive kills between the phases */
             ck_store_relaxed(CK_L(ctx, CK_L_RESIZES), ck_load_relaxed(CK_L(ctx, CK_L_RESIZES)) + 1u);
-        ck_store_relaxed(count, 0u);
+        ck_reset_arrivals(counters, 0u);
         ck_store_release(word, ck_next_word(old, m_new));
         if (locked)
             ck_unlock(ctx->sched);
