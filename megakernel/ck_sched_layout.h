@@ -78,8 +78,9 @@
 #define CK_L_DONE       (4u * CK_LINE)  /* ordinary: groups finished               */
 /* Global barrier arrivals, spread over CK_BAR_COUNTERS counters of a line
  * each: group g adds to counter g % CK_BAR_COUNTERS, and the master sums
- * them. One counter serialised every arrival on one address (about 1.9 ns a
- * group on the H100, 5 us of a 7.2 us barrier at 2639 groups). */
+ * them. One counter serialised every arrival on one address: on the H100 at
+ * 2639 groups that cost about 0.7 us of a 7.1 us barrier, and 4, 16 or 64
+ * counters all remove it (docs/RESULTS.md). */
 #define CK_BAR_COUNTERS 16u
 #define CK_L_BAR_COUNT  (5u * CK_LINE)  /* counter i at CK_L_BAR_COUNT + i * CK_LINE */
 #define CK_L_BAR_WORD   ((5u + CK_BAR_COUNTERS) * CK_LINE) /* release word: seq << M_BITS | M' */

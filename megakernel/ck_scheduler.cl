@@ -184,8 +184,7 @@ uint ck_sched_start(ck_sched_t *S, uint slot)
     ck_store_relaxed(L + CK_L_INITIAL, k);
     ck_store_relaxed(L + CK_L_LIVE, k);
     ck_store_relaxed(L + CK_L_KILL_REQ, 0u);
-    for (uint i = 0; i < CK_BAR_COUNTERS; ++i)
-        ck_store_relaxed(L + CK_L_BAR_COUNT + i * CK_LINE, 0u);
+    ck_reset_arrivals(L + CK_L_BAR_COUNT, 0u);
     ck_store_relaxed(L + CK_L_BAR_WORD, k);
     ck_fork_write(s, S->max_workers, f, slot, S->id[slot], 0u, k, 0u, 0, 0u, 0u);
     ck_store_relaxed(L + CK_L_STATE, 2u);

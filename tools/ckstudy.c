@@ -901,6 +901,8 @@ report:; /* a label cannot label a declaration before C23 */
     snprintf(path, sizeof path, "%s/runs.csv", o.out);
     if (study_rows_read(path, &rows, &n, err, sizeof err)) {
         fprintf(stderr, "ckstudy: %s\n", err);
+        if (device_busy)
+            cli_exit_device_busy(1);
         return 1;
     }
     study_report_options ro = {.groups = o.groups, .n_groups = o.n_groups, .out_dir = o.out};
