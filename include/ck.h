@@ -404,6 +404,92 @@ ck_status ck_launch_get_stats(const ck_launch *l, ck_launch_stats *out);
  * nothing is touched). */
 ck_status ck_launch_release(ck_launch *l);
 
+/* ------------------------------------------------------------------ tasks
+ *
+ * Narrow tasks (docs/TASKS_API.md): many small runs of an ordinary kernel,
+ * spawned without a message to the scheduler. The host writes each task into
+ * a table in host-visible memory; the scheduler makes new tasks visible to
+ * the workers sixteen at a time, idle workers claim their groups, and the
+ * group that finishes a task last marks it done in host memory, where
+ * ck_task_check reads it. Tasks share the workers with ordinary launches
+ * (launches are served first) and with a running cooperative kernel, from
+ * which they gather workers at its offer_kill calls and resizing barriers as
+ * launches do. */
+
+/* Entries of a context's task table: at most this many tasks are spawned and
+ * not yet finished; a spawn waits (up to its timeout) for the oldest. */
+#define CK_TASK_TABLE_ENTRIES 4096u
+
+/* An ordinary kernel of a built context, looked up once (a value; nothing to
+ * release). */
+typedef struct {
+    const ck_context *ctx;
+    int index;
+} ck_kernel;
+
+/* A spawned task (a value; nothing to release): its context and ticket
+ * (tickets count the context's spawns from 0). */
+typedef struct {
+    ck_context *ctx;
+    uint64_t ticket;
+} ck_task;
+
+/* Looks up ordinary kernel `name` for ck_task_spawn.
+ * Errors: CK_ERR_INVALID_ARGUMENT (not a live or built context, NULL name or
+ * out, no kernel of that name, a cooperative kernel: tasks run ordinary
+ * kernels only, or the kernel's index is 1024 or more). */
+ck_status ck_kernel_find(ck_context *ctx, const char *name, ck_kernel *out);
+
+/* Spawns `groups` work-groups (of the megakernel's size, logical ids
+ * 0..groups-1) of `kernel` with these arguments (as for ck_launch_kernel; a
+ * `local` pointer parameter takes ck_arg_local(bytes), out of the context's
+ * local pool). Returns at once unless the table is full, in which case it
+ * waits up to timeout_s (0: the context's timeout) for the oldest task to
+ * finish. Thread-safe: any number of host threads may spawn at once. On any
+ * error nothing was spawned and no ticket was used (the next spawn gets it).
+ * Errors: CK_ERR_INVALID_ARGUMENT (not a live or built context, a kernel of
+ * another context, groups 0 or above 65535, wrong argument count, kind or
+ * size: the message names the parameter; local memory above the pool;
+ * timeout_s NaN, infinite, negative or above CK_MAX_TIMEOUT_S), CK_ERR_TIMEOUT
+ * (the table stayed full: the message names the oldest unfinished task),
+ * CK_ERR_OPENCL (the megakernel is no longer running). */
+ck_status ck_task_spawn(ck_context *ctx, ck_kernel kernel, unsigned groups, const ck_arg *args, size_t n_args,
+                        double timeout_s, ck_task *out);
+
+/* 1 once the task has finished (one load of host memory; never blocks), 0
+ * before. Also 1 when ck_task_wait would return at once with an error (the
+ * context is gone or the megakernel ended, the ticket was never spawned).
+ * Thread-safe. Cannot fail. */
+int ck_task_check(ck_task task);
+
+/* Waits for the task to finish; timeout_s 0 uses the context's. Thread-safe.
+ * Errors: CK_ERR_INVALID_ARGUMENT (not a live context, a ticket not spawned,
+ * bad timeout), CK_ERR_TIMEOUT (the message names the task and gives the
+ * scheduler's state; the task stays spawned), CK_ERR_OPENCL (the megakernel
+ * ended before the task finished). */
+ck_status ck_task_wait(ck_task task, double timeout_s);
+
+/* Waits for every task spawned on ctx before the call. Errors: as
+ * ck_task_wait (the timeout covers them all). */
+ck_status ck_task_wait_all(ck_context *ctx, double timeout_s);
+
+typedef struct {
+    double total_ms;  /* spawn -> the host first saw it done (ck_task_check,
+                         ck_task_wait, ck_task_wait_all or this call)          */
+    double exec_ms;   /* its first group started -> its last group finished, on
+                         the device's clock; -1 where the device has none (PoCL) */
+    double queue_ms;  /* total_ms - exec_ms: waiting for workers, and the notice
+                         of completion; -1 where exec_ms is                      */
+    unsigned groups;
+} ck_task_stats;
+
+/* Statistics of a finished task. They live in its table entry, so they can be
+ * read until CK_TASK_TABLE_ENTRIES more tasks have been spawned after it.
+ * Errors: CK_ERR_INVALID_ARGUMENT (not a live context, NULL out, a ticket not
+ * spawned, the task has not finished, or its entry was reused: the message
+ * says which). */
+ck_status ck_task_get_stats(ck_task task, ck_task_stats *out);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

@@ -219,4 +219,18 @@ void ck_sys_load8_relaxed(CK_PTR p, uint *v)
 }
 #endif
 
+/* The device's clock in nanoseconds, for the task statistics: NVIDIA's
+ * %globaltimer where inline PTX is accepted; 0 elsewhere, where OpenCL C has
+ * no clock (the host then reports the device times as unavailable). */
+#if defined(__NV_CL_C_VERSION) && !defined(CK_NO_PTX_FENCES)
+ulong ck_device_clock_ns(void)
+{
+    ulong t;
+    __asm__ volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+#else
+ulong ck_device_clock_ns(void) { return 0; }
+#endif
+
 #endif

@@ -9,6 +9,10 @@
 
 /* Host-to-device ring: host produces, device consumes. */
 #define CK_CH_H2D_HEAD   (0u * CK_CH_LINE_WORDS)   /* written by host: messages posted  */
+/* Written by host, on the head's line: tasks whose table state is written
+ * (a count, not a prefix; only a hint that makes the scheduler look at the
+ * task table, which it otherwise leaves alone). */
+#define CK_CH_TASK_POSTED (CK_CH_H2D_HEAD + 1u)
 #define CK_CH_H2D_TAIL   (1u * CK_CH_LINE_WORDS)   /* written by device: messages taken */
 /* Device-to-host ring: device produces, host consumes. */
 #define CK_CH_D2H_HEAD   (2u * CK_CH_LINE_WORDS)   /* written by device */
@@ -44,7 +48,31 @@
 #define CK_CH_DONE       (CK_CH_D2H_RING + CK_CH_SLOTS * CK_CH_MSG_WORDS)
 #define CK_CH_DONE_SLOTS 256u
 #define CK_CH_NO_DONE_SLOT 0xffffffffu
-#define CK_CH_TOTAL_WORDS (CK_CH_DONE + CK_CH_DONE_SLOTS)
+
+/* The task table (runtime/task.c, docs/TASKS_API.md). Ticket t lives in
+ * entry t % CK_TASK_SLOTS. Its state word only grows:
+ *   2t+1  the host has written task t (host, release store, only into a
+ *         free entry);
+ *   2t+2  task t is done and the entry free for ticket t + CK_TASK_SLOTS
+ *         (device, release store by the group that finishes the task last).
+ * The state words sit in pairs (state, descriptor) in one array, so the
+ * scheduler reads sixteen tickets' states with four batched loads; the
+ * descriptor says kernel, argument words and groups (CK_TASK_DESC). The
+ * argument words sit in a separate entry of CK_CH_TE_WORDS words, read by
+ * the worker groups that run the task, which also write the device times. */
+#define CK_TASK_SLOTS    4096u                    /* power of two, multiple of 16 */
+#define CK_TASK_DESC(kernel, nw, groups) (((unsigned)(kernel) << 22) | ((unsigned)(nw) << 16) | (unsigned)(groups))
+#define CK_TASK_DESC_KERNEL(d) ((d) >> 22)
+#define CK_TASK_DESC_NW(d)     (((d) >> 16) & 63u)
+#define CK_TASK_DESC_GROUPS(d) ((d) & 0xffffu)
+#define CK_TASK_MAX_KERNELS 1024u
+#define CK_CH_TASK_STATE (CK_CH_DONE + CK_CH_DONE_SLOTS)  /* pairs: state, descriptor */
+#define CK_CH_TASK_ENTRY (CK_CH_TASK_STATE + 2u * CK_TASK_SLOTS)
+#define CK_CH_TE_WORDS   64u
+#define CK_CH_TE_START   2u   /* device clock (ns, lo/hi) when group 0 started; 0: no clock */
+#define CK_CH_TE_END     4u   /* device clock when the last group finished              */
+#define CK_CH_TE_ARGS    8u   /* argument words (as a launch's, 8-byte aligned)        */
+#define CK_CH_TOTAL_WORDS (CK_CH_TASK_ENTRY + CK_TASK_SLOTS * CK_CH_TE_WORDS)
 
 /* Occupancy poll word (lives in device memory, not in the channel). */
 #define CK_POLL_CLOSED   0x80000000u

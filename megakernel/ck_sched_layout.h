@@ -51,7 +51,12 @@
 #define CK_H_FIN         (7u * CK_LINE)  /* finish ring entries: slot + 1         */
 #define CK_H_KILLED_BACK (9u * CK_LINE)  /* killed groups whose workers are idle again */
 #define CK_H_CHAOS_AREA  (10u * CK_LINE) /* chaos record/replay: arena byte offset + 1, 0: none */
-#define CK_H_WORDS       (11u * CK_LINE)
+/* Tasks (ck_channel_layout.h has the table in host memory). */
+#define CK_H_TASK_VISIBLE (11u * CK_LINE) /* tickets made visible to workers (scheduler) */
+#define CK_H_TASK_HEAD   (12u * CK_LINE) /* no ticket below it has a group left (workers move it) */
+#define CK_H_TASK_TAKEN  (13u * CK_LINE) /* task groups claimed by workers        */
+#define CK_H_TASK_FINISHED (13u * CK_LINE + 1u) /* tasks finished                */
+#define CK_H_WORDS       (14u * CK_LINE)
 
 /* Launch slot. Hot words have lines of their own. */
 #define CK_L_STATE       0u   /* 0 free, 1 pending, 2 published/running          */
@@ -111,7 +116,19 @@
 #define CK_SH_WORKER(w)     (CK_SH_LAUNCH(CK_MAX_LAUNCHES) + (w) * CK_W_WORDS)
 #define CK_SH_TX(W, w)      (CK_SH_WORKER(W) + (w) * CK_TX_WORDS)
 #define CK_SH_FORK(W, f)    (CK_SH_TX(W, W) + (f) * CK_F_WORDS)
-#define CK_SH_TOTAL(W)      CK_SH_FORK(W, CK_FORK_RECS)
+#define CK_SH_TASKS(W)      ((CK_SH_FORK(W, CK_FORK_RECS) + CK_LINE - 1u) / CK_LINE * CK_LINE)
+#define CK_SH_TASK(W, e)    (CK_SH_TASKS(W) + (e) * CK_T_WORDS)
+#define CK_SH_TOTAL(W)      CK_SH_TASK(W, CK_TASK_SLOTS)
+
+/* Task record: the device's side of table entry e, written by the
+ * scheduler when it makes a ticket visible (the claim word last, release). */
+#define CK_T_CLAIM       0u   /* CK_CLAIM_BIAS + groups not yet taken             */
+#define CK_T_DONE        1u   /* groups finished                                  */
+#define CK_T_TICKET      2u
+#define CK_T_DESC        3u   /* the descriptor (CK_TASK_DESC)                     */
+#define CK_T_WORDS       CK_LINE
+/* Worker record's CK_W_SLOT while it runs a task group: this bit | entry. */
+#define CK_W_SLOT_TASK   0x8000u
 
 /* Chaos area (in the arena; megakernel/ck_chaos.cl, runtime/chaos.c):
  * a header, the replay table (sorted entries), then the record entries. */

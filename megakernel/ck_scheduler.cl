@@ -44,6 +44,9 @@ typedef struct {
     uint started[CK_MAX_LAUNCHES];
     uint coop[CK_MAX_LAUNCHES];
     uint free_slots;          /* bit i set: launch slot i is free (the scheduler alone takes and frees slots) */
+    uint task_visible;        /* tasks: tickets made visible to the workers   */
+    uint task_groups;         /* their groups, summed                         */
+    uint task_taken;          /* CK_H_TASK_TAKEN when last read               */
 } ck_sched_t;
 
 /* Writes a device-to-host message; the pass's flush publishes it. */
@@ -199,6 +202,50 @@ uint ck_sched_start(ck_sched_t *S, uint slot)
     return 1;
 }
 
+/* Tasks (runtime/task.c): makes newly written tickets visible to the
+ * workers. Reads the state words of up to 16 tickets from the first
+ * invisible one with four batched loads of host memory (one bus round
+ * trip), takes the run whose state says "written", then, after a fence
+ * that acquires what the host wrote before those states, reads their
+ * descriptors again and writes each ticket's device record, the claim word
+ * last (release), before publishing the new count. Never per task: the
+ * workers claim and run the groups, and the last group marks the task done
+ * in host memory. `posted` is the host's hint (CK_CH_TASK_POSTED): while it
+ * is not ahead of the visible count, the table is not read at all. */
+void ck_sched_tasks(ck_sched_t *S, uint posted)
+{
+    uint v = S->task_visible;
+    if ((int)(posted - v) <= 0)
+        return;
+    uint e0 = v & (CK_TASK_SLOTS - 1u);
+    uint base = e0 & ~3u; /* a batch of eight words holds four pairs, 32-byte aligned */
+    uint first = e0 - base;
+    uint batches = min(4u, (CK_TASK_SLOTS - base) / 4u);
+    CK_PTR st = S->ch + CK_CH_TASK_STATE + 2u * base;
+    uint w[32];
+    for (uint k = 0; k < batches; ++k)
+        ck_sys_load8_relaxed(st + 8u * k, w + 8u * k);
+    uint lim = min(4u * batches - first, posted - v), n = 0;
+    while (n < lim && w[2u * (first + n)] == 2u * (v + n) + 1u)
+        ++n;
+    if (n == 0u)
+        return;
+    ck_sys_fence();
+    for (uint k = 0; k < batches; ++k)
+        ck_sys_load8_relaxed(st + 8u * k, w + 8u * k);
+    for (uint i = 0; i < n; ++i) {
+        uint d = w[2u * (first + i) + 1u];
+        CK_PTR R = S->s + CK_SH_TASK(S->max_workers, e0 + i);
+        ck_store_relaxed(R + CK_T_DONE, 0u);
+        ck_store_relaxed(R + CK_T_TICKET, v + i);
+        ck_store_relaxed(R + CK_T_DESC, d);
+        ck_store_release(R + CK_T_CLAIM, CK_CLAIM_BIAS + CK_TASK_DESC_GROUPS(d));
+        S->task_groups += CK_TASK_DESC_GROUPS(d);
+    }
+    S->task_visible = v + n;
+    ck_store_release(S->s + CK_H_TASK_VISIBLE, v + n);
+}
+
 /* Published launches: report those whose first wave has been taken, drop
  * the fully taken ones from the queue, and count the groups still wanted. */
 void ck_sched_track(ck_sched_t *S)
@@ -219,6 +266,11 @@ void ck_sched_track(ck_sched_t *S)
         S->q_n = j;
         ck_sched_write_queue(S);
     }
+    /* Task groups not yet claimed count like launch groups (the workers'
+     * counter is read only while some are outstanding). */
+    if (S->task_taken != S->task_groups)
+        S->task_taken = ck_load_relaxed(S->s + CK_H_TASK_TAKEN);
+    demand += S->task_groups - S->task_taken;
     demand = min(demand, S->workers);
     if (demand != S->demand) {
         S->demand = demand;
@@ -253,7 +305,7 @@ void ck_send_state(ck_sched_t *S, uint pend_n)
 {
     CK_PTR s = S->s;
     uint m[CK_CH_MSG_WORDS];
-    m[0] = CK_MSG_HEADER(CK_MSG_STATE_REPLY, 13);
+    m[0] = CK_MSG_HEADER(CK_MSG_STATE_REPLY, 17);
     m[1] = 0u; /* part: summary */
     m[2] = S->workers;
     m[3] = ck_idle_now(s);
@@ -269,7 +321,11 @@ void ck_send_state(ck_sched_t *S, uint pend_n)
         m[10] += ck_load_relaxed(s + CK_SH_FORK(S->max_workers, f) + CK_F_REFS) != 0u;
     m[11] = ck_load_relaxed(s + CK_H_FT_NEXT);
     m[12] = ck_load_relaxed(s + CK_H_FT_END);
-    ck_sched_send(S, m, 13);
+    m[13] = S->task_visible;
+    m[14] = ck_load_relaxed(s + CK_H_TASK_HEAD);
+    m[15] = ck_load_relaxed(s + CK_H_TASK_FINISHED);
+    m[16] = S->task_groups - ck_load_relaxed(s + CK_H_TASK_TAKEN);
+    ck_sched_send(S, m, 17);
     #pragma unroll 1
     for (uint slot = 0; slot < CK_MAX_LAUNCHES; ++slot) {
         CK_PTR L = s + CK_SH_LAUNCH(slot);
@@ -366,6 +422,9 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
     S.q_n = 0;
     S.demand = 0;
     S.free_slots = 0xffffffffu;
+    S.task_visible = 0;
+    S.task_groups = 0;
+    S.task_taken = 0;
     uint pend[CK_MAX_LAUNCHES];
     uint pend_head = 0, pend_n = 0, shutdown = 0;
     /* Every worker counts itself idle when it starts: wait for all of them,
@@ -389,7 +448,9 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
             S.fin_head += 1u;
             ck_sched_finish(&S, v - 1u);
         }
-        /* Host messages: every one posted (up to a bound), one read of the head. */
+        /* Host messages: every one posted (up to a bound), one read of the
+         * head; the task hint on the same line is read just before it. */
+        uint posted = ck_sys_load_relaxed(ch + CK_CH_TASK_POSTED);
         uint avail = min(ck_ch_pending(ch, &S.cur), CK_SCHED_MSGS_PER_PASS), taken = 0;
         for (; taken < avail; ++taken) {
             uint in = ck_ch_slot(&S.cur, 0u);
@@ -416,6 +477,7 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
             pend_head = (pend_head + 1u) % CK_MAX_LAUNCHES;
             pend_n -= 1u;
         }
+        ck_sched_tasks(&S, posted);
         ck_sched_track(&S);
         ck_sched_gather(&S);
         ck_sched_flush(&S);
@@ -424,7 +486,9 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
             #pragma unroll 1
             for (uint slot = 0; slot < CK_MAX_LAUNCHES; ++slot)
                 active += ck_load_relaxed(s + CK_SH_LAUNCH(slot) + CK_L_STATE) != 0u;
-            if (active == 0)
+            /* Tasks the host wrote before asking to stop run to the end too. */
+            if (active == 0 && (int)(posted - S.task_visible) <= 0 &&
+                ck_load_relaxed(s + CK_H_TASK_FINISHED) == S.task_visible)
                 break;
         }
     }
@@ -438,6 +502,8 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
 #define CK_WORK_LEAVE 0u
 #define CK_WORK_GROUP 1u   /* a logical group of an ordinary launch */
 #define CK_WORK_FORK  2u   /* a fork ticket of the cooperative launch */
+#define CK_WORK_TASK  3u   /* a group of a task of the task table */
+#define CK_TASK_SCAN  64u  /* tickets a worker looks at per attempt */
 
 /* Takes one logical group of a published ordinary launch, oldest launch
  * first. Returns slot + 1 and the group, or 0. */
@@ -459,6 +525,43 @@ uint ck_claim_group(CK_PTR s, uint *group)
         }
     }
     return 0;
+}
+
+/* Takes one group of a visible task, oldest ticket first, and moves the
+ * head past the tickets it finds without a group left. Returns the table
+ * entry + 1 and the group, or 0. A ticket below the visible count has its
+ * record written, so a claim word at or below the bias means that ticket
+ * has no group left (the record is rewritten only for ticket + CK_TASK_SLOTS,
+ * once the ticket is done); above the bias the decrement took a group of
+ * the ticket the record holds now, which the caller reads from it. */
+uint ck_claim_task(CK_PTR s, uint max_workers, uint *group)
+{
+    uint vis = ck_load_acquire(s + CK_H_TASK_VISIBLE);
+    uint head = ck_load_relaxed(s + CK_H_TASK_HEAD);
+    uint t = head;
+    for (uint n = 0; (int)(vis - t) > 0 && n < CK_TASK_SCAN; ++n, ++t) {
+        uint e = t & (CK_TASK_SLOTS - 1u);
+        CK_PTR R = s + CK_SH_TASK(max_workers, e);
+        if (ck_load_relaxed(R + CK_T_CLAIM) > CK_CLAIM_BIAS) {
+            uint c = ck_fetch_sub(R + CK_T_CLAIM, 1u);
+            if (c > CK_CLAIM_BIAS) {
+                ck_fetch_add(s + CK_H_TASK_TAKEN, 1u);
+                *group = CK_TASK_DESC_GROUPS(ck_load_relaxed(R + CK_T_DESC)) - (c - CK_CLAIM_BIAS);
+                return e + 1u;
+            }
+        }
+        if (t == head) { /* a hint: losing the race to another worker is fine */
+            ck_cas(s + CK_H_TASK_HEAD, t, t + 1u);
+            head = t + 1u;
+        }
+    }
+    return 0;
+}
+
+/* Nonzero if a task seems to have a group left (plain loads). */
+uint ck_task_possible(CK_PTR s)
+{
+    return (int)(ck_load_relaxed(s + CK_H_TASK_VISIBLE) - ck_load_relaxed(s + CK_H_TASK_HEAD)) > 0;
 }
 
 /* Nonzero if a published launch seems to have a group left (plain loads). */
@@ -492,15 +595,18 @@ uint ck_find_fork_record(CK_PTR s, uint max_workers, uint t)
 /* Thread 0: the next group this worker runs. A worker back from a group
  * first looks for an ordinary group without counting itself idle; an idle
  * worker takes a promised fork ticket first, else a unit of CK_H_IDLE and
- * then an ordinary group. out: slot, group, resume point, launch id, fork
- * record. `killed` counts this worker back from a kill once it has decided. */
+ * then an ordinary group or a task group. out: slot (a task: its table
+ * entry), group, resume point, launch id, fork record. `killed` counts this worker back from a kill once it has decided. */
 uint ck_find_work(CK_PTR s, uint max_workers, uint *idle, uint killed, uint *out)
 {
     if (!*idle) {
         /* A killed worker stops counting as "on its way back" only once it
          * is busy again or counted idle: the scheduler then never sees too
          * few workers and asks for kills it does not need. */
+        uint kind = CK_WORK_GROUP;
         uint slot1 = ck_claim_group(s, &out[1]);
+        if (!slot1 && (slot1 = ck_claim_task(s, max_workers, &out[1])))
+            kind = CK_WORK_TASK;
         if (!slot1) {
             ck_fetch_add(s + CK_H_IDLE, 1u);
             *idle = 1;
@@ -509,7 +615,7 @@ uint ck_find_work(CK_PTR s, uint max_workers, uint *idle, uint killed, uint *out
             ck_fetch_add(s + CK_H_KILLED_BACK, 1u);
         if (slot1) {
             out[0] = slot1 - 1u;
-            return CK_WORK_GROUP;
+            return kind;
         }
     }
     for (uint spins = 0;; ++spins) {
@@ -530,13 +636,17 @@ uint ck_find_work(CK_PTR s, uint max_workers, uint *idle, uint killed, uint *out
             }
             ck_fetch_add(s + CK_H_PROMISED, 1u); /* someone else's: give it back */
         }
-        if (ck_claim_possible(s)) {
+        /* Ordinary launches first, in arrival order, then tasks. */
+        if (ck_claim_possible(s) || ck_task_possible(s)) {
             if ((int)ck_fetch_sub(s + CK_H_IDLE, 1u) > 0) {
+                uint kind = CK_WORK_GROUP;
                 uint slot1 = ck_claim_group(s, &out[1]);
+                if (!slot1 && (slot1 = ck_claim_task(s, max_workers, &out[1])))
+                    kind = CK_WORK_TASK;
                 if (slot1) {
                     *idle = 0;
                     out[0] = slot1 - 1u;
-                    return CK_WORK_GROUP;
+                    return kind;
                 }
             }
             ck_fetch_add(s + CK_H_IDLE, 1u); /* no unit, or no group: stay idle */
@@ -569,29 +679,50 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
         barrier(CLK_LOCAL_MEM_FENCE);
         if (kind == CK_WORK_LEAVE)
             return;
-        CK_PTR L = s + CK_SH_LAUNCH(slot);
+        uint task = kind == CK_WORK_TASK;
+        CK_PTR L = s + CK_SH_LAUNCH(task ? 0u : slot);
+        CK_PTR R = s + CK_SH_TASK(max_workers, task ? slot : 0u);
+        CK_PTR E = ch + CK_CH_TASK_ENTRY + (task ? slot : 0u) * CK_CH_TE_WORDS; /* host memory */
         CK_PTR tx = s + CK_SH_TX(max_workers, w);
         CK_PTR F = s + CK_SH_FORK(max_workers, f);
+        /* A task group's ticket and descriptor (the claim acquired them). */
+        uint ticket = task ? ck_load_relaxed(R + CK_T_TICKET) : 0u;
+        uint desc = task ? ck_load_relaxed(R + CK_T_DESC) : 0u;
         /* A forked group copies its fork's transmit bytes, then lets the
-         * record go. No group barrier under a condition, and a barrier after
-         * every stretch of thread-0 code: PoCL 3.1 has run thread-0 code on
-         * every work-item otherwise (apps/README.md). */
+         * record go; a task group copies its arguments from the table in host
+         * memory into the worker's transmit area (unused by ordinary kernels),
+         * all work-items at once, so a task costs one or two bus round trips.
+         * No group barrier under a condition, and a barrier after every
+         * stretch of thread-0 code: PoCL 3.1 has run thread-0 code on every
+         * work-item otherwise (apps/README.md). */
         uint txw = kind == CK_WORK_FORK ? min(ck_load_relaxed(F + CK_F_TX_WORDS), CK_TX_WORDS) : 0u;
         for (uint i = get_local_id(0); i < txw; i += get_local_size(0))
             ck_store_relaxed(tx + i, ck_load_relaxed(F + CK_F_TX + i));
+        uint argw = task ? min(CK_TASK_DESC_NW(desc), 2u * CK_MAX_ARG_WORDS) : 0u;
+        for (uint i = get_local_id(0); i < argw; i += get_local_size(0))
+            ck_store_relaxed(tx + i, ck_sys_load_relaxed(E + CK_CH_TE_ARGS + i));
         ck_group_barrier_device(); /* the copy is done; thread 0's acquire covers the group */
         if (get_local_id(0) == 0) {
             if (chaos)
                 birth = kind == CK_WORK_FORK ? ck_load_relaxed(F + CK_F_BIRTH) : 0u;
             if (kind == CK_WORK_FORK)
                 ck_fetch_sub(F + CK_F_REFS, 1u);
-            ck_store_relaxed(rec + CK_W_SLOT, slot);
+            if (task && group == 0u) {
+                ulong now = ck_device_clock_ns();
+                if (now) {
+                    ck_sys_store_relaxed(E + CK_CH_TE_START, (uint)now);
+                    ck_sys_store_relaxed(E + CK_CH_TE_START + 1u, (uint)(now >> 32));
+                }
+            }
+            ck_store_relaxed(rec + CK_W_SLOT, task ? CK_W_SLOT_TASK | slot : slot);
             ck_store_relaxed(rec + CK_W_GROUP, group);
             ck_store_relaxed(rec + CK_W_STATE, 1u);
             ck_store_relaxed(rec + CK_W_TASKS, ck_load_relaxed(rec + CK_W_TASKS) + 1u);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (kind != CK_WORK_FORK)
+        if (task)
+            launch = ticket;
+        else if (kind != CK_WORK_FORK)
             launch = ck_load_relaxed(L + CK_L_ID);
         ck_wg_t ctx;
         ctx.sched = s;
@@ -601,7 +732,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
         ctx.slot = slot;
         ctx.worker = w;
         ctx.group = group;
-        ctx.groups = ck_load_relaxed(L + CK_L_GROUPS);
+        ctx.groups = task ? CK_TASK_DESC_GROUPS(desc) : ck_load_relaxed(L + CK_L_GROUPS);
         ctx.coop = kind == CK_WORK_FORK;
         ctx.killed = 0;
         ctx.chaos = chaos;
@@ -612,13 +743,27 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
         ctx.birth = birth;
         ctx.cx_offers = 0;
         ctx.cx_forks = 0;
-        ck_dispatch(&ctx, ck_load_relaxed(L + CK_L_KERNEL), resume, (global const void *)tx, arena,
-                    (global const ulong *)(L + CK_L_ARGS), pool, locals);
+        ck_dispatch(&ctx, task ? CK_TASK_DESC_KERNEL(desc) : ck_load_relaxed(L + CK_L_KERNEL), resume,
+                    (global const void *)tx, arena, task ? (global const ulong *)tx : (global const ulong *)(L + CK_L_ARGS),
+                    pool, locals);
         ck_group_barrier_device();
         if (get_local_id(0) == 0) {
             ck_store_relaxed(rec + CK_W_STATE, 0u);
             killed = ctx.coop && ctx.killed;
-            if (!ctx.coop) {
+            if (task) {
+                if (ck_fetch_add(R + CK_T_DONE, 1u) + 1u == ctx.groups) {
+                    /* The last group: the device times, then the state word
+                     * that says done and frees the entry (the release covers
+                     * every group's writes, which the count above has seen). */
+                    ulong now = ck_device_clock_ns();
+                    if (now) {
+                        ck_sys_store_relaxed(E + CK_CH_TE_END, (uint)now);
+                        ck_sys_store_relaxed(E + CK_CH_TE_END + 1u, (uint)(now >> 32));
+                    }
+                    ck_sys_store_release(ch + CK_CH_TASK_STATE + 2u * slot, 2u * ticket + 2u);
+                    ck_fetch_add(s + CK_H_TASK_FINISHED, 1u);
+                }
+            } else if (!ctx.coop) {
                 if (ck_fetch_add(L + CK_L_DONE, 1u) + 1u == ctx.groups) {
                     /* The last group: tell a waiting host at once (the
                      * release covers every group's writes, which the

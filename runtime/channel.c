@@ -35,6 +35,8 @@ void ck_channel_store(ck_channel *ch, unsigned word, uint32_t value)
     atomic_store_explicit(at(ch, word), value, memory_order_release);
 }
 
+uint32_t *ck_channel_words(ck_channel *ch) { return ch->words; }
+
 void ck_channel_abort(ck_channel *ch) { ck_channel_store(ch, CK_CH_ABORT, 1u); }
 
 void ck_channel_reset(ck_channel *ch)

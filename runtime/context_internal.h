@@ -14,6 +14,7 @@
 #include "zero_copy.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 typedef struct {
     char *name, *text;
@@ -89,6 +90,13 @@ struct ck_context {
     size_t state_len, state_cap;
     int state_ready;
 
+    /* Tasks (task.c): tickets taken, and per table entry the host times of
+     * its current ticket's spawn and of the first time the host saw it done
+     * (ns of ck_now_s; 0 = not yet). */
+    _Atomic uint64_t task_next;
+    _Atomic uint64_t task_spawn_ns[CK_TASK_SLOTS];
+    _Atomic uint64_t task_seen_ns[CK_TASK_SLOTS];
+
     ck_chaos_state chaos;   /* chaos record/replay (chaos.c)                 */
     ck_trace_state trace;   /* active-group trace (trace.c)                  */
 };
@@ -110,6 +118,13 @@ ck_status ck_arena_set_kernel_arg(ck_context *ctx, cl_kernel k, cl_uint index);
 /* Copies between host memory and the arena at a byte offset, unchecked (the
  * runtime's own areas); to_device 1 writes, 0 reads. */
 ck_status ck_arena_copy(ck_context *ctx, uint64_t offset, void *host, size_t bytes, int to_device);
+
+/* launch.c: checks args against kernel K (count, kinds, sizes, local bytes
+ * against the pool, buffers of this context) and writes its argument words
+ * (K->arg_words 64-bit words). Errors: CK_ERR_INVALID_ARGUMENT naming the
+ * parameter. */
+ck_status ck_pack_args(ck_context *ctx, const ck_stitch_kernel *K, const ck_arg *args, size_t n_args,
+                       uint64_t *words);
 
 /* launch.c, called by the progress thread with ctx->lock held. */
 void ck_launch_handle_message(ck_context *ctx, const uint32_t *msg, double now);

@@ -38,9 +38,8 @@ static const char *kind_name(ck_param_kind k)
                                                                       : "a buffer (ck_arg_buffer or ck_arg_null)";
 }
 
-/* Checks args against kernel K and writes its argument words. */
-static ck_status pack_args(ck_context *ctx, const ck_stitch_kernel *K, const ck_arg *args, size_t n_args,
-                           uint64_t *words)
+ck_status ck_pack_args(ck_context *ctx, const ck_stitch_kernel *K, const ck_arg *args, size_t n_args,
+                       uint64_t *words)
 {
     if (n_args != K->n_params)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "kernel '%s' takes %zu arguments, %zu given", K->name, K->n_params,
@@ -101,7 +100,7 @@ ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, c
     if (K->cooperative && groups > ctx->workers)
         groups = ctx->workers; /* N is at most what can be co-resident */
     uint64_t words[28];
-    ck_status s = pack_args(ctx, K, args, n_args, words);
+    ck_status s = ck_pack_args(ctx, K, args, n_args, words);
     if (s != CK_OK)
         return s;
     ck_launch *l = calloc(1, sizeof *l);
@@ -259,6 +258,9 @@ void ck_launch_handle_message(ck_context *ctx, const uint32_t *m, double now)
             snprintf(line, sizeof line, "  fork records in use %u, fork tickets taken %u of %u\n", m[10], m[11],
                      m[12]);
             state_append(ctx, line);
+            snprintf(line, sizeof line, "  tasks: %u made visible to workers, %u finished, oldest with groups left "
+                     "about ticket %u, %u groups not yet claimed\n", m[13], m[15], m[14], m[16]);
+            state_append(ctx, line);
         } else if (m[1] == 1) {
             l = find(ctx, m[3]);
             const char *kn = l ? kernel_name(ctx, l->kernel_index) : "?";
@@ -273,8 +275,13 @@ void ck_launch_handle_message(ck_context *ctx, const uint32_t *m, double now)
         } else {
             unsigned n = (CK_MSG_LEN(m[0]) - 2) / 2;
             for (unsigned i = 0; i < n; ++i) {
-                snprintf(line, sizeof line, "  worker %u: slot %u group %u\n", m[2 + 2 * i], m[3 + 2 * i] >> 16,
-                         m[3 + 2 * i] & 0xffffu);
+                unsigned where = m[3 + 2 * i] >> 16;
+                if (where & CK_W_SLOT_TASK)
+                    snprintf(line, sizeof line, "  worker %u: task table entry %u group %u\n", m[2 + 2 * i],
+                             where & ~CK_W_SLOT_TASK, m[3 + 2 * i] & 0xffffu);
+                else
+                    snprintf(line, sizeof line, "  worker %u: slot %u group %u\n", m[2 + 2 * i], where,
+                             m[3 + 2 * i] & 0xffffu);
                 state_append(ctx, line);
             }
             if (m[1] == 3)

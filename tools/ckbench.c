@@ -169,6 +169,7 @@ typedef struct {
     double plain_rt_median, plain_rt_p99, plain_tput;
     double rt_median, rt_p99, tput;
     double tput_launch_call_us, tput_wait_call_us; /* host time per launch in ck_launch_kernel / ck_wait */
+    double task_rt_median, task_rt_p99, task_tput, task_spawn_us; /* the task API, empty 1-group tasks */
     double global_barrier_us, resizing_barrier_us;
     double gather_us[4], gather_period_us;
     unsigned gather_kills, gather_forked; /* of the cooperative kernel, over all gathers */
@@ -350,6 +351,38 @@ static void measure_megakernel(const options *o, results *r)
     r->tput = o->throughput_launches / ((app_now_ms() - t0) * 1e-3);
     free(ring);
 
+    /* Tasks (the task API): spawn + wait of an empty 1-group task, then
+     * spawns kept going (the table bounds those in flight) and every task
+     * waited for at the end. */
+    ck_kernel ek;
+    if (ck_kernel_find(ctx, "bench_empty", &ek) != CK_OK)
+        fail("bench_empty (task)", ck_last_error());
+    t = malloc(o->iterations * sizeof *t);
+    for (unsigned i = 0; i < 20 + o->iterations; ++i) {
+        ck_task tk;
+        double a = app_now_ms();
+        if (ck_task_spawn(ctx, ek, 1, NULL, 0, o->timeout, &tk) != CK_OK || ck_task_wait(tk, o->timeout) != CK_OK)
+            fail("bench_empty (task)", ck_last_error());
+        if (i >= 20) /* the first 20 warm up */
+            t[i - 20] = (app_now_ms() - a) * 1e3;
+    }
+    s = app_summarize(t, o->iterations);
+    r->task_rt_median = s.median;
+    r->task_rt_p99 = s.p99;
+    free(t);
+    unsigned n_tasks = o->throughput_launches * 5;
+    t0 = app_now_ms();
+    for (unsigned i = 0; i < n_tasks; ++i) {
+        ck_task tk;
+        if (ck_task_spawn(ctx, ek, 1, NULL, 0, o->timeout, &tk) != CK_OK)
+            fail("bench_empty (task throughput)", ck_last_error());
+    }
+    double spawned = app_now_ms();
+    if (ck_task_wait_all(ctx, o->timeout) != CK_OK)
+        fail("bench_empty (task throughput)", ck_last_error());
+    r->task_tput = n_tasks / ((app_now_ms() - t0) * 1e-3);
+    r->task_spawn_us = (spawned - t0) * 1e3 / n_tasks;
+
     r->global_barrier_us = barrier_us(ctx, "bench_global_barrier", o);
     r->resizing_barrier_us = barrier_us(ctx, "bench_resizing_barrier", o);
 
@@ -459,6 +492,8 @@ int main(int argc, char **argv)
                r.rt_median, r.rt_p99, r.tput);
         printf(" \"throughput_host_us_per_launch\": {\"in_launch_call\": %.2f, \"in_wait\": %.2f},\n",
                r.tput_launch_call_us, r.tput_wait_call_us);
+        printf(" \"task_rt_us_median\": %.2f, \"task_rt_us_p99\": %.2f, \"task_throughput_per_s\": %.0f, "
+               "\"task_spawn_us\": %.3f,\n", r.task_rt_median, r.task_rt_p99, r.task_tput, r.task_spawn_us);
         printf(" \"launch_phases_us_median\": {\"queue\": %.2f, \"gather\": %.2f, \"exec\": %.2f, "
                "\"wake\": %.2f},\n", r.phase_us[0], r.phase_us[1], r.phase_us[2], r.phase_us[3]);
         printf(" \"global_barrier_us\": %.3f, \"resizing_barrier_us\": %.3f,\n", r.global_barrier_us,
@@ -489,6 +524,11 @@ int main(int argc, char **argv)
     printf("%-46s %12.0f %12.0f\n", "empty 1-group launches per second", r.plain_tput, r.tput);
     printf("%-46s %12s %5.2f/%.2f\n", "  host us per launch in ck_launch_kernel/ck_wait", "", r.tput_launch_call_us,
            r.tput_wait_call_us);
+    printf("%-46s %12.1f %12.1f\n", "task spawn + wait, empty 1 group, median us", r.plain_rt_median,
+           r.task_rt_median);
+    printf("%-46s %12.1f %12.1f\n", "task spawn + wait, p99 us", r.plain_rt_p99, r.task_rt_p99);
+    printf("%-46s %12.0f %12.0f\n", "empty 1-group tasks per second", r.plain_tput, r.task_tput);
+    printf("%-46s %12s %12.3f\n", "  host us per ck_task_spawn", "", r.task_spawn_us);
     printf("%-46s %12s %12.2f\n", "global barrier over all workers, us", "-", r.global_barrier_us);
     printf("%-46s %12s %12.2f\n", "resizing barrier (no resize), us", "-", r.resizing_barrier_us);
     for (int k = 0; k < 4; ++k) {

@@ -1,8 +1,9 @@
 /* tools/cktasks.c: the narrow-task benchmark (issue 13; owner: apps,
  * tasks). For each benchmark of apps/tasks (and mpe, a mix of four of them)
- * it runs the same tasks in up to five forms -- (a) one NDRange per task over
+ * it runs the same tasks in up to six forms -- (a) one NDRange per task over
  * in-order queues, (b) batches waited for one by one, (c) one fused NDRange,
- * (d) one ck_launch_kernel per task in the megakernel, (e) host threads --
+ * (d) one ck_launch_kernel per task in the megakernel, (e) host threads,
+ * (f) one ck_task_spawn per task (the task API) --
  * checks every task of every form against one CPU reference, and prints total
  * time, tasks per second, median and p99 spawn-to-done latency and the
  * speedup over (a), as a table or JSON (docs/TASKS.md).
@@ -28,7 +29,7 @@
 
 typedef struct {
     const char *bench;     /* --bench */
-    unsigned tasks, wg, queues, batch, threads, window;
+    unsigned tasks, wg, queues, batch, threads, window, task_batch;
     uint64_t seed;
     int forms[TR_N_FORMS];
     ck_device_options device;
@@ -67,18 +68,20 @@ static void usage(FILE *f)
             "  --tasks N            tasks per benchmark, 1..%u (default 32768)\n"
             "  --wg N               work-items per task (the work-group size), a power of two the benchmark\n"
             "                       accepts, usually 32..1024 (default 128)\n"
-            "  --forms LIST         comma-separated forms a..e or their names (default all):\n"
+            "  --forms LIST         comma-separated forms a..f or their names (default all):\n"
             "                       a queues: one NDRange per task over in-order queues (no megakernel)\n"
             "                       b batches: --batch tasks as one NDRange, waited for one by one\n"
             "                       c fused: all tasks as one NDRange\n"
             "                       d ck: one ck_launch_kernel per task in the megakernel\n"
             "                       e cpu: host threads\n"
+            "                       f tasks: one ck_task_spawn per task (the task API)\n"
             "  --queues Q           (a) in-order queues, 1..1024 (default 32)\n"
             "  --completion poll|callback  (a) how task completions are seen: a poller thread walking each\n"
             "                       queue's events (default), or a clSetEventCallback per task\n"
             "  --batch B            (b) tasks per NDRange, 1..%u (default 1024)\n"
             "  --threads T          (e) and the reference: host threads, 1..1024 (default: online CPUs)\n"
             "  --ck-window W        (d) launches kept in flight, 1..4096 (default 64)\n"
+            "  --task-batch B       (f) spawn B tasks, wait for all, repeat; 0 = continuous (default 0)\n"
             "  --seed S             input seed, 0..2^64-1 (default 1)\n"
             "  --device S           device whose \"platform / device\" name contains S (default: CK_DEVICE,\n"
             "                       else the first GPU with a usable path, else PoCL)\n"
@@ -111,7 +114,7 @@ static void note(const options *o, const char *fmt, ...)
 
 static void parse_forms(const char *v, int *forms)
 {
-    static const char *const letters[TR_N_FORMS] = {"a", "b", "c", "d", "e"};
+    static const char *const letters[TR_N_FORMS] = {"a", "b", "c", "d", "e", "f"};
     const char *allowed = "comma-separated a, b, c, d, e or queues, batches, fused, ck, cpu";
     memset(forms, 0, TR_N_FORMS * sizeof *forms);
     const char *p = v;
@@ -148,7 +151,8 @@ static void parse_args(int argc, char **argv, options *o)
     for (int i = 0; i < TR_N_FORMS; i++)
         o->forms[i] = 1;
     enum { OPT_BENCH = 256, OPT_TASKS, OPT_WG, OPT_FORMS, OPT_QUEUES, OPT_BATCH, OPT_THREADS, OPT_WINDOW, OPT_SEED,
-           OPT_DEVICE, OPT_PATH, OPT_TIMEOUT, OPT_KERNELS, OPT_JSON, OPT_QUIET, OPT_VERSION, OPT_COMPLETION };
+           OPT_DEVICE, OPT_PATH, OPT_TIMEOUT, OPT_KERNELS, OPT_JSON, OPT_QUIET, OPT_VERSION, OPT_COMPLETION,
+           OPT_TASK_BATCH };
     static const struct option longopts[] = {
         {"bench", required_argument, NULL, OPT_BENCH},     {"tasks", required_argument, NULL, OPT_TASKS},
         {"wg", required_argument, NULL, OPT_WG},           {"forms", required_argument, NULL, OPT_FORMS},
@@ -159,6 +163,7 @@ static void parse_args(int argc, char **argv, options *o)
         {"kernels", required_argument, NULL, OPT_KERNELS}, {"json", no_argument, NULL, OPT_JSON},
         {"quiet", no_argument, NULL, OPT_QUIET},           {"version", no_argument, NULL, OPT_VERSION},
         {"completion", required_argument, NULL, OPT_COMPLETION},
+        {"task-batch", required_argument, NULL, OPT_TASK_BATCH},
         {"help", no_argument, NULL, 'h'},                  {NULL, 0, NULL, 0}};
     cli_init("cktasks");
     int c;
@@ -177,6 +182,7 @@ static void parse_args(int argc, char **argv, options *o)
         case OPT_BATCH: o->batch = (unsigned)cli_uint("--batch", v, 1, MAX_TASKS, "tasks"); break;
         case OPT_THREADS: o->threads = (unsigned)cli_uint("--threads", v, 1, 1024, "threads"); break;
         case OPT_WINDOW: o->window = (unsigned)cli_uint("--ck-window", v, 1, 4096, "launches"); break;
+        case OPT_TASK_BATCH: o->task_batch = (unsigned)cli_uint("--task-batch", v, 0, MAX_TASKS, "tasks"); break;
         case OPT_SEED: o->seed = cli_uint("--seed", v, 0, UINT64_MAX, ""); break;
         case OPT_DEVICE: o->device.device = v; break;
         case OPT_PATH:
@@ -326,7 +332,7 @@ static int run_entry(const options *o, app_cl *cl, entry *e, const task_bench **
         have_plain = 1;
     }
     tr_options ro = {.queues = o->queues, .batch = o->batch, .threads = o->threads, .ck_window = o->window,
-                     .warmup = 4, .completion_callbacks = o->callbacks, .timeout_s = o->timeout_s, .device = o->device};
+                     .task_batch = o->task_batch, .warmup = 4, .completion_callbacks = o->callbacks, .timeout_s = o->timeout_s, .device = o->device};
     for (int f = 0; f < TR_N_FORMS; f++) {
         if (!o->forms[f])
             continue;
@@ -341,6 +347,7 @@ static int run_entry(const options *o, app_cl *cl, entry *e, const task_bench **
         case TR_BATCHES: bad = tr_run_batches(&plain, &set, &ro, &r, err, sizeof err); break;
         case TR_FUSED: bad = tr_run_fused(&plain, &set, &ro, &r, err, sizeof err); break;
         case TR_CK: bad = tr_run_ck(&set, &ro, &r, err, sizeof err); break;
+        case TR_TASKS: bad = tr_run_tasks(&set, &ro, &r, err, sizeof err); break;
         default: bad = tr_run_cpu(&set, &ro, &r, err, sizeof err); break;
         }
         if (!bad)
@@ -378,15 +385,15 @@ static const char *status_name(const form_result *f)
     return f->status == 0 ? "PASS" : f->status == 1 ? "FAIL" : "ERROR";
 }
 
-/* Geometric mean of (d)'s speedup over (a) across the entries where both
+/* Geometric mean of form f's speedup over (a) across the entries where both
  * passed; 0 if none. */
-static double geomean_ck(const entry *es, unsigned n, unsigned *count)
+static double geomean_over_a(const entry *es, unsigned n, int f, unsigned *count)
 {
     double s = 0;
     *count = 0;
     for (unsigned i = 0; i < n; i++)
-        if (es[i].f[TR_CK].ran && es[i].f[TR_CK].status == 0 && es[i].f[TR_CK].speedup > 0) {
-            s += log(es[i].f[TR_CK].speedup);
+        if (es[i].f[f].ran && es[i].f[f].status == 0 && es[i].f[f].speedup > 0) {
+            s += log(es[i].f[f].speedup);
             (*count)++;
         }
     return *count ? exp(s / *count) : 0;
@@ -420,12 +427,16 @@ static void print_table(const options *o, const app_cl *cl, const entry *es, uns
                    r->tasks_per_s, r->median_us, r->p99_us, sp, status_name(r), r->status ? r->msg : r->note);
         }
     }
-    unsigned cnt;
-    double g = geomean_ck(es, n, &cnt);
-    if (cnt)
-        printf("geomean speedup of (d) ck over (a) queues: %.3fx over %u benchmark%s\n", g, cnt, cnt > 1 ? "s" : "");
-    else
-        printf("geomean speedup of (d) ck over (a) queues: - (needs both forms passing)\n");
+    for (int f = TR_CK; f <= TR_TASKS; f += TR_TASKS - TR_CK) {
+        unsigned cnt;
+        double g = geomean_over_a(es, n, f, &cnt);
+        if (cnt)
+            printf("geomean speedup of (%c) %s over (a) queues: %.3fx over %u benchmark%s\n", 'a' + f,
+                   tr_form_names[f], g, cnt, cnt > 1 ? "s" : "");
+        else if (o->forms[f])
+            printf("geomean speedup of (%c) %s over (a) queues: - (needs both forms passing)\n", 'a' + f,
+                   tr_form_names[f]);
+    }
 }
 
 static void print_json(const options *o, const app_cl *cl, const entry *es, unsigned n, int pass)
@@ -437,6 +448,7 @@ static void print_json(const options *o, const app_cl *cl, const entry *es, unsi
     printf("  \"completion\": \"%s\",\n", o->callbacks ? "callback" : "poll");
     printf("  \"queues\": %u,\n  \"batch\": %u,\n  \"threads\": %u,\n  \"ck_window\": %u,\n", o->queues, o->batch,
            o->threads, o->window);
+    printf("  \"task_batch\": %u,\n", o->task_batch);
     printf("  \"results\": [\n");
     int first = 1;
     for (unsigned i = 0; i < n; i++)
@@ -464,13 +476,18 @@ static void print_json(const options *o, const app_cl *cl, const entry *es, unsi
             cli_json_string(stdout, r->msg);
             printf("}");
         }
-    unsigned cnt;
-    double g = geomean_ck(es, n, &cnt);
     printf("\n  ],\n");
+    unsigned cnt;
+    double g = geomean_over_a(es, n, TR_CK, &cnt);
     if (cnt)
         printf("  \"geomean_ck_over_queues\": %.4f,\n", g);
     else
         printf("  \"geomean_ck_over_queues\": null,\n");
+    g = geomean_over_a(es, n, TR_TASKS, &cnt);
+    if (cnt)
+        printf("  \"geomean_tasks_over_queues\": %.4f,\n", g);
+    else
+        printf("  \"geomean_tasks_over_queues\": null,\n");
     printf("  \"pass\": %s\n}\n", pass ? "true" : "false");
 }
 

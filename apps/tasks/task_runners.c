@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const tr_form_names[TR_N_FORMS] = {"queues", "batches", "fused", "ck", "cpu"};
+const char *const tr_form_names[TR_N_FORMS] = {"queues", "batches", "fused", "ck", "cpu", "tasks"};
 
 int tr_set_init(tr_set *set, char *err, size_t err_len)
 {

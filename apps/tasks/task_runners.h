@@ -37,6 +37,13 @@
  *  (e) cpu:     `threads` host threads take tasks in spawn order from an
  *      atomic counter and run cpu_task; all tasks are spawned at the start,
  *      done = when its thread finished it.
+ *  (f) tasks:   the same context as (d), one ck_task_spawn of one group per
+ *      task (ck.h's task API: no message to the scheduler); at most
+ *      CK_TASK_TABLE_ENTRIES in flight, kept in spawn order, retired from the
+ *      oldest on with ck_task_check after every spawn (the oldest waited for
+ *      when the ring is full); spawn = the ck_task_spawn call, done = when
+ *      the host first sees it finished in that order. With task_batch > 0,
+ *      batches of that many are spawned and all waited for in turn.
  * Errors: every function returning int returns 0, or -1 with a one-line
  * message in err (an OpenCL call that failed, a deadline passed, out of
  * memory, a ck_* error with ck_last_error()). */
@@ -51,8 +58,8 @@
 
 #define TR_MAX_JOBS 8
 
-typedef enum { TR_QUEUES, TR_BATCHES, TR_FUSED, TR_CK, TR_CPU, TR_N_FORMS } tr_form;
-/* "queues", "batches", "fused", "ck", "cpu" */
+typedef enum { TR_QUEUES, TR_BATCHES, TR_FUSED, TR_CK, TR_CPU, TR_TASKS, TR_N_FORMS } tr_form;
+/* "queues", "batches", "fused", "ck", "cpu", "tasks" */
 extern const char *const tr_form_names[TR_N_FORMS];
 
 typedef struct {
@@ -74,6 +81,7 @@ typedef struct {
     unsigned batch;            /* (b): tasks per NDRange, >= 1 */
     unsigned threads;          /* (e) and the reference: host threads, >= 1 */
     unsigned ck_window;        /* (d): launches in flight, >= 1 */
+    unsigned task_batch;       /* (f): 0 = continuous spawning, else batch size */
     unsigned warmup;           /* tasks per instance run untimed first */
     int completion_callbacks;  /* (a): 1 = event callbacks instead of the poller */
     double timeout_s;          /* deadline of every wait */
@@ -130,6 +138,7 @@ int tr_run_queues(tr_plain *p, const tr_set *set, const tr_options *o, tr_result
 int tr_run_batches(tr_plain *p, const tr_set *set, const tr_options *o, tr_result *r, char *err, size_t err_len);
 int tr_run_fused(tr_plain *p, const tr_set *set, const tr_options *o, tr_result *r, char *err, size_t err_len);
 int tr_run_ck(const tr_set *set, const tr_options *o, tr_result *r, char *err, size_t err_len);
+int tr_run_tasks(const tr_set *set, const tr_options *o, tr_result *r, char *err, size_t err_len);
 int tr_run_cpu(const tr_set *set, const tr_options *o, tr_result *r, char *err, size_t err_len);
 
 #endif

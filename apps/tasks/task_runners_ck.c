@@ -1,6 +1,8 @@
-/* apps/tasks/task_runners_ck.c: runner (d) of task_runners.h (owner: apps,
- * tasks): today's megakernel, one ck_launch_kernel of one group per task.
+/* apps/tasks/task_runners_ck.c: the megakernel's runners of task_runners.h
+ * (owner: apps, tasks): (d) one ck_launch_kernel of one group per task, and
+ * (f) one ck_task_spawn per task; both on one context setup (below).
  *
+ * (d):
  * ck.h: a launch posts one message to the host-to-device ring; the device
  * keeps a bounded number of launches in flight and ck_launch_kernel blocks
  * (up to the context's timeout, then CK_ERR_TIMEOUT) while the ring is full.
@@ -29,31 +31,30 @@ typedef struct {
     unsigned slot; /* latency index */
 } inflight;
 
-int tr_run_ck(const tr_set *set, const tr_options *o, tr_result *r, char *err, size_t err_len)
-{
-    ck_context *ctx = NULL;
+/* A built context with every job's buffers uploaded and its arguments made
+ * (the task-number argument left to the caller). */
+typedef struct {
+    ck_context *ctx;
     ck_buffer bufs[TR_MAX_JOBS][TB_MAX_BUFFERS];
     ck_arg args[TR_MAX_JOBS][TB_MAX_ARGS];
-    unsigned base_arg[TR_MAX_JOBS] = {0};
-    inflight *win = NULL;
-    unsigned n_win = 0, W = o->ck_window ? o->ck_window : 1;
-    void *zeros = NULL;
-    int rc = -1;
-    memset(bufs, 0, sizeof bufs);
-    if (tr_result_alloc(set, r, err, err_len))
-        return -1;
+    unsigned base_arg[TR_MAX_JOBS];
+    size_t max_out_bytes;
+} ck_setup;
 
+static int setup_context(const tr_set *set, const tr_options *o, ck_setup *c, char *err, size_t err_len)
+{
+    memset(c, 0, sizeof *c);
     /* Arena: every buffer (rounded up) plus room for the runtime; local pool:
      * the largest sum of a kernel's local arguments. */
     uint64_t arena = 16u << 20;
-    size_t local = 0, max_bytes = 0;
+    size_t local = 0;
     for (unsigned j = 0; j < set->n_jobs; j++) {
         const tb_instance *in = &set->jobs[j].inst;
         size_t lj = 0;
         for (unsigned b = 0; b < in->n_buffers; b++) {
             arena += (in->buffers[b].bytes + 4095) / 4096 * 4096 + 4096;
-            if (in->buffers[b].output && in->buffers[b].bytes > max_bytes)
-                max_bytes = in->buffers[b].bytes;
+            if (in->buffers[b].output && in->buffers[b].bytes > c->max_out_bytes)
+                c->max_out_bytes = in->buffers[b].bytes;
         }
         for (unsigned a = 0; a < in->n_args; a++)
             if (in->args[a].kind == TB_ARG_LOCAL)
@@ -69,7 +70,7 @@ int tr_run_ck(const tr_set *set, const tr_options *o, tr_result *r, char *err, s
     co.local_pool_bytes = (local + 15) / 16 * 16;
     co.timeout_s = o->timeout_s;
     co.quiet_warnings = 1;
-    if (ck_context_create(&co, &ctx) != CK_OK)
+    if (ck_context_create(&co, &c->ctx) != CK_OK)
         CK_FAIL("ck_context_create");
     for (unsigned j = 0; j < set->n_jobs; j++) {
         int seen = 0;
@@ -79,38 +80,96 @@ int tr_run_ck(const tr_set *set, const tr_options *o, tr_result *r, char *err, s
             continue;
         char path[1024];
         app_kernel_path(set->jobs[j].bench->cl_file, path, sizeof path);
-        if (ck_context_add_file(ctx, path, NULL, 0) != CK_OK)
+        if (ck_context_add_file(c->ctx, path, NULL, 0) != CK_OK)
             CK_FAIL("ck_context_add_file");
     }
-    if (ck_context_build(ctx) != CK_OK)
+    if (ck_context_build(c->ctx) != CK_OK)
         CK_FAIL("ck_context_build");
     for (unsigned j = 0; j < set->n_jobs; j++) {
         const tb_instance *in = &set->jobs[j].inst;
         for (unsigned b = 0; b < in->n_buffers; b++) {
-            if (ck_buffer_alloc(ctx, in->buffers[b].bytes, &bufs[j][b]) != CK_OK)
+            if (ck_buffer_alloc(c->ctx, in->buffers[b].bytes, &c->bufs[j][b]) != CK_OK)
                 CK_FAIL("ck_buffer_alloc");
-            if (ck_buffer_write(ctx, bufs[j][b], 0, in->buffers[b].host, in->buffers[b].bytes) != CK_OK)
+            if (ck_buffer_write(c->ctx, c->bufs[j][b], 0, in->buffers[b].host, in->buffers[b].bytes) != CK_OK)
                 CK_FAIL("ck_buffer_write");
         }
         for (unsigned a = 0; a < in->n_args; a++) {
             const tb_arg *g = &in->args[a];
             switch (g->kind) {
-            case TB_ARG_BUFFER: args[j][a] = ck_arg_buffer(bufs[j][g->value]); break;
-            case TB_ARG_INT: args[j][a] = ck_arg_int(g->value); break;
-            case TB_ARG_LOCAL: args[j][a] = ck_arg_local((size_t)g->value); break;
+            case TB_ARG_BUFFER: c->args[j][a] = ck_arg_buffer(c->bufs[j][g->value]); break;
+            case TB_ARG_INT: c->args[j][a] = ck_arg_int(g->value); break;
+            case TB_ARG_LOCAL: c->args[j][a] = ck_arg_local((size_t)g->value); break;
             case TB_ARG_TASK_BASE:
-                base_arg[j] = a;
-                args[j][a] = ck_arg_int(0);
+                c->base_arg[j] = a;
+                c->args[j][a] = ck_arg_int(0);
                 break;
             }
         }
     }
+    return 0;
+done:
+    return -1;
+}
+
+/* Zeroes every output buffer (after the warm-up). */
+static int zero_outputs(const tr_set *set, ck_setup *c, char *err, size_t err_len)
+{
+    void *zeros = calloc(1, c->max_out_bytes ? c->max_out_bytes : 1);
+    int rc = -1;
+    if (!zeros) {
+        snprintf(err, err_len, "out of host memory (ck form)");
+        return -1;
+    }
+    for (unsigned j = 0; j < set->n_jobs; j++)
+        for (unsigned b = 0; b < set->jobs[j].inst.n_buffers; b++)
+            if (set->jobs[j].inst.buffers[b].output &&
+                ck_buffer_write(c->ctx, c->bufs[j][b], 0, zeros, set->jobs[j].inst.buffers[b].bytes) != CK_OK)
+                CK_FAIL("ck_buffer_write (zero the outputs)");
+    rc = 0;
+done:
+    free(zeros);
+    return rc;
+}
+
+static int read_outputs(const tr_set *set, ck_setup *c, tr_result *r, char *err, size_t err_len)
+{
+    for (unsigned j = 0; j < set->n_jobs; j++)
+        for (unsigned b = 0; b < set->jobs[j].inst.n_buffers; b++)
+            if (r->out[j][b] &&
+                ck_buffer_read(c->ctx, c->bufs[j][b], 0, r->out[j][b], set->jobs[j].inst.buffers[b].bytes) != CK_OK)
+                CK_FAIL("ck_buffer_read");
+    return 0;
+done:
+    return -1;
+}
+
+/* Destroys the context; an error there fails a run that had succeeded. */
+static int close_context(ck_setup *c, int rc, char *err, size_t err_len)
+{
+    if (c->ctx && ck_context_destroy(c->ctx) != CK_OK && rc == 0) {
+        snprintf(err, err_len, "ck_context_destroy: %s", ck_last_error());
+        rc = -1;
+    }
+    return rc;
+}
+
+int tr_run_ck(const tr_set *set, const tr_options *o, tr_result *r, char *err, size_t err_len)
+{
+    ck_setup c;
+    inflight *win = NULL;
+    unsigned n_win = 0, W = o->ck_window ? o->ck_window : 1;
+    int rc = -1;
+    if (tr_result_alloc(set, r, err, err_len))
+        return -1;
+    if (setup_context(set, o, &c, err, err_len))
+        goto done;
+    ck_context *ctx = c.ctx;
     /* Warm-up: a few launches of every kernel, waited for. */
     for (unsigned j = 0; j < set->n_jobs; j++)
         for (unsigned t = 0; t < o->warmup && t < set->jobs[j].inst.n_tasks; t++) {
             ck_launch *l;
-            args[j][base_arg[j]] = ck_arg_int((int32_t)t);
-            if (ck_launch_kernel(ctx, set->jobs[j].bench->kernel, 1, args[j], set->jobs[j].inst.n_args, &l) !=
+            c.args[j][c.base_arg[j]] = ck_arg_int((int32_t)t);
+            if (ck_launch_kernel(ctx, set->jobs[j].bench->kernel, 1, c.args[j], set->jobs[j].inst.n_args, &l) !=
                 CK_OK)
                 CK_FAIL("ck_launch_kernel (warm-up)");
             ck_status s = ck_wait(l, 0);
@@ -118,17 +177,13 @@ int tr_run_ck(const tr_set *set, const tr_options *o, tr_result *r, char *err, s
             if (s != CK_OK)
                 CK_FAIL("ck_wait (warm-up)");
         }
-    zeros = calloc(1, max_bytes ? max_bytes : 1);
     win = calloc(W, sizeof *win);
-    if (!zeros || !win) {
+    if (!win) {
         snprintf(err, err_len, "out of host memory (ck form)");
         goto done;
     }
-    for (unsigned j = 0; j < set->n_jobs; j++)
-        for (unsigned b = 0; b < set->jobs[j].inst.n_buffers; b++)
-            if (set->jobs[j].inst.buffers[b].output &&
-                ck_buffer_write(ctx, bufs[j][b], 0, zeros, set->jobs[j].inst.buffers[b].bytes) != CK_OK)
-                CK_FAIL("ck_buffer_write (zero the outputs)");
+    if (zero_outputs(set, &c, err, err_len))
+        goto done;
 
     double t0 = now_s(), t_end = t0;
     for (unsigned k = 0; k <= set->n_total; k++) {
@@ -160,19 +215,16 @@ int tr_run_ck(const tr_set *set, const tr_options *o, tr_result *r, char *err, s
             break;
         unsigned j = set->order_job[k], t = set->order_task[k];
         unsigned slot = set->job_base[j] + t;
-        args[j][base_arg[j]] = ck_arg_int((int32_t)t);
+        c.args[j][c.base_arg[j]] = ck_arg_int((int32_t)t);
         r->latency_s[slot] = now_s(); /* the spawn time, until it is done */
         ck_launch *l;
-        if (ck_launch_kernel(ctx, set->jobs[j].bench->kernel, 1, args[j], set->jobs[j].inst.n_args, &l) != CK_OK)
+        if (ck_launch_kernel(ctx, set->jobs[j].bench->kernel, 1, c.args[j], set->jobs[j].inst.n_args, &l) != CK_OK)
             CK_FAIL("ck_launch_kernel");
         win[n_win++] = (inflight){l, slot};
     }
     r->total_s = t_end - t0;
-    for (unsigned j = 0; j < set->n_jobs; j++)
-        for (unsigned b = 0; b < set->jobs[j].inst.n_buffers; b++)
-            if (r->out[j][b] && ck_buffer_read(ctx, bufs[j][b], 0, r->out[j][b], set->jobs[j].inst.buffers[b].bytes) !=
-                                    CK_OK)
-                CK_FAIL("ck_buffer_read");
+    if (read_outputs(set, &c, r, err, err_len))
+        goto done;
     snprintf(r->note, sizeof r->note, "window %u, %u workers", W, ck_context_workers(ctx));
     rc = 0;
 done:
@@ -181,10 +233,97 @@ done:
         ck_launch_release(win[i].l);
     }
     free(win);
-    free(zeros);
-    if (ctx && ck_context_destroy(ctx) != CK_OK && rc == 0) {
-        snprintf(err, err_len, "ck_context_destroy: %s", ck_last_error());
-        rc = -1;
+    return close_context(&c, rc, err, err_len);
+}
+
+/* (f): spawned tasks in flight are kept in spawn order in a ring of
+ * CK_TASK_TABLE_ENTRIES (the table's size: a spawn beyond it would wait in
+ * ck_task_spawn). After each spawn the host retires finished tasks from
+ * the oldest on (ck_task_check, a load of host memory each), and when the
+ * ring is full it waits for the oldest. With o->task_batch > 0 it spawns
+ * that many, then waits for all of them (ck_task_wait_all), and so on. */
+typedef struct {
+    ck_task t;
+    unsigned slot; /* latency index */
+} spawned;
+
+int tr_run_tasks(const tr_set *set, const tr_options *o, tr_result *r, char *err, size_t err_len)
+{
+    ck_setup c;
+    spawned *ring = NULL;
+    unsigned head = 0, n_ring = 0, R = CK_TASK_TABLE_ENTRIES;
+    int rc = -1;
+    if (tr_result_alloc(set, r, err, err_len))
+        return -1;
+    if (setup_context(set, o, &c, err, err_len))
+        goto done;
+    ck_context *ctx = c.ctx;
+    ck_kernel kern[TR_MAX_JOBS];
+    for (unsigned j = 0; j < set->n_jobs; j++)
+        if (ck_kernel_find(ctx, set->jobs[j].bench->kernel, &kern[j]) != CK_OK)
+            CK_FAIL("ck_kernel_find");
+    for (unsigned j = 0; j < set->n_jobs; j++)
+        for (unsigned t = 0; t < o->warmup && t < set->jobs[j].inst.n_tasks; t++) {
+            ck_task tk;
+            c.args[j][c.base_arg[j]] = ck_arg_int((int32_t)t);
+            if (ck_task_spawn(ctx, kern[j], 1, c.args[j], set->jobs[j].inst.n_args, 0, &tk) != CK_OK)
+                CK_FAIL("ck_task_spawn (warm-up)");
+            if (ck_task_wait(tk, 0) != CK_OK)
+                CK_FAIL("ck_task_wait (warm-up)");
+        }
+    ring = calloc(R, sizeof *ring);
+    if (!ring) {
+        snprintf(err, err_len, "out of host memory (tasks form)");
+        goto done;
     }
-    return rc;
+    if (zero_outputs(set, &c, err, err_len))
+        goto done;
+
+    unsigned batch = o->task_batch;
+    double t0 = now_s(), t_end = t0;
+    for (unsigned k = 0; k <= set->n_total; k++) {
+        int drain = k == set->n_total || (batch && k && k % batch == 0);
+        /* Retire finished tasks from the oldest on; wait for the oldest while
+         * the ring is full, or for all of them at the end of a batch. */
+        while (n_ring) {
+            spawned *s = &ring[head];
+            if (!ck_task_check(s->t)) {
+                if (!drain && n_ring < R)
+                    break;
+                if (ck_task_wait(s->t, 0) != CK_OK)
+                    CK_FAIL("ck_task_wait");
+            }
+            if (ck_task_wait(s->t, 0) != CK_OK) /* at once: says why a check returned 1 early */
+                CK_FAIL("ck_task_wait");
+            double t = now_s();
+            r->latency_s[s->slot] = t - r->latency_s[s->slot];
+            t_end = t;
+            head = (head + 1) % R;
+            n_ring--;
+        }
+        if (k == set->n_total)
+            break;
+        unsigned j = set->order_job[k], t = set->order_task[k];
+        unsigned slot = set->job_base[j] + t;
+        c.args[j][c.base_arg[j]] = ck_arg_int((int32_t)t);
+        r->latency_s[slot] = now_s();
+        spawned *s = &ring[(head + n_ring) % R];
+        if (ck_task_spawn(ctx, kern[j], 1, c.args[j], set->jobs[j].inst.n_args, 0, &s->t) != CK_OK)
+            CK_FAIL("ck_task_spawn");
+        s->slot = slot;
+        n_ring++;
+    }
+    r->total_s = t_end - t0;
+    if (read_outputs(set, &c, r, err, err_len))
+        goto done;
+    if (batch)
+        snprintf(r->note, sizeof r->note, "batches of %u, %u workers", batch, ck_context_workers(ctx));
+    else
+        snprintf(r->note, sizeof r->note, "continuous, %u workers", ck_context_workers(ctx));
+    rc = 0;
+done:
+    if (c.ctx)
+        ck_task_wait_all(c.ctx, 0);
+    free(ring);
+    return close_context(&c, rc, err, err_len);
 }

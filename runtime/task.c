@@ -1,0 +1,308 @@
+/* Narrow tasks, host side: kernel lookup, spawning into the task table in
+ * the channel's host-visible memory, checks, waits and statistics. The
+ * device side (the scheduler making tickets visible, workers claiming
+ * groups, the last group marking a task done) is in
+ * megakernel/ck_scheduler.cl; the table's layout and ownership rule in
+ * megakernel/ck_channel_layout.h; the design in docs/TASKS_API.md.
+ *
+ * Ownership: the host writes an entry only while it is free (its state says
+ * the previous ticket there is done), the device writes it only while the
+ * ticket in it is not done. A spawn takes a ticket (CAS on task_next) only
+ * once its entry is free, so a spawn that gives up leaves no hole the device
+ * would wait on. */
+#include "context_internal.h"
+#include "clock.h"
+#include "error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#define T CK_TASK_SLOTS
+#define SPIN_S 0.0002 /* GPU devices: spin this long before napping */
+
+static _Atomic uint32_t *word(ck_context *ctx, unsigned w)
+{
+    return (_Atomic uint32_t *)&ck_channel_words(ctx->ch)[w];
+}
+
+static _Atomic uint32_t *state_word(ck_context *ctx, uint64_t ticket)
+{
+    return word(ctx, CK_CH_TASK_STATE + 2u * (unsigned)(ticket % T));
+}
+
+/* The state word's values for ticket t (mod 2^32: tickets older than 2^31
+ * spawns are not compared). */
+static uint32_t written_value(uint64_t t) { return (uint32_t)(2u * t + 1u); }
+static uint32_t done_value(uint64_t t) { return (uint32_t)(2u * t + 2u); }
+/* The entry of ticket t is free for it: empty (first lap) or its previous
+ * ticket is done. */
+static uint32_t free_value(uint64_t t) { return t < T ? 0u : done_value(t - T); }
+
+static uint64_t now_ns(void) { return (uint64_t)(ck_now_s() * 1e9); }
+
+static int ended(ck_context *ctx) { return __atomic_load_n(&ctx->megakernel_ended, __ATOMIC_ACQUIRE) != 0; }
+
+/* Pauses in a wait loop: spins on GPU devices for SPIN_S, then naps that
+ * grow to 50 us; naps at once on CPU devices, whose work-groups need the
+ * host's cores. */
+static void pause_wait(ck_context *ctx, double started, unsigned *nap_us)
+{
+    if (!ctx->dev->info.is_cpu && ck_now_s() - started < SPIN_S) {
+        ck_cpu_relax();
+        return;
+    }
+    ck_sleep_us(*nap_us);
+    if (*nap_us < 50)
+        *nap_us *= 2;
+}
+
+static ck_status check_built(ck_context *ctx, const char *fn)
+{
+    ck_status s = ck_context_check(ctx, fn);
+    if (s != CK_OK)
+        return s;
+    if (!ctx->built)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: the context is not built (call ck_context_build first)", fn);
+    return CK_OK;
+}
+
+ck_status ck_kernel_find(ck_context *ctx, const char *name, ck_kernel *out)
+{
+    if (!name || !out)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_kernel_find: name and out must not be NULL");
+    memset(out, 0, sizeof *out);
+    out->index = -1;
+    ck_status s = check_built(ctx, "ck_kernel_find");
+    if (s != CK_OK)
+        return s;
+    int k = ck_stitch_find_kernel(&ctx->stitch, name);
+    if (k < 0)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_kernel_find: no kernel named '%s' in the context's sources", name);
+    if (ctx->stitch.kernels[k].cooperative)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_kernel_find: kernel '%s' is cooperative; tasks run ordinary "
+                       "kernels only (launch it with ck_launch_kernel)", name);
+    if ((unsigned)k >= CK_TASK_MAX_KERNELS)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_kernel_find: kernel '%s' is kernel %d of the context; a task's "
+                       "descriptor holds indices below %u", name, k, CK_TASK_MAX_KERNELS);
+    out->ctx = ctx;
+    out->index = k;
+    return CK_OK;
+}
+
+/* The spawn's wait for a free entry ran out: say which task holds it. */
+static ck_status table_full(ck_context *ctx, uint64_t t, double waited)
+{
+    return ck_fail(CK_ERR_TIMEOUT, "ck_task_spawn: the task table (%u entries) stayed full for %.3g s: task %llu "
+                   "(the oldest not finished) still holds the entry ticket %llu needs; nothing was spawned (wait for "
+                   "tasks, or give the spawn a longer timeout)", T, waited, (unsigned long long)(t - T),
+                   (unsigned long long)t);
+}
+
+ck_status ck_task_spawn(ck_context *ctx, ck_kernel kernel, unsigned groups, const ck_arg *args, size_t n_args,
+                        double timeout_s, ck_task *out)
+{
+    if (!out || (n_args && !args))
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_spawn: args and out must not be NULL");
+    memset(out, 0, sizeof *out);
+    ck_status s = check_built(ctx, "ck_task_spawn");
+    if (s == CK_OK)
+        s = ck_timeout_check(timeout_s, "ck_task_spawn");
+    if (s != CK_OK)
+        return s;
+    if (kernel.ctx != ctx || kernel.index < 0 || (size_t)kernel.index >= ctx->stitch.n_kernels ||
+        ctx->stitch.kernels[kernel.index].cooperative)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_spawn: the kernel handle was not found in this context by "
+                       "ck_kernel_find");
+    const ck_stitch_kernel *K = &ctx->stitch.kernels[kernel.index];
+    if (groups == 0 || groups > 0xffffu)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_spawn: kernel '%s': group count %u is not in 1..65535",
+                       K->name, groups);
+    uint64_t words[CK_MAX_ARG_WORDS];
+    if ((s = ck_pack_args(ctx, K, args, n_args, words)) != CK_OK)
+        return ck_fail(s, "ck_task_spawn: %s", ck_last_error());
+    if (ended(ctx))
+        return ck_fail(CK_ERR_OPENCL, "ck_task_spawn: the megakernel is no longer running (status %d); destroy the "
+                       "context", (int)ctx->megakernel_status);
+    if (timeout_s == 0)
+        timeout_s = ctx->opts.timeout_s;
+
+    /* A ticket whose entry is free. */
+    uint64_t t = atomic_load_explicit(&ctx->task_next, memory_order_relaxed);
+    double started = 0;
+    unsigned nap = 1;
+    for (;;) {
+        if (atomic_load_explicit(state_word(ctx, t), memory_order_acquire) == free_value(t)) {
+            if (atomic_compare_exchange_weak_explicit(&ctx->task_next, &t, t + 1, memory_order_relaxed,
+                                                      memory_order_relaxed))
+                break;
+            continue; /* another spawn took it: t is the current count now */
+        }
+        uint64_t again = atomic_load_explicit(&ctx->task_next, memory_order_relaxed);
+        if (again != t) { /* another spawn took t meanwhile */
+            t = again;
+            continue;
+        }
+        double now = ck_now_s();
+        if (started == 0)
+            started = now;
+        else if (now - started >= timeout_s)
+            return table_full(ctx, t, now - started);
+        if (ended(ctx))
+            return ck_fail(CK_ERR_OPENCL, "ck_task_spawn: the megakernel ended while the task table was full; "
+                           "destroy the context");
+        pause_wait(ctx, started, &nap);
+    }
+
+    /* The entry is ours until the state says written: arguments, cleared
+     * device times, descriptor, then the state (release), then the hint. */
+    unsigned e = (unsigned)(t % T), nw = (unsigned)K->arg_words * 2u;
+    unsigned base = CK_CH_TASK_ENTRY + e * CK_CH_TE_WORDS;
+    uint32_t w32[2 * CK_MAX_ARG_WORDS];
+    memcpy(w32, words, nw * 4u);
+    for (unsigned i = 0; i < nw; ++i)
+        atomic_store_explicit(word(ctx, base + CK_CH_TE_ARGS + i), w32[i], memory_order_relaxed);
+    for (unsigned i = 0; i < 4; ++i)
+        atomic_store_explicit(word(ctx, base + CK_CH_TE_START + i), 0u, memory_order_relaxed);
+    atomic_store_explicit(word(ctx, CK_CH_TASK_STATE + 2u * e + 1u), CK_TASK_DESC(kernel.index, nw, groups),
+                          memory_order_relaxed);
+    atomic_store_explicit(&ctx->task_seen_ns[e], 0, memory_order_relaxed);
+    atomic_store_explicit(&ctx->task_spawn_ns[e], now_ns(), memory_order_relaxed);
+    atomic_store_explicit(state_word(ctx, t), written_value(t), memory_order_release);
+    atomic_fetch_add_explicit(word(ctx, CK_CH_TASK_POSTED), 1u, memory_order_release);
+    out->ctx = ctx;
+    out->ticket = t;
+    return CK_OK;
+}
+
+/* 1 if ticket t is done (its entry's state is at or past done(t)). Also
+ * notes the first time the host saw it done, while the entry still holds t. */
+static int task_done(ck_context *ctx, uint64_t t)
+{
+    uint32_t st = atomic_load_explicit(state_word(ctx, t), memory_order_acquire);
+    if ((int32_t)(st - done_value(t)) < 0)
+        return 0;
+    if (st == done_value(t)) {
+        uint64_t zero = 0, e = t % T;
+        atomic_compare_exchange_strong_explicit(&ctx->task_seen_ns[e], &zero, now_ns(), memory_order_relaxed,
+                                                memory_order_relaxed);
+    }
+    return 1;
+}
+
+/* CK_OK if task names a spawned ticket of a live context. */
+static ck_status check_task(ck_task task, const char *fn)
+{
+    ck_status s = check_built(task.ctx, fn);
+    if (s != CK_OK)
+        return s;
+    if (task.ticket >= atomic_load_explicit(&task.ctx->task_next, memory_order_relaxed))
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: task %llu was never spawned on this context (%llu spawned so "
+                       "far)", fn, (unsigned long long)task.ticket,
+                       (unsigned long long)atomic_load_explicit(&task.ctx->task_next, memory_order_relaxed));
+    return CK_OK;
+}
+
+int ck_task_check(ck_task task)
+{
+    if (!task.ctx || !ck_handle_is_live(task.ctx, CK_HANDLE_CONTEXT) || !task.ctx->built || ended(task.ctx))
+        return 1;
+    if (task.ticket >= atomic_load_explicit(&task.ctx->task_next, memory_order_relaxed))
+        return 1; /* never spawned: ck_task_wait says so at once */
+    return task_done(task.ctx, task.ticket);
+}
+
+/* Waits for ticket t until `deadline` (ck_now_s). */
+static ck_status wait_ticket(ck_context *ctx, uint64_t t, double deadline, double timeout_s, const char *fn)
+{
+    double started = ck_now_s();
+    unsigned nap = 1;
+    while (!task_done(ctx, t)) {
+        if (ended(ctx))
+            return ck_fail(CK_ERR_OPENCL, "%s: task %llu cannot finish: the megakernel ended (%s)", fn,
+                           (unsigned long long)t, ck_cl_error_name(ctx->megakernel_status));
+        if (ck_now_s() >= deadline) {
+            uint32_t d = atomic_load_explicit(word(ctx, CK_CH_TASK_STATE + 2u * (unsigned)(t % T) + 1u),
+                                              memory_order_relaxed);
+            unsigned k = CK_TASK_DESC_KERNEL(d);
+            const char *kn = k < ctx->stitch.n_kernels ? ctx->stitch.kernels[k].name : "?";
+            char *state_text = ck_context_describe_state(ctx, 2.0);
+            ck_status s = ck_fail(CK_ERR_TIMEOUT, "%s: task %llu ('%s', %u groups) did not finish within %.1f s; it "
+                                  "stays spawned.\n%s", fn, (unsigned long long)t, kn, CK_TASK_DESC_GROUPS(d),
+                                  timeout_s, state_text);
+            free(state_text);
+            return s;
+        }
+        pause_wait(ctx, started, &nap);
+    }
+    return CK_OK;
+}
+
+ck_status ck_task_wait(ck_task task, double timeout_s)
+{
+    ck_status s = check_task(task, "ck_task_wait");
+    if (s == CK_OK)
+        s = ck_timeout_check(timeout_s, "ck_task_wait");
+    if (s != CK_OK)
+        return s;
+    if (timeout_s == 0)
+        timeout_s = task.ctx->opts.timeout_s;
+    return wait_ticket(task.ctx, task.ticket, ck_now_s() + timeout_s, timeout_s, "ck_task_wait");
+}
+
+ck_status ck_task_wait_all(ck_context *ctx, double timeout_s)
+{
+    ck_status s = check_built(ctx, "ck_task_wait_all");
+    if (s == CK_OK)
+        s = ck_timeout_check(timeout_s, "ck_task_wait_all");
+    if (s != CK_OK)
+        return s;
+    if (timeout_s == 0)
+        timeout_s = ctx->opts.timeout_s;
+    double deadline = ck_now_s() + timeout_s;
+    /* Tickets below next - T are done: their entries were taken again. */
+    uint64_t next = atomic_load_explicit(&ctx->task_next, memory_order_relaxed);
+    for (uint64_t t = next > T ? next - T : 0; t < next; ++t)
+        if ((s = wait_ticket(ctx, t, deadline, timeout_s, "ck_task_wait_all")) != CK_OK)
+            return s;
+    return CK_OK;
+}
+
+ck_status ck_task_get_stats(ck_task task, ck_task_stats *out)
+{
+    if (!out)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_get_stats: out must not be NULL");
+    ck_status s = check_task(task, "ck_task_get_stats");
+    if (s != CK_OK)
+        return s;
+    ck_context *ctx = task.ctx;
+    uint64_t t = task.ticket;
+    if (!task_done(ctx, t))
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_get_stats: task %llu has not finished: wait for it first",
+                       (unsigned long long)t);
+    /* Read, then check that the entry still held t throughout. */
+    unsigned e = (unsigned)(t % T), base = CK_CH_TASK_ENTRY + e * CK_CH_TE_WORDS;
+    uint32_t d = atomic_load_explicit(word(ctx, CK_CH_TASK_STATE + 2u * e + 1u), memory_order_relaxed);
+    uint32_t v[4];
+    for (unsigned i = 0; i < 4; ++i)
+        v[i] = atomic_load_explicit(word(ctx, base + CK_CH_TE_START + i), memory_order_relaxed);
+    uint64_t spawn = atomic_load_explicit(&ctx->task_spawn_ns[e], memory_order_relaxed);
+    uint64_t seen = atomic_load_explicit(&ctx->task_seen_ns[e], memory_order_relaxed);
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(state_word(ctx, t), memory_order_relaxed) != done_value(t))
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_get_stats: the statistics of task %llu are gone: a later "
+                       "task took its table entry (read them before %u more spawns)", (unsigned long long)t, T);
+    uint64_t start = v[0] | (uint64_t)v[1] << 32, end = v[2] | (uint64_t)v[3] << 32;
+    memset(out, 0, sizeof *out);
+    out->groups = CK_TASK_DESC_GROUPS(d);
+    out->total_ms = seen > spawn ? (double)(seen - spawn) / 1e6 : 0.0;
+    if (start && end >= start) {
+        out->exec_ms = (double)(end - start) / 1e6;
+        out->queue_ms = out->total_ms > out->exec_ms ? out->total_ms - out->exec_ms : 0.0;
+    } else {
+        out->exec_ms = -1.0;
+        out->queue_ms = -1.0;
+    }
+    return CK_OK;
+}

@@ -1,0 +1,410 @@
+/* The task API on PoCL (path argv[1], kernels argv[2], chaos seeds argv[3]):
+ * tasks run with their logical ids and arguments, local memory, the most
+ * argument words, errors that reserve nothing, four host threads spawning
+ * with checks and waits interleaved, a full table (a spawn that times out
+ * leaves the table intact, and everything runs once the table drains), and
+ * tasks beside a cooperative kernel, also under chaos seeds. */
+#include "ck.h"
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static const char *path_name, *kernel_file;
+static unsigned chaos_seeds = 2;
+static ck_context *ctx;
+static unsigned wg;
+
+static ck_context *make(uint64_t seed)
+{
+    ck_context_options o = {.timeout_s = 120, .chaos_seed = seed, .quiet_warnings = 1};
+    ck_path_parse(path_name, &o.device.path);
+    o.device.device = getenv("CK_DEVICE") ? NULL : "Portable Computing Language";
+    ck_context *c;
+    if (ck_context_create(&o, &c) != CK_OK)
+        fail_msg("%s", ck_last_error());
+    const char *coop[] = {"hold", "counter"};
+    if (ck_context_add_file(c, kernel_file, coop, 2) != CK_OK || ck_context_build(c) != CK_OK)
+        fail_msg("%s", ck_last_error());
+    return c;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    ctx = make(0);
+    wg = 64;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return !ctx || ck_context_destroy(ctx) == CK_OK ? 0 : -1;
+}
+
+static ck_kernel find(ck_context *c, const char *name)
+{
+    ck_kernel k;
+    if (ck_kernel_find(c, name, &k) != CK_OK)
+        fail_msg("%s", ck_last_error());
+    return k;
+}
+
+static ck_task spawn(ck_context *c, ck_kernel k, unsigned groups, const ck_arg *a, size_t n)
+{
+    ck_task t;
+    if (ck_task_spawn(c, k, groups, a, n, 60, &t) != CK_OK)
+        fail_msg("%s", ck_last_error());
+    return t;
+}
+
+static uint32_t stamp_value(uint32_t key, unsigned g, unsigned groups, unsigned lid)
+{
+    return key ^ (g << 20) ^ (groups << 26) ^ lid;
+}
+
+/* 600 tasks of 1..4 groups: every work-item of every task wrote its value
+ * (logical group ids, group count and both arguments arrived), and each
+ * task's statistics say its group count. */
+static void test_tasks_run_with_their_ids_and_arguments(void **state)
+{
+    (void)state;
+    enum { N = 600 };
+    size_t words = (size_t)N * 4 * wg;
+    uint32_t *out = calloc(words, 4);
+    assert_non_null(out);
+    ck_buffer b;
+    assert_int_equal(ck_buffer_alloc(ctx, words * 4, &b), CK_OK);
+    assert_int_equal(ck_buffer_write(ctx, b, 0, out, words * 4), CK_OK);
+    ck_kernel k = find(ctx, "stamp");
+    ck_task *tasks = calloc(N, sizeof *tasks);
+    assert_non_null(tasks);
+    for (unsigned i = 0; i < N; ++i) {
+        ck_arg a[3] = {ck_arg_buffer(b), ck_arg_uint(i), ck_arg_uint(0x9e3779b9u * (i + 1))};
+        tasks[i] = spawn(ctx, k, 1 + i % 4, a, 3);
+        if (i)
+            assert_true(tasks[i].ticket > tasks[i - 1].ticket);
+    }
+    for (unsigned i = 0; i < N; ++i) {
+        assert_int_equal(ck_task_wait(tasks[i], 60), CK_OK);
+        assert_int_equal(ck_task_check(tasks[i]), 1);
+    }
+    assert_int_equal(ck_buffer_read(ctx, b, 0, out, words * 4), CK_OK);
+    for (unsigned i = 0; i < N; ++i) {
+        unsigned groups = 1 + i % 4;
+        for (unsigned g = 0; g < 4; ++g)
+            for (unsigned l = 0; l < wg; ++l) {
+                uint32_t got = out[(size_t)i * 4 * wg + g * wg + l];
+                uint32_t want = g < groups ? stamp_value(0x9e3779b9u * (i + 1), g, groups, l) : 0u;
+                if (got != want)
+                    fail_msg("task %u group %u item %u: got %#x, want %#x", i, g, l, got, want);
+            }
+    }
+    ck_task_stats st;
+    assert_int_equal(ck_task_get_stats(tasks[N - 1], &st), CK_OK);
+    assert_int_equal(st.groups, 1 + (N - 1) % 4);
+    assert_true(st.total_ms >= 0);
+    assert_true(st.exec_ms == -1.0 || st.exec_ms >= 0); /* PoCL has no device clock: -1 */
+    free(tasks);
+    free(out);
+    assert_int_equal(ck_buffer_free(ctx, b), CK_OK);
+}
+
+/* A local pointer argument gets its bytes from the pool; too many are
+ * refused naming the parameter. The most argument words arrive intact. */
+static void test_local_memory_and_most_argument_words(void **state)
+{
+    (void)state;
+    ck_buffer b;
+    assert_int_equal(ck_buffer_alloc(ctx, 64 * 8, &b), CK_OK);
+    ck_kernel kl = find(ctx, "with_local");
+    ck_arg a[3] = {ck_arg_buffer(b), ck_arg_uint(7), ck_arg_local(wg * 4)};
+    assert_int_equal(ck_task_wait(spawn(ctx, kl, 1, a, 3), 60), CK_OK);
+    uint32_t s;
+    assert_int_equal(ck_buffer_read(ctx, b, 7 * 4, &s, 4), CK_OK);
+    assert_int_equal(s, wg * (wg - 1) / 2 + 7 * wg);
+    ck_task t;
+    a[2] = ck_arg_local((size_t)1 << 20);
+    assert_int_equal(ck_task_spawn(ctx, kl, 1, a, 3, 1, &t), CK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ck_last_error(), "'tmp'"));
+
+    ck_kernel km = find(ctx, "many_args");
+    ck_arg m[28];
+    m[0] = ck_arg_buffer(b);
+    uint64_t want = 0;
+    for (unsigned i = 1; i < 28; ++i) {
+        uint64_t v = 0x0123456789abcdefull * i + i;
+        m[i] = ck_arg_ulong(v);
+        want += (uint64_t)i * v;
+    }
+    assert_int_equal(ck_task_wait(spawn(ctx, km, 3, m, 28), 60), CK_OK);
+    uint64_t got[3];
+    assert_int_equal(ck_buffer_read(ctx, b, 0, got, sizeof got), CK_OK);
+    for (unsigned g = 0; g < 3; ++g)
+        assert_true(got[g] == want);
+    assert_int_equal(ck_buffer_free(ctx, b), CK_OK);
+}
+
+/* Every error is one line, reserves no ticket, and leaves the table usable. */
+static void test_errors_reserve_nothing(void **state)
+{
+    (void)state;
+    ck_buffer b;
+    uint32_t c = 0;
+    assert_int_equal(ck_buffer_alloc(ctx, 4096, &b), CK_OK);
+    assert_int_equal(ck_buffer_write(ctx, b, 0, &c, 4), CK_OK);
+    ck_kernel k = find(ctx, "bump"), other;
+    ck_task t;
+    ck_arg a[2] = {ck_arg_buffer(b), ck_arg_uint(0)};
+    ck_task first = spawn(ctx, k, 1, a, 2);
+
+    assert_int_equal(ck_kernel_find(ctx, "nope", &other), CK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ck_last_error(), "no kernel named 'nope'"));
+    assert_int_equal(ck_kernel_find(ctx, "counter", &other), CK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ck_last_error(), "cooperative"));
+    ck_kernel forged = {.ctx = NULL, .index = k.index};
+    assert_int_equal(ck_task_spawn(ctx, forged, 1, a, 2, 1, &t), CK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ck_task_spawn(ctx, k, 0, a, 2, 1, &t), CK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ck_last_error(), "group count 0"));
+    assert_int_equal(ck_task_spawn(ctx, k, 65536, a, 2, 1, &t), CK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ck_task_spawn(ctx, k, 1, a, 1, 1, &t), CK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ck_last_error(), "takes 2 arguments, 1 given"));
+    ck_arg wrong[2] = {ck_arg_uint(1), ck_arg_uint(0)};
+    assert_int_equal(ck_task_spawn(ctx, k, 1, wrong, 2, 1, &t), CK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ck_last_error(), "count')"));
+    assert_int_equal(ck_task_spawn(ctx, k, 1, a, 2, -1, &t), CK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ck_task_spawn(ctx, k, 1, NULL, 2, 1, &t), CK_ERR_INVALID_ARGUMENT);
+    for (const char *m = ck_last_error(); *m; ++m)
+        assert_true(*m != '\n');
+    ck_task never = {.ctx = ctx, .ticket = first.ticket + 1000000};
+    assert_int_equal(ck_task_wait(never, 1), CK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ck_last_error(), "never spawned"));
+    assert_int_equal(ck_task_check(never), 1);
+
+    ck_task next = spawn(ctx, k, 1, a, 2);
+    assert_true(next.ticket == first.ticket + 1); /* nothing was reserved in between */
+    assert_int_equal(ck_task_wait_all(ctx, 60), CK_OK);
+    assert_int_equal(ck_buffer_read(ctx, b, 0, &c, 4), CK_OK);
+    assert_int_equal(c, 2);
+    ck_task_stats st;
+    assert_int_equal(ck_task_get_stats(next, NULL), CK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ck_task_get_stats(next, &st), CK_OK);
+    assert_int_equal(st.groups, 1);
+    assert_int_equal(ck_buffer_free(ctx, b), CK_OK);
+}
+
+/* Four host threads spawn at once, each checking and waiting on its own
+ * tasks in between; every task runs exactly once. */
+enum { THREADS = 4, PER_THREAD = 1500 };
+typedef struct {
+    ck_kernel k;
+    ck_buffer b;
+    unsigned id;
+    int failed;
+    char msg[256];
+} spawner;
+
+static void *spawner_main(void *p)
+{
+    spawner *sp = p;
+    ck_task window[16];
+    unsigned n = 0;
+    for (unsigned i = 0; i < PER_THREAD; ++i) {
+        ck_arg a[2] = {ck_arg_buffer(sp->b), ck_arg_uint(sp->id * PER_THREAD + i)};
+        ck_task t;
+        if (ck_task_spawn(ctx, sp->k, 1, a, 2, 60, &t) != CK_OK) {
+            sp->failed = 1;
+            snprintf(sp->msg, sizeof sp->msg, "spawn: %s", ck_last_error());
+            return NULL;
+        }
+        window[n++] = t;
+        if (i % 3 == 0) { /* checks interleaved: keep the unfinished ones */
+            unsigned keep = 0;
+            for (unsigned j = 0; j < n; ++j)
+                if (!ck_task_check(window[j]))
+                    window[keep++] = window[j];
+            n = keep;
+        }
+        if (n == 16) {
+            for (unsigned j = 0; j < n; ++j)
+                if (ck_task_wait(window[j], 60) != CK_OK) {
+                    sp->failed = 1;
+                    snprintf(sp->msg, sizeof sp->msg, "wait: %s", ck_last_error());
+                    return NULL;
+                }
+            n = 0;
+        }
+    }
+    for (unsigned j = 0; j < n; ++j)
+        if (ck_task_wait(window[j], 60) != CK_OK) {
+            sp->failed = 1;
+            snprintf(sp->msg, sizeof sp->msg, "wait: %s", ck_last_error());
+        }
+    return NULL;
+}
+
+static void test_four_threads_spawn_check_and_wait(void **state)
+{
+    (void)state;
+    ck_buffer b;
+    size_t bytes = THREADS * PER_THREAD * 4;
+    assert_int_equal(ck_buffer_alloc(ctx, bytes, &b), CK_OK);
+    uint32_t *count = calloc(THREADS * PER_THREAD, 4);
+    assert_non_null(count);
+    assert_int_equal(ck_buffer_write(ctx, b, 0, count, bytes), CK_OK);
+    spawner sp[THREADS];
+    pthread_t th[THREADS];
+    for (unsigned i = 0; i < THREADS; ++i) {
+        sp[i] = (spawner){.k = find(ctx, "bump"), .b = b, .id = i};
+        assert_int_equal(pthread_create(&th[i], NULL, spawner_main, &sp[i]), 0);
+    }
+    for (unsigned i = 0; i < THREADS; ++i)
+        pthread_join(th[i], NULL);
+    for (unsigned i = 0; i < THREADS; ++i)
+        if (sp[i].failed)
+            fail_msg("thread %u: %s", i, sp[i].msg);
+    assert_int_equal(ck_task_wait_all(ctx, 60), CK_OK);
+    assert_int_equal(ck_buffer_read(ctx, b, 0, count, bytes), CK_OK);
+    for (unsigned i = 0; i < THREADS * PER_THREAD; ++i)
+        if (count[i] != 1)
+            fail_msg("slot %u ran %u times", i, count[i]);
+    free(count);
+    assert_int_equal(ck_buffer_free(ctx, b), CK_OK);
+}
+
+/* A cooperative kernel that never yields holds every worker: the table
+ * fills, the next spawn times out with a one-line message and takes no
+ * ticket; once the kernel ends, every task runs once, and the spawn that
+ * failed succeeds with the ticket it would have had. */
+static void test_full_table_times_out_and_stays_intact(void **state)
+{
+    (void)state;
+    unsigned n = CK_TASK_TABLE_ENTRIES;
+    ck_buffer flag, b;
+    uint32_t zero = 0, one = 1;
+    assert_int_equal(ck_buffer_alloc(ctx, 4, &flag), CK_OK);
+    assert_int_equal(ck_buffer_write(ctx, flag, 0, &zero, 4), CK_OK);
+    assert_int_equal(ck_buffer_alloc(ctx, (n + 1) * 4, &b), CK_OK);
+    uint32_t *count = calloc(n + 1, 4);
+    assert_non_null(count);
+    assert_int_equal(ck_buffer_write(ctx, b, 0, count, (n + 1) * 4), CK_OK);
+    ck_arg fa = ck_arg_buffer(flag);
+    ck_launch *hold;
+    assert_int_equal(ck_launch_kernel(ctx, "hold", ck_context_workers(ctx), &fa, 1, &hold), CK_OK);
+    ck_kernel k = find(ctx, "bump");
+    ck_task first = {0}, t;
+    for (unsigned i = 0; i < n; ++i) {
+        ck_arg a[2] = {ck_arg_buffer(b), ck_arg_uint(i)};
+        t = spawn(ctx, k, 1, a, 2);
+        if (i == 0)
+            first = t;
+    }
+    ck_arg a[2] = {ck_arg_buffer(b), ck_arg_uint(n)};
+    /* The hold may not have all workers yet: some early tasks may run, which
+     * frees their entries, so spawn until one times out (at most n more). */
+    ck_status s = CK_OK;
+    unsigned extra = 0;
+    for (; extra <= n && (s = ck_task_spawn(ctx, k, 1, a, 2, 0.5, &t)) == CK_OK; ++extra)
+        ;
+    assert_int_equal(s, CK_ERR_TIMEOUT);
+    assert_non_null(strstr(ck_last_error(), "stayed full"));
+    assert_null(strchr(ck_last_error(), '\n'));
+    assert_int_equal(ck_buffer_write(ctx, flag, 0, &one, 4), CK_OK);
+    assert_int_equal(ck_wait(hold, 60), CK_OK);
+    ck_launch_release(hold);
+    ck_task last = spawn(ctx, k, 1, a, 2);
+    assert_true(last.ticket == first.ticket + n + extra); /* the failed spawn took no ticket */
+    assert_int_equal(ck_task_wait_all(ctx, 60), CK_OK);
+    assert_int_equal(ck_buffer_read(ctx, b, 0, count, (n + 1) * 4), CK_OK);
+    for (unsigned i = 0; i < n; ++i)
+        if (count[i] != 1)
+            fail_msg("task %u ran %u times", i, count[i]);
+    assert_int_equal(count[n], extra + 1);
+    free(count);
+    assert_int_equal(ck_buffer_free(ctx, b), CK_OK);
+    assert_int_equal(ck_buffer_free(ctx, flag), CK_OK);
+}
+
+/* Tasks beside a cooperative kernel that yields at offer_kill: both finish
+ * with every unit counted once; with chaos seeds in contexts of their own. */
+static void run_beside_counter(ck_context *c)
+{
+    enum { TOTAL = 20000, TASKS = 400 };
+    ck_buffer nb, db, cb;
+    uint32_t zero = 0;
+    uint32_t *done = calloc(TOTAL, 4);
+    assert_non_null(done);
+    assert_int_equal(ck_buffer_alloc(c, 4, &nb), CK_OK);
+    assert_int_equal(ck_buffer_alloc(c, TOTAL * 4, &db), CK_OK);
+    assert_int_equal(ck_buffer_alloc(c, TASKS * 4, &cb), CK_OK);
+    assert_int_equal(ck_buffer_write(c, nb, 0, &zero, 4), CK_OK);
+    assert_int_equal(ck_buffer_write(c, db, 0, done, TOTAL * 4), CK_OK);
+    assert_int_equal(ck_buffer_write(c, cb, 0, done, TASKS * 4), CK_OK);
+    ck_arg ca[3] = {ck_arg_buffer(nb), ck_arg_buffer(db), ck_arg_uint(TOTAL)};
+    ck_launch *l;
+    assert_int_equal(ck_launch_kernel(c, "counter", ck_context_workers(c), ca, 3, &l), CK_OK);
+    ck_kernel k = find(c, "bump");
+    for (unsigned i = 0; i < TASKS; ++i) {
+        ck_arg a[2] = {ck_arg_buffer(cb), ck_arg_uint(i)};
+        spawn(c, k, 1 + i % 2, a, 2);
+    }
+    if (ck_task_wait_all(c, 120) != CK_OK || ck_wait(l, 120) != CK_OK)
+        fail_msg("%s", ck_last_error());
+    ck_launch_release(l);
+    assert_int_equal(ck_buffer_read(c, db, 0, done, TOTAL * 4), CK_OK);
+    for (unsigned i = 0; i < TOTAL; ++i)
+        if (done[i] != 1)
+            fail_msg("unit %u counted %u times", i, done[i]);
+    assert_int_equal(ck_buffer_read(c, cb, 0, done, TASKS * 4), CK_OK);
+    for (unsigned i = 0; i < TASKS; ++i)
+        if (done[i] != 1 + i % 2)
+            fail_msg("task %u: %u groups ran, want %u", i, done[i], 1 + i % 2);
+    free(done);
+}
+
+static void test_tasks_beside_a_cooperative_kernel(void **state)
+{
+    (void)state;
+    run_beside_counter(ctx);
+}
+
+/* Last: the shared context goes first (one megakernel per device at a time). */
+static void test_tasks_beside_a_cooperative_kernel_under_chaos(void **state)
+{
+    (void)state;
+    assert_int_equal(ck_context_destroy(ctx), CK_OK);
+    ctx = NULL;
+    for (unsigned i = 0; i < chaos_seeds; ++i) {
+        ck_context *c = make(0x7a5c0000u + i * 7919u);
+        run_beside_counter(c);
+        assert_int_equal(ck_context_destroy(c), CK_OK);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s cl20|cl12 task_kernels.cl [chaos seeds]\n", argv[0]);
+        return 2;
+    }
+    path_name = argv[1];
+    kernel_file = argv[2];
+    if (argc > 3)
+        chaos_seeds = (unsigned)strtoul(argv[3], NULL, 10);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tasks_run_with_their_ids_and_arguments),
+        cmocka_unit_test(test_local_memory_and_most_argument_words),
+        cmocka_unit_test(test_errors_reserve_nothing),
+        cmocka_unit_test(test_four_threads_spawn_check_and_wait),
+        cmocka_unit_test(test_full_table_times_out_and_stays_intact),
+        cmocka_unit_test(test_tasks_beside_a_cooperative_kernel),
+        cmocka_unit_test(test_tasks_beside_a_cooperative_kernel_under_chaos),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
