@@ -236,6 +236,11 @@ typedef struct {
      * when idle) and a change undone between two polls is missed. Costs a
      * load of host memory per poll. 0 (default): off. */
     int trace_active_groups;
+    /* 1: the megakernel carries the task API's code (ck_kernel_find and
+     * ck_task_spawn need it). It costs registers: on the H100 56 instead of
+     * 48 per work-item, so 2375 co-resident groups of 64 instead of 2639
+     * (docs/RESULTS.md). 0 (default): no tasks, and no cost. */
+    int tasks;
 } ck_context_options;
 
 /* One sample of the active-group trace: host time (seconds of

@@ -59,7 +59,7 @@
  * scheduler reads sixteen tickets' states with four batched loads; the
  * descriptor says kernel, argument words and groups (CK_TASK_DESC). The
  * argument words sit in a separate entry of CK_CH_TE_WORDS words, read by
- * the worker groups that run the task, which also write the device times. */
+ * the worker groups that run the task. */
 #define CK_TASK_SLOTS    4096u                    /* power of two, multiple of 16 */
 #define CK_TASK_DESC(kernel, nw, groups) (((unsigned)(kernel) << 22) | ((unsigned)(nw) << 16) | (unsigned)(groups))
 #define CK_TASK_DESC_KERNEL(d) ((d) >> 22)
@@ -68,11 +68,15 @@
 #define CK_TASK_MAX_KERNELS 1024u
 #define CK_CH_TASK_STATE (CK_CH_DONE + CK_CH_DONE_SLOTS)  /* pairs: state, descriptor */
 #define CK_CH_TASK_ENTRY (CK_CH_TASK_STATE + 2u * CK_TASK_SLOTS)
-#define CK_CH_TE_WORDS   64u
-#define CK_CH_TE_START   2u   /* device clock (ns, lo/hi) when group 0 started; 0: no clock */
-#define CK_CH_TE_END     4u   /* device clock when the last group finished              */
-#define CK_CH_TE_ARGS    8u   /* argument words (as a launch's, 8-byte aligned)        */
-#define CK_CH_TOTAL_WORDS (CK_CH_TASK_ENTRY + CK_TASK_SLOTS * CK_CH_TE_WORDS)
+#define CK_CH_TE_WORDS   56u  /* argument words (as a launch's, 8-byte aligned)       */
+/* Device times of each entry's task, written by the device only (always:
+ * 0 where it has no clock), so the host never writes their lines: clock (ns,
+ * lo/hi) when group 0 started, then when the last group finished. */
+#define CK_CH_TASK_TIMES (CK_CH_TASK_ENTRY + CK_TASK_SLOTS * CK_CH_TE_WORDS)
+#define CK_CH_TT_WORDS   4u
+#define CK_CH_TT_START   0u
+#define CK_CH_TT_END     2u
+#define CK_CH_TOTAL_WORDS (CK_CH_TASK_TIMES + CK_TASK_SLOTS * CK_CH_TT_WORDS)
 
 /* Occupancy poll word (lives in device memory, not in the channel). */
 #define CK_POLL_CLOSED   0x80000000u

@@ -23,6 +23,12 @@
 #error "ck_sched_t.free_slots is a 32-bit mask of the launch slots"
 #endif
 
+/* A megakernel built without tasks (ck_context_options.tasks 0) folds the
+ * task code away: it costs the other paths no registers. */
+#ifndef CK_TASKS_BUILD
+#define CK_TASKS_BUILD 1
+#endif
+
 #define CK_SCHED_MSGS_PER_PASS 16u /* host messages handled per scheduler pass */
 #define CK_CX_START_PASSES (1u << 16) /* replay: passes a start waits for its recorded M */
 
@@ -450,7 +456,7 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
         }
         /* Host messages: every one posted (up to a bound), one read of the
          * head; the task hint on the same line is read just before it. */
-        uint posted = ck_sys_load_relaxed(ch + CK_CH_TASK_POSTED);
+        uint posted = CK_TASKS_BUILD ? ck_sys_load_relaxed(ch + CK_CH_TASK_POSTED) : 0u;
         uint avail = min(ck_ch_pending(ch, &S.cur), CK_SCHED_MSGS_PER_PASS), taken = 0;
         for (; taken < avail; ++taken) {
             uint in = ck_ch_slot(&S.cur, 0u);
@@ -536,6 +542,8 @@ uint ck_claim_group(CK_PTR s, uint *group)
  * the ticket the record holds now, which the caller reads from it. */
 uint ck_claim_task(CK_PTR s, uint max_workers, uint *group)
 {
+    if (!CK_TASKS_BUILD)
+        return 0;
     uint vis = ck_load_acquire(s + CK_H_TASK_VISIBLE);
     uint head = ck_load_relaxed(s + CK_H_TASK_HEAD);
     uint t = head;
@@ -561,6 +569,8 @@ uint ck_claim_task(CK_PTR s, uint max_workers, uint *group)
 /* Nonzero if a task seems to have a group left (plain loads). */
 uint ck_task_possible(CK_PTR s)
 {
+    if (!CK_TASKS_BUILD)
+        return 0;
     return (int)(ck_load_relaxed(s + CK_H_TASK_VISIBLE) - ck_load_relaxed(s + CK_H_TASK_HEAD)) > 0;
 }
 
@@ -679,14 +689,12 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
         barrier(CLK_LOCAL_MEM_FENCE);
         if (kind == CK_WORK_LEAVE)
             return;
-        uint task = kind == CK_WORK_TASK;
+        uint task = CK_TASKS_BUILD && kind == CK_WORK_TASK;
         CK_PTR L = s + CK_SH_LAUNCH(task ? 0u : slot);
         CK_PTR R = s + CK_SH_TASK(max_workers, task ? slot : 0u);
-        CK_PTR E = ch + CK_CH_TASK_ENTRY + (task ? slot : 0u) * CK_CH_TE_WORDS; /* host memory */
         CK_PTR tx = s + CK_SH_TX(max_workers, w);
         CK_PTR F = s + CK_SH_FORK(max_workers, f);
-        /* A task group's ticket and descriptor (the claim acquired them). */
-        uint ticket = task ? ck_load_relaxed(R + CK_T_TICKET) : 0u;
+        /* A task group's descriptor (the claim acquired it). */
         uint desc = task ? ck_load_relaxed(R + CK_T_DESC) : 0u;
         /* A forked group copies its fork's transmit bytes, then lets the
          * record go; a task group copies its arguments from the table in host
@@ -700,7 +708,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
             ck_store_relaxed(tx + i, ck_load_relaxed(F + CK_F_TX + i));
         uint argw = task ? min(CK_TASK_DESC_NW(desc), 2u * CK_MAX_ARG_WORDS) : 0u;
         for (uint i = get_local_id(0); i < argw; i += get_local_size(0))
-            ck_store_relaxed(tx + i, ck_sys_load_relaxed(E + CK_CH_TE_ARGS + i));
+            ck_store_relaxed(tx + i, ck_sys_load_relaxed(ch + CK_CH_TASK_ENTRY + slot * CK_CH_TE_WORDS + i));
         ck_group_barrier_device(); /* the copy is done; thread 0's acquire covers the group */
         if (get_local_id(0) == 0) {
             if (chaos)
@@ -709,10 +717,9 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
                 ck_fetch_sub(F + CK_F_REFS, 1u);
             if (task && group == 0u) {
                 ulong now = ck_device_clock_ns();
-                if (now) {
-                    ck_sys_store_relaxed(E + CK_CH_TE_START, (uint)now);
-                    ck_sys_store_relaxed(E + CK_CH_TE_START + 1u, (uint)(now >> 32));
-                }
+                CK_PTR tt = ch + CK_CH_TASK_TIMES + slot * CK_CH_TT_WORDS + CK_CH_TT_START;
+                ck_sys_store_relaxed(tt, (uint)now);
+                ck_sys_store_relaxed(tt + 1u, (uint)(now >> 32));
             }
             ck_store_relaxed(rec + CK_W_SLOT, task ? CK_W_SLOT_TASK | slot : slot);
             ck_store_relaxed(rec + CK_W_GROUP, group);
@@ -721,7 +728,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         if (task)
-            launch = ticket;
+            launch = 0u; /* a task has no launch id */
         else if (kind != CK_WORK_FORK)
             launch = ck_load_relaxed(L + CK_L_ID);
         ck_wg_t ctx;
@@ -751,16 +758,18 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
             ck_store_relaxed(rec + CK_W_STATE, 0u);
             killed = ctx.coop && ctx.killed;
             if (task) {
+                /* The record holds this ticket until its last group is done. */
+                R = s + CK_SH_TASK(max_workers, slot);
                 if (ck_fetch_add(R + CK_T_DONE, 1u) + 1u == ctx.groups) {
-                    /* The last group: the device times, then the state word
+                    /* The last group: the device time, then the state word
                      * that says done and frees the entry (the release covers
                      * every group's writes, which the count above has seen). */
                     ulong now = ck_device_clock_ns();
-                    if (now) {
-                        ck_sys_store_relaxed(E + CK_CH_TE_END, (uint)now);
-                        ck_sys_store_relaxed(E + CK_CH_TE_END + 1u, (uint)(now >> 32));
-                    }
-                    ck_sys_store_release(ch + CK_CH_TASK_STATE + 2u * slot, 2u * ticket + 2u);
+                    CK_PTR tt = ch + CK_CH_TASK_TIMES + slot * CK_CH_TT_WORDS + CK_CH_TT_END;
+                    ck_sys_store_relaxed(tt, (uint)now);
+                    ck_sys_store_relaxed(tt + 1u, (uint)(now >> 32));
+                    ck_sys_store_release(ch + CK_CH_TASK_STATE + 2u * slot,
+                                         2u * ck_load_relaxed(R + CK_T_TICKET) + 2u);
                     ck_fetch_add(s + CK_H_TASK_FINISHED, 1u);
                 }
             } else if (!ctx.coop) {

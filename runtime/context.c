@@ -398,8 +398,8 @@ static ck_status build_program(ck_context *ctx)
     }
     char opts[256];
     /* Without chaos, the device compiler drops the chaos code (ck_scheduler.cl). */
-    snprintf(opts, sizeof opts, "-DCK_MEGAKERNEL -DCK_LOCAL_POOL_BYTES=%zu -DCK_CHAOS_BUILD=%d",
-             ctx->opts.local_pool_bytes, ctx->opts.chaos_seed != 0);
+    snprintf(opts, sizeof opts, "-DCK_MEGAKERNEL -DCK_LOCAL_POOL_BYTES=%zu -DCK_CHAOS_BUILD=%d -DCK_TASKS_BUILD=%d",
+             ctx->opts.local_pool_bytes, ctx->opts.chaos_seed != 0, ctx->opts.tasks != 0);
     ck_status s = ck_program_build_parts(ctx->dev, parts, n, opts, &ctx->program);
     if (s != CK_OK)
         return s;

@@ -94,6 +94,7 @@ struct ck_context {
      * its current ticket's spawn and of the first time the host saw it done
      * (ns of ck_now_s; 0 = not yet). */
     _Atomic uint64_t task_next;
+    _Atomic uint32_t task_posted;  /* tickets written (CK_CH_TASK_POSTED's source) */
     _Atomic uint64_t task_spawn_ns[CK_TASK_SLOTS];
     _Atomic uint64_t task_seen_ns[CK_TASK_SLOTS];
 

@@ -77,6 +77,9 @@ ck_status ck_kernel_find(ck_context *ctx, const char *name, ck_kernel *out)
     ck_status s = check_built(ctx, "ck_kernel_find");
     if (s != CK_OK)
         return s;
+    if (!ctx->opts.tasks)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_kernel_find: the context was built without tasks: set "
+                       "ck_context_options.tasks = 1 before ck_context_create");
     int k = ck_stitch_find_kernel(&ctx->stitch, name);
     if (k < 0)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_kernel_find: no kernel named '%s' in the context's sources", name);
@@ -162,15 +165,24 @@ ck_status ck_task_spawn(ck_context *ctx, ck_kernel kernel, unsigned groups, cons
     uint32_t w32[2 * CK_MAX_ARG_WORDS];
     memcpy(w32, words, nw * 4u);
     for (unsigned i = 0; i < nw; ++i)
-        atomic_store_explicit(word(ctx, base + CK_CH_TE_ARGS + i), w32[i], memory_order_relaxed);
-    for (unsigned i = 0; i < 4; ++i)
-        atomic_store_explicit(word(ctx, base + CK_CH_TE_START + i), 0u, memory_order_relaxed);
+        atomic_store_explicit(word(ctx, base + i), w32[i], memory_order_relaxed);
     atomic_store_explicit(word(ctx, CK_CH_TASK_STATE + 2u * e + 1u), CK_TASK_DESC(kernel.index, nw, groups),
                           memory_order_relaxed);
     atomic_store_explicit(&ctx->task_seen_ns[e], 0, memory_order_relaxed);
     atomic_store_explicit(&ctx->task_spawn_ns[e], now_ns(), memory_order_relaxed);
     atomic_store_explicit(state_word(ctx, t), written_value(t), memory_order_release);
-    atomic_fetch_add_explicit(word(ctx, CK_CH_TASK_POSTED), 1u, memory_order_release);
+    /* The hint: the count of written tickets, kept in host memory (an RMW on
+     * a word the device reads every pass cost more) and stored to the
+     * channel; a store may land after a later spawn's larger one, so each
+     * spawn stores again until the count it stored is the current one. */
+    uint32_t posted = atomic_fetch_add_explicit(&ctx->task_posted, 1u, memory_order_acq_rel) + 1u;
+    for (;;) {
+        atomic_store_explicit(word(ctx, CK_CH_TASK_POSTED), posted, memory_order_release);
+        uint32_t now_posted = atomic_load_explicit(&ctx->task_posted, memory_order_acquire);
+        if (now_posted == posted)
+            break;
+        posted = now_posted;
+    }
     out->ctx = ctx;
     out->ticket = t;
     return CK_OK;
@@ -282,11 +294,11 @@ ck_status ck_task_get_stats(ck_task task, ck_task_stats *out)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_get_stats: task %llu has not finished: wait for it first",
                        (unsigned long long)t);
     /* Read, then check that the entry still held t throughout. */
-    unsigned e = (unsigned)(t % T), base = CK_CH_TASK_ENTRY + e * CK_CH_TE_WORDS;
+    unsigned e = (unsigned)(t % T), base = CK_CH_TASK_TIMES + e * CK_CH_TT_WORDS;
     uint32_t d = atomic_load_explicit(word(ctx, CK_CH_TASK_STATE + 2u * e + 1u), memory_order_relaxed);
     uint32_t v[4];
     for (unsigned i = 0; i < 4; ++i)
-        v[i] = atomic_load_explicit(word(ctx, base + CK_CH_TE_START + i), memory_order_relaxed);
+        v[i] = atomic_load_explicit(word(ctx, base + i), memory_order_relaxed);
     uint64_t spawn = atomic_load_explicit(&ctx->task_spawn_ns[e], memory_order_relaxed);
     uint64_t seen = atomic_load_explicit(&ctx->task_seen_ns[e], memory_order_relaxed);
     atomic_thread_fence(memory_order_acquire);

@@ -170,6 +170,8 @@ typedef struct {
     double rt_median, rt_p99, tput;
     double tput_launch_call_us, tput_wait_call_us; /* host time per launch in ck_launch_kernel / ck_wait */
     double task_rt_median, task_rt_p99, task_tput, task_spawn_us; /* the task API, empty 1-group tasks */
+    double task_phase_us[3];
+    unsigned task_workers;   /* workers of the megakernel built with tasks */ /* medians: spawn call, device execution, the rest (-1: no device clock) */
     double global_barrier_us, resizing_barrier_us;
     double gather_us[4], gather_period_us;
     unsigned gather_kills, gather_forked; /* of the cooperative kernel, over all gathers */
@@ -351,38 +353,6 @@ static void measure_megakernel(const options *o, results *r)
     r->tput = o->throughput_launches / ((app_now_ms() - t0) * 1e-3);
     free(ring);
 
-    /* Tasks (the task API): spawn + wait of an empty 1-group task, then
-     * spawns kept going (the table bounds those in flight) and every task
-     * waited for at the end. */
-    ck_kernel ek;
-    if (ck_kernel_find(ctx, "bench_empty", &ek) != CK_OK)
-        fail("bench_empty (task)", ck_last_error());
-    t = malloc(o->iterations * sizeof *t);
-    for (unsigned i = 0; i < 20 + o->iterations; ++i) {
-        ck_task tk;
-        double a = app_now_ms();
-        if (ck_task_spawn(ctx, ek, 1, NULL, 0, o->timeout, &tk) != CK_OK || ck_task_wait(tk, o->timeout) != CK_OK)
-            fail("bench_empty (task)", ck_last_error());
-        if (i >= 20) /* the first 20 warm up */
-            t[i - 20] = (app_now_ms() - a) * 1e3;
-    }
-    s = app_summarize(t, o->iterations);
-    r->task_rt_median = s.median;
-    r->task_rt_p99 = s.p99;
-    free(t);
-    unsigned n_tasks = o->throughput_launches * 5;
-    t0 = app_now_ms();
-    for (unsigned i = 0; i < n_tasks; ++i) {
-        ck_task tk;
-        if (ck_task_spawn(ctx, ek, 1, NULL, 0, o->timeout, &tk) != CK_OK)
-            fail("bench_empty (task throughput)", ck_last_error());
-    }
-    double spawned = app_now_ms();
-    if (ck_task_wait_all(ctx, o->timeout) != CK_OK)
-        fail("bench_empty (task throughput)", ck_last_error());
-    r->task_tput = n_tasks / ((app_now_ms() - t0) * 1e-3);
-    r->task_spawn_us = (spawned - t0) * 1e3 / n_tasks;
-
     r->global_barrier_us = barrier_us(ctx, "bench_global_barrier", o);
     r->resizing_barrier_us = barrier_us(ctx, "bench_resizing_barrier", o);
 
@@ -428,6 +398,76 @@ static void measure_megakernel(const options *o, results *r)
     if (ck_context_destroy(ctx) != CK_OK)
         fail("closing the megakernel", ck_last_error());
 }
+
+/* The task API in a megakernel built with it (ck_context_options.tasks),
+ * on its own context, so the launch figures above come from the build
+ * without the task code. */
+static void measure_tasks(const options *o, results *r)
+{
+    ck_context_options co = {.device = o->dev, .work_group_size = o->wg, .timeout_s = o->timeout,
+                             .max_groups = o->max_groups, .tasks = 1};
+    ck_context *ctx;
+    const char *coop[] = {"bench_global_barrier", "bench_resizing_barrier", "bench_gather_coop"};
+    if (ck_context_create(&co, &ctx) != CK_OK || ck_context_add_source(ctx, "ckbench.cl", bench_source, coop, 3) ||
+        ck_context_build(ctx) != CK_OK)
+        fail("building the megakernel with tasks", ck_last_error());
+    r->task_workers = ck_context_workers(ctx);
+    /* Tasks (the task API): spawn + wait of an empty 1-group task, then
+     * spawns kept going (the table bounds those in flight) and every task
+     * waited for at the end. */
+    ck_kernel ek;
+    if (ck_kernel_find(ctx, "bench_empty", &ek) != CK_OK)
+        fail("bench_empty (task)", ck_last_error());
+    /* Where a task's round trip goes (its statistics): spawn call, device
+     * execution (first group start to last group end, device clock; -1
+     * without one) and the rest (to a worker, and the notice back). */
+    double *t = malloc(o->iterations * sizeof *t), *ph[3];
+    for (int k = 0; k < 3; ++k)
+        ph[k] = malloc(o->iterations * sizeof(double));
+    for (unsigned i = 0; i < 20 + o->iterations; ++i) {
+        ck_task tk;
+        ck_task_stats st;
+        double a = app_now_ms();
+        if (ck_task_spawn(ctx, ek, 1, NULL, 0, o->timeout, &tk) != CK_OK)
+            fail("bench_empty (task)", ck_last_error());
+        double b = app_now_ms();
+        if (ck_task_wait(tk, o->timeout) != CK_OK)
+            fail("bench_empty (task)", ck_last_error());
+        double c = app_now_ms();
+        if (ck_task_get_stats(tk, &st) != CK_OK)
+            fail("bench_empty (task)", ck_last_error());
+        if (i >= 20) { /* the first 20 warm up */
+            t[i - 20] = (c - a) * 1e3;
+            ph[0][i - 20] = (b - a) * 1e3;
+            ph[1][i - 20] = st.exec_ms < 0 ? -1.0 : st.exec_ms * 1e3;
+            ph[2][i - 20] = st.exec_ms < 0 ? -1.0 : (c - b) * 1e3 - st.exec_ms * 1e3;
+        }
+    }
+    app_summary s = app_summarize(t, o->iterations);
+    r->task_rt_median = s.median;
+    r->task_rt_p99 = s.p99;
+    for (int k = 0; k < 3; ++k) {
+        r->task_phase_us[k] = app_summarize(ph[k], o->iterations).median;
+        free(ph[k]);
+    }
+    free(t);
+    unsigned n_tasks = o->throughput_launches * 5;
+    double t0 = app_now_ms();
+    for (unsigned i = 0; i < n_tasks; ++i) {
+        ck_task tk;
+        if (ck_task_spawn(ctx, ek, 1, NULL, 0, o->timeout, &tk) != CK_OK)
+            fail("bench_empty (task throughput)", ck_last_error());
+    }
+    double spawned = app_now_ms();
+    if (ck_task_wait_all(ctx, o->timeout) != CK_OK)
+        fail("bench_empty (task throughput)", ck_last_error());
+    r->task_tput = n_tasks / ((app_now_ms() - t0) * 1e-3);
+    r->task_spawn_us = (spawned - t0) * 1e3 / n_tasks;
+
+    if (ck_context_destroy(ctx) != CK_OK)
+        fail("destroying the task context", ck_last_error());
+}
+
 
 /* Runs the CUDA reference and keeps its JSON object (one line). */
 static void run_cuda(const options *o, results *r)
@@ -475,6 +515,7 @@ int main(int argc, char **argv)
     memset(&r, 0, sizeof r);
     measure_plain(&o, &r);
     measure_megakernel(&o, &r);
+    measure_tasks(&o, &r);
     if (o.cuda)
         run_cuda(&o, &r);
 
@@ -494,6 +535,9 @@ int main(int argc, char **argv)
                r.tput_launch_call_us, r.tput_wait_call_us);
         printf(" \"task_rt_us_median\": %.2f, \"task_rt_us_p99\": %.2f, \"task_throughput_per_s\": %.0f, "
                "\"task_spawn_us\": %.3f,\n", r.task_rt_median, r.task_rt_p99, r.task_tput, r.task_spawn_us);
+        printf(" \"task_workers\": %u,\n", r.task_workers);
+        printf(" \"task_phases_us_median\": {\"spawn_call\": %.2f, \"exec\": %.2f, \"to_worker_and_back\": %.2f},\n",
+               r.task_phase_us[0], r.task_phase_us[1], r.task_phase_us[2]);
         printf(" \"launch_phases_us_median\": {\"queue\": %.2f, \"gather\": %.2f, \"exec\": %.2f, "
                "\"wake\": %.2f},\n", r.phase_us[0], r.phase_us[1], r.phase_us[2], r.phase_us[3]);
         printf(" \"global_barrier_us\": %.3f, \"resizing_barrier_us\": %.3f,\n", r.global_barrier_us,
@@ -529,6 +573,7 @@ int main(int argc, char **argv)
     printf("%-46s %12.1f %12.1f\n", "task spawn + wait, p99 us", r.plain_rt_p99, r.task_rt_p99);
     printf("%-46s %12.0f %12.0f\n", "empty 1-group tasks per second", r.plain_tput, r.task_tput);
     printf("%-46s %12s %12.3f\n", "  host us per ck_task_spawn", "", r.task_spawn_us);
+    printf("%-46s %12s %12u\n", "  workers of the megakernel built with tasks", "", r.task_workers);
     printf("%-46s %12s %12.2f\n", "global barrier over all workers, us", "-", r.global_barrier_us);
     printf("%-46s %12s %12.2f\n", "resizing barrier (no resize), us", "-", r.resizing_barrier_us);
     for (int k = 0; k < 4; ++k) {

@@ -7,11 +7,11 @@
 # batched spawning, the task-count and the work-items-per-task sweeps, each
 # as JSON under OUTDIR. Stages stop starting once BUDGET_S seconds have
 # passed; OUTDIR/stages.txt says what ran. STAGES="a b" runs only those
-# (names: api bench base f1 batched count wg).
+# (names: api bench regs base f1 batched count wg).
 # Usage: tools/device_task_api.sh OUTDIR [BUDGET_S] [BASELINE_SOURCE_DIR]
 set -u
 out=${1:?usage: device_task_api.sh OUTDIR [BUDGET_S] [BASELINE_SOURCE_DIR]}; budget=${2:-540}; base=${3:-}
-want=${STAGES:-api bench base f1 batched count wg}
+want=${STAGES:-api bench regs base f1 batched count wg}
 mkdir -p "$out"
 b=/tmp/bt
 source "$(dirname "$0")/device_setup.sh"
@@ -29,6 +29,11 @@ stage() { # name, timeout, command...
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $out/gpu.txt 2>&1
 on api && CK_DEVICE=NVIDIA stage tasks-api 150 $b/tests/megakernel/test_tasks cl12 tests/megakernel/task_kernels.cl 5
 on bench && stage ckbench 150 $b/tools/ckbench --device NVIDIA --json --cuda /tmp/ckbench_cuda
+if on regs; then # the megakernel's registers (ptxas -v on its dumped PTX)
+  CK_DUMP_BINARY=/tmp/mk.ptx timeout 120 $b/tools/ckbench --device NVIDIA --iterations 10 >/dev/null 2>&1
+  tr -d '\000' < /tmp/mk.ptx > /tmp/mk_clean.ptx
+  "$(dirname "$(command -v nvcc)")/ptxas" -arch=sm_90 -v /tmp/mk_clean.ptx -o /tmp/mk.cubin > $out/ptxas.txt 2>&1
+fi
 if on base && [ -n "$base" ]; then
   meson setup -Dtests=disabled /tmp/bbase "$base" >>$out/meson_base.log 2>&1 && meson compile -C /tmp/bbase \
     >>$out/meson_base.log 2>&1 && stage ckbench_base 150 /tmp/bbase/tools/ckbench --device NVIDIA --json

@@ -41,7 +41,7 @@ typedef struct {
     size_t max_out_bytes;
 } ck_setup;
 
-static int setup_context(const tr_set *set, const tr_options *o, ck_setup *c, char *err, size_t err_len)
+static int setup_context(const tr_set *set, const tr_options *o, int tasks, ck_setup *c, char *err, size_t err_len)
 {
     memset(c, 0, sizeof *c);
     /* Arena: every buffer (rounded up) plus room for the runtime; local pool:
@@ -70,6 +70,7 @@ static int setup_context(const tr_set *set, const tr_options *o, ck_setup *c, ch
     co.local_pool_bytes = (local + 15) / 16 * 16;
     co.timeout_s = o->timeout_s;
     co.quiet_warnings = 1;
+    co.tasks = tasks;
     if (ck_context_create(&co, &c->ctx) != CK_OK)
         CK_FAIL("ck_context_create");
     for (unsigned j = 0; j < set->n_jobs; j++) {
@@ -161,7 +162,7 @@ int tr_run_ck(const tr_set *set, const tr_options *o, tr_result *r, char *err, s
     int rc = -1;
     if (tr_result_alloc(set, r, err, err_len))
         return -1;
-    if (setup_context(set, o, &c, err, err_len))
+    if (setup_context(set, o, 0, &c, err, err_len))
         goto done;
     ck_context *ctx = c.ctx;
     /* Warm-up: a few launches of every kernel, waited for. */
@@ -255,7 +256,7 @@ int tr_run_tasks(const tr_set *set, const tr_options *o, tr_result *r, char *err
     int rc = -1;
     if (tr_result_alloc(set, r, err, err_len))
         return -1;
-    if (setup_context(set, o, &c, err, err_len))
+    if (setup_context(set, o, 1, &c, err, err_len))
         goto done;
     ck_context *ctx = c.ctx;
     ck_kernel kern[TR_MAX_JOBS];

@@ -162,6 +162,10 @@ static void test_argument_errors_name_the_parameter(void **state)
     ck_arg wrong_count[1] = {ck_arg_buffer(b)};
     assert_int_equal(ck_launch_kernel(ctx, "scale", 1, wrong_count, 1, &l), CK_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(ck_last_error(), "takes 3 arguments"));
+    /* A context built without ck_context_options.tasks has no task API. */
+    ck_kernel k;
+    assert_int_equal(ck_kernel_find(ctx, "scale", &k), CK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ck_last_error(), "built without tasks"));
     ck_arg wrong_kind[3] = {ck_arg_float(1), ck_arg_float(1), ck_arg_uint(1)};
     assert_int_equal(ck_launch_kernel(ctx, "scale", 1, wrong_kind, 3, &l), CK_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(ck_last_error(), "'global float * x'"));

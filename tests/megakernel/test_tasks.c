@@ -22,7 +22,7 @@ static unsigned wg;
 
 static ck_context *make(uint64_t seed)
 {
-    ck_context_options o = {.timeout_s = 120, .chaos_seed = seed, .quiet_warnings = 1};
+    ck_context_options o = {.timeout_s = 120, .chaos_seed = seed, .quiet_warnings = 1, .tasks = 1};
     ck_path_parse(path_name, &o.device.path);
     o.device.device = getenv("CK_DEVICE") ? NULL : "Portable Computing Language";
     ck_context *c;
