@@ -4,7 +4,7 @@ apps, tasks).
 
   check_cktasks.py run CKTASKS PATH   cktasks --bench all --json on the atomics
       path PATH (cl20 or cl12), twice: 64 tasks of 128 work-items, and 16 tasks
-      of 32; every bench x form must PASS with positive figures (no timing
+      of 32 (and form f with batched spawning once); every bench x form must PASS with positive figures (no timing
       thresholds), mpe must be there with the kinds it used, and the keys of
       docs/TASKS.md must be present.
   check_cktasks.py cli CKTASKS        bad command lines: exit 2 and one line
@@ -16,9 +16,9 @@ import json
 import subprocess
 import sys
 
-FORMS = ["queues", "batches", "fused", "ck", "cpu"]
+FORMS = ["queues", "batches", "fused", "ck", "cpu", "tasks"]
 TOP_KEYS = ["tool", "version", "device", "path", "tasks", "wg", "seed", "queues", "batch", "threads",
-            "ck_window", "results", "geomean_ck_over_queues", "pass"]
+            "ck_window", "task_batch", "results", "geomean_ck_over_queues", "geomean_tasks_over_queues", "pass"]
 ROW_KEYS = ["bench", "kinds", "form", "letter", "tasks", "status", "total_ms", "tasks_per_s", "median_us",
             "p99_us", "speedup_vs_queues", "failed_tasks", "note", "message"]
 failures = []
@@ -74,9 +74,10 @@ def run_json(tool, path, tasks, wg):
                 fail(f"{name}: kinds '{r['kinds']}' should name the mixed kinds (mb and mm at least)")
         elif r["kinds"] != r["bench"] or r["tasks"] != tasks:
             fail(f"{name}: kinds '{r['kinds']}' / tasks {r['tasks']}")
-    g = doc.get("geomean_ck_over_queues")
-    if not isinstance(g, (int, float)) or not g > 0:
-        fail(f"{label}: geomean_ck_over_queues = {g!r}")
+    for key in ["geomean_ck_over_queues", "geomean_tasks_over_queues"]:
+        g = doc.get(key)
+        if not isinstance(g, (int, float)) or not g > 0:
+            fail(f"{label}: {key} = {g!r}")
     if doc.get("pass") is not True:
         fail(f"{label}: pass is {doc.get('pass')!r}")
 
@@ -98,6 +99,8 @@ def run_cli(tool):
         ["--batch", "0"],
         ["--threads", "0"],
         ["--ck-window", "0"],
+        ["--task-batch", "-1"],
+        ["--task-batch", "x"],
         ["--timeout", "nan"],
         ["--path", "cl99"],
         ["--seed", "abc"],
@@ -124,11 +127,12 @@ def run_cli(tool):
 
 def run_corrupt(tool):
     import os
-    for letter, form in [("a", "queues"), ("e", "cpu")]:
+    for letter, form in [("a", "queues"), ("e", "cpu"), ("f", "tasks")]:
         env = dict(os.environ, CKTASKS_CORRUPT=letter)
+        other = "cpu" if form == "queues" else "queues"
         for bench in ["mm", "mb"]:
-            args = [tool, "--bench", bench, "--tasks", "4", "--forms", "a,e", "--json", "--quiet",
-                    "--timeout", "60"]
+            args = [tool, "--bench", bench, "--tasks", "4", "--forms", "a," + ("e" if letter == "a" else letter),
+                    "--json", "--quiet", "--timeout", "60"]
             p = subprocess.run(args, capture_output=True, text=True, timeout=120, env=env)
             label = f"CKTASKS_CORRUPT={letter} {' '.join(args[1:])}"
             try:
@@ -136,7 +140,6 @@ def run_corrupt(tool):
             except (json.JSONDecodeError, KeyError) as e:
                 fail(f"{label}: no JSON ({e}); stderr {p.stderr[:500]}")
                 continue
-            other = "cpu" if form == "queues" else "queues"
             if p.returncode != 1 or rows[form]["status"] != "FAIL" or rows[form]["failed_tasks"] != 1:
                 fail(f"{label}: exit {p.returncode}, {form} row {rows[form]}")
             elif rows[other]["status"] != "PASS":
@@ -145,10 +148,27 @@ def run_corrupt(tool):
                 fail(f"{label}: the message should name task 2: {rows[form]['message']!r}")
 
 
+def run_task_batches(tool, path):
+    """Form (f) with batched spawning (--task-batch 5 of 16 tasks): PASS, and the note says so."""
+    args = [tool, "--bench", "mm", "--tasks", "16", "--forms", "f", "--task-batch", "5", "--path", path,
+            "--json", "--quiet", "--timeout", "60"]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    label = " ".join(args[1:])
+    try:
+        doc = json.loads(p.stdout)
+        row = doc["results"][0]
+    except (json.JSONDecodeError, KeyError, IndexError) as e:
+        fail(f"{label}: no JSON ({e}); stderr {p.stderr[:500]}")
+        return
+    if p.returncode != 0 or row["status"] != "PASS" or doc.get("task_batch") != 5 or "batches of 5" not in row["note"]:
+        fail(f"{label}: exit {p.returncode}, task_batch {doc.get('task_batch')}, row {row}")
+
+
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "run":
         run_json(sys.argv[2], sys.argv[3], 64, 128)
         run_json(sys.argv[2], sys.argv[3], 16, 32)
+        run_task_batches(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 3 and sys.argv[1] == "cli":
         run_cli(sys.argv[2])
         run_corrupt(sys.argv[2])
