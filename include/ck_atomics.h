@@ -219,6 +219,55 @@ void ck_sys_load8_relaxed(CK_PTR p, uint *v)
 }
 #endif
 
+/* 64-bit words of host-visible memory: the task table's pairs of state and
+ * descriptor (megakernel/ck_channel_layout.h), which must be read and
+ * written as one value (a descriptor read apart from its state could be an
+ * older one). Four consecutive words (32-byte aligned) are read with relaxed
+ * loads all in flight at once; one is read with acquire or written with
+ * release. */
+#if defined(CK_PATH_CL20)
+#if defined(cl_khr_int64_base_atomics)
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#endif
+#define CK_PTR64 volatile global atomic_ulong *
+ulong ck_sys_load64_acquire(CK_PTR64 p) { return atomic_load_explicit(p, memory_order_acquire, CK_SCOPE_SYS); }
+void ck_sys_store64_release(CK_PTR64 p, ulong v) { atomic_store_explicit(p, v, memory_order_release, CK_SCOPE_SYS); }
+void ck_sys_load4x64_relaxed(CK_PTR64 p, ulong *v)
+{
+    for (uint i = 0; i < 4u; ++i)
+        v[i] = atomic_load_explicit(p + i, memory_order_relaxed, CK_SCOPE_SYS);
+}
+#elif defined(CK_NV_PTX_FENCES)
+#define CK_PTR64 volatile global ulong *
+ulong ck_sys_load64_acquire(CK_PTR64 p)
+{
+    ulong v;
+    __asm__ volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+void ck_sys_store64_release(CK_PTR64 p, ulong v)
+{
+    __asm__ volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+void ck_sys_load4x64_relaxed(CK_PTR64 p, ulong *v)
+{
+    __asm__ volatile("ld.relaxed.sys.global.v2.u64 {%0, %1}, [%4];\n\t"
+                     "ld.relaxed.sys.global.v2.u64 {%2, %3}, [%4+16];"
+                     : "=l"(v[0]), "=l"(v[1]), "=l"(v[2]), "=l"(v[3])
+                     : "l"(p)
+                     : "memory");
+}
+#else
+#define CK_PTR64 volatile global ulong *
+ulong ck_sys_load64_acquire(CK_PTR64 p) { ulong v = *p; ck_sys_fence(); return v; }
+void ck_sys_store64_release(CK_PTR64 p, ulong v) { ck_sys_fence(); *p = v; }
+void ck_sys_load4x64_relaxed(CK_PTR64 p, ulong *v)
+{
+    for (uint i = 0; i < 4u; ++i)
+        v[i] = p[i];
+}
+#endif
+
 /* The device's clock in nanoseconds, for the task statistics: NVIDIA's
  * %globaltimer where inline PTX is accepted; 0 elsewhere, where OpenCL C has
  * no clock (the host then reports the device times as unavailable). */

@@ -55,8 +55,9 @@
  *         free entry);
  *   2t+2  task t is done and the entry free for ticket t + CK_TASK_SLOTS
  *         (device, release store by the group that finishes the task last).
- * The state words sit in pairs (state, descriptor) in one array, so the
- * scheduler reads sixteen tickets' states with four batched loads; the
+ * The state words sit in pairs (state, descriptor), one 64-bit word each
+ * (state in the low half), always written and read as one value, in one
+ * array: the scheduler reads four tickets' pairs with one batched load; the
  * descriptor says kernel, argument words and groups (CK_TASK_DESC). The
  * argument words sit in a separate entry of CK_CH_TE_WORDS words, read by
  * the worker groups that run the task. */

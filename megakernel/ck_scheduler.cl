@@ -209,47 +209,58 @@ uint ck_sched_start(ck_sched_t *S, uint slot)
 }
 
 /* Tasks (runtime/task.c): makes newly written tickets visible to the
- * workers. Reads the state words of up to 16 tickets from the first
- * invisible one with four batched loads of host memory (one bus round
- * trip), takes the run whose state says "written", then, after a fence
- * that acquires what the host wrote before those states, reads their
- * descriptors again and writes each ticket's device record, the claim word
- * last (release), before publishing the new count. Never per task: the
- * workers claim and run the groups, and the last group marks the task done
- * in host memory. `posted` is the host's hint (CK_CH_TASK_POSTED): while it
- * is not ahead of the visible count, the table is not read at all. */
+ * workers, in batches of four tickets: one batched load of host memory
+ * reads four pairs (state and descriptor, one 64-bit word each, written by
+ * the host as one value); for the run whose state says "written", each
+ * ticket's device record is written, the claim word last (release). Up to
+ * four batches a pass, then the new count is published. No fence: the
+ * scheduler needs only the descriptor, which comes with its state; the
+ * worker that claims a group acquires the state word itself before it reads
+ * the task's arguments. Never per task: the workers claim and run the
+ * groups, and the last group marks the task done in host memory. `posted`
+ * is the host's hint (CK_CH_TASK_POSTED): while it is not ahead of the
+ * visible count, the table is not read at all. (Measured on the H100:
+ * sixteen tickets read through a stack array, then a system fence and a
+ * second read for the descriptors, took 18 us a pass.) */
+uint ck_sched_task_batch(ck_sched_t *S, uint v, uint posted)
+{
+    uint e0 = v & (CK_TASK_SLOTS - 1u);
+    uint base = e0 & ~3u; /* four pairs, 32-byte aligned */
+    uint first = e0 - base;
+    uint lim = min(4u - first, posted - v);
+    ulong w[4];
+    ck_sys_load4x64_relaxed((CK_PTR64)(S->ch + CK_CH_TASK_STATE) + base, w);
+    uint n = first; /* pairs before the first ticket are not ours */
+    #pragma unroll
+    for (uint i = 0; i < 4u; ++i) {
+        uint d = (uint)(w[i] >> 32);
+        if (n == i && i - first < lim && (uint)w[i] == 2u * (v + i - first) + 1u) {
+            n = i + 1u;
+            CK_PTR R = S->s + CK_SH_TASK(S->max_workers, base + i);
+            ck_store_relaxed(R + CK_T_DONE, 0u);
+            ck_store_relaxed(R + CK_T_TICKET, v + i - first);
+            ck_store_relaxed(R + CK_T_DESC, d);
+            ck_store_release(R + CK_T_CLAIM, CK_CLAIM_BIAS + CK_TASK_DESC_GROUPS(d));
+            S->task_groups += CK_TASK_DESC_GROUPS(d);
+        }
+    }
+    return n - first;
+}
+
 void ck_sched_tasks(ck_sched_t *S, uint posted)
 {
     uint v = S->task_visible;
-    if ((int)(posted - v) <= 0)
-        return;
-    uint e0 = v & (CK_TASK_SLOTS - 1u);
-    uint base = e0 & ~3u; /* a batch of eight words holds four pairs, 32-byte aligned */
-    uint first = e0 - base;
-    uint batches = min(4u, (CK_TASK_SLOTS - base) / 4u);
-    CK_PTR st = S->ch + CK_CH_TASK_STATE + 2u * base;
-    uint w[32];
-    for (uint k = 0; k < batches; ++k)
-        ck_sys_load8_relaxed(st + 8u * k, w + 8u * k);
-    uint lim = min(4u * batches - first, posted - v), n = 0;
-    while (n < lim && w[2u * (first + n)] == 2u * (v + n) + 1u)
-        ++n;
-    if (n == 0u)
-        return;
-    ck_sys_fence();
-    for (uint k = 0; k < batches; ++k)
-        ck_sys_load8_relaxed(st + 8u * k, w + 8u * k);
-    for (uint i = 0; i < n; ++i) {
-        uint d = w[2u * (first + i) + 1u];
-        CK_PTR R = S->s + CK_SH_TASK(S->max_workers, e0 + i);
-        ck_store_relaxed(R + CK_T_DONE, 0u);
-        ck_store_relaxed(R + CK_T_TICKET, v + i);
-        ck_store_relaxed(R + CK_T_DESC, d);
-        ck_store_release(R + CK_T_CLAIM, CK_CLAIM_BIAS + CK_TASK_DESC_GROUPS(d));
-        S->task_groups += CK_TASK_DESC_GROUPS(d);
+    #pragma unroll 1
+    for (uint b = 0; b < 4u && (int)(posted - v) > 0; ++b) {
+        uint n = ck_sched_task_batch(S, v, posted);
+        v += n;
+        if (n == 0u || (v & 3u) != 0u)
+            break; /* a ticket not yet written, or the batch ended early */
     }
-    S->task_visible = v + n;
-    ck_store_release(S->s + CK_H_TASK_VISIBLE, v + n);
+    if (v != S->task_visible) {
+        S->task_visible = v;
+        ck_store_release(S->s + CK_H_TASK_VISIBLE, v);
+    }
 }
 
 /* Published launches: report those whose first wave has been taken, drop
@@ -540,7 +551,7 @@ uint ck_claim_group(CK_PTR s, uint *group)
  * has no group left (the record is rewritten only for ticket + CK_TASK_SLOTS,
  * once the ticket is done); above the bias the decrement took a group of
  * the ticket the record holds now, which the caller reads from it. */
-uint ck_claim_task(CK_PTR s, uint max_workers, uint *group)
+uint ck_claim_task(CK_PTR s, CK_PTR ch, uint max_workers, uint *group)
 {
     if (!CK_TASKS_BUILD)
         return 0;
@@ -553,6 +564,10 @@ uint ck_claim_task(CK_PTR s, uint max_workers, uint *group)
         if (ck_load_relaxed(R + CK_T_CLAIM) > CK_CLAIM_BIAS) {
             uint c = ck_fetch_sub(R + CK_T_CLAIM, 1u);
             if (c > CK_CLAIM_BIAS) {
+                /* What the host wrote before the state (arguments, buffers)
+                 * is visible to the group after this acquire and the group
+                 * barrier that follows (the scheduler read the state relaxed). */
+                ck_sys_load64_acquire((CK_PTR64)(ch + CK_CH_TASK_STATE) + e);
                 ck_fetch_add(s + CK_H_TASK_TAKEN, 1u);
                 *group = CK_TASK_DESC_GROUPS(ck_load_relaxed(R + CK_T_DESC)) - (c - CK_CLAIM_BIAS);
                 return e + 1u;
@@ -607,7 +622,7 @@ uint ck_find_fork_record(CK_PTR s, uint max_workers, uint t)
  * worker takes a promised fork ticket first, else a unit of CK_H_IDLE and
  * then an ordinary group or a task group. out: slot (a task: its table
  * entry), group, resume point, launch id, fork record. `killed` counts this worker back from a kill once it has decided. */
-uint ck_find_work(CK_PTR s, uint max_workers, uint *idle, uint killed, uint *out)
+uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint *idle, uint killed, uint *out)
 {
     if (!*idle) {
         /* A killed worker stops counting as "on its way back" only once it
@@ -615,7 +630,7 @@ uint ck_find_work(CK_PTR s, uint max_workers, uint *idle, uint killed, uint *out
          * few workers and asks for kills it does not need. */
         uint kind = CK_WORK_GROUP;
         uint slot1 = ck_claim_group(s, &out[1]);
-        if (!slot1 && (slot1 = ck_claim_task(s, max_workers, &out[1])))
+        if (!slot1 && (slot1 = ck_claim_task(s, ch, max_workers, &out[1])))
             kind = CK_WORK_TASK;
         if (!slot1) {
             ck_fetch_add(s + CK_H_IDLE, 1u);
@@ -651,7 +666,7 @@ uint ck_find_work(CK_PTR s, uint max_workers, uint *idle, uint killed, uint *out
             if ((int)ck_fetch_sub(s + CK_H_IDLE, 1u) > 0) {
                 uint kind = CK_WORK_GROUP;
                 uint slot1 = ck_claim_group(s, &out[1]);
-                if (!slot1 && (slot1 = ck_claim_task(s, max_workers, &out[1])))
+                if (!slot1 && (slot1 = ck_claim_task(s, ch, max_workers, &out[1])))
                     kind = CK_WORK_TASK;
                 if (slot1) {
                     *idle = 0;
@@ -675,7 +690,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
     for (;;) {
         if (get_local_id(0) == 0) {
             uint out[5] = {0u, 0u, 0u, 0u, 0u};
-            uint kind = ck_find_work(s, max_workers, &idle, killed, out);
+            uint kind = ck_find_work(s, ch, max_workers, &idle, killed, out);
             scratch[0] = kind;
             scratch[1] = out[0];
             scratch[2] = out[1];
@@ -683,7 +698,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
             scratch[4] = out[3];
             scratch[5] = out[4];
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
+        ck_group_barrier_device(); /* a task claim's acquire covers the group */
         uint kind = scratch[0], slot = scratch[1], group = scratch[2], resume = scratch[3];
         uint launch = scratch[4], f = scratch[5];
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -768,8 +783,9 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
                     CK_PTR tt = ch + CK_CH_TASK_TIMES + slot * CK_CH_TT_WORDS + CK_CH_TT_END;
                     ck_sys_store_relaxed(tt, (uint)now);
                     ck_sys_store_relaxed(tt + 1u, (uint)(now >> 32));
-                    ck_sys_store_release(ch + CK_CH_TASK_STATE + 2u * slot,
-                                         2u * ck_load_relaxed(R + CK_T_TICKET) + 2u);
+                    ck_sys_store64_release((CK_PTR64)(ch + CK_CH_TASK_STATE) + slot,
+                                           ((ulong)ck_load_relaxed(R + CK_T_DESC) << 32) |
+                                               (2u * ck_load_relaxed(R + CK_T_TICKET) + 2u));
                     ck_fetch_add(s + CK_H_TASK_FINISHED, 1u);
                 }
             } else if (!ctx.coop) {

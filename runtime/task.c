@@ -27,9 +27,16 @@ static _Atomic uint32_t *word(ck_context *ctx, unsigned w)
     return (_Atomic uint32_t *)&ck_channel_words(ctx->ch)[w];
 }
 
-static _Atomic uint32_t *state_word(ck_context *ctx, uint64_t ticket)
+/* The entry's pair: state in the low half, descriptor in the high half,
+ * always read and written as one 64-bit value (the device too). */
+static _Atomic uint64_t *pair(ck_context *ctx, uint64_t ticket)
 {
-    return word(ctx, CK_CH_TASK_STATE + 2u * (unsigned)(ticket % T));
+    return (_Atomic uint64_t *)&ck_channel_words(ctx->ch)[CK_CH_TASK_STATE + 2u * (unsigned)(ticket % T)];
+}
+
+static uint32_t state_of(ck_context *ctx, uint64_t ticket, memory_order mo)
+{
+    return (uint32_t)atomic_load_explicit(pair(ctx, ticket), mo);
 }
 
 /* The state word's values for ticket t (mod 2^32: tickets older than 2^31
@@ -136,7 +143,7 @@ ck_status ck_task_spawn(ck_context *ctx, ck_kernel kernel, unsigned groups, cons
     double started = 0;
     unsigned nap = 1;
     for (;;) {
-        if (atomic_load_explicit(state_word(ctx, t), memory_order_acquire) == free_value(t)) {
+        if (state_of(ctx, t, memory_order_acquire) == free_value(t)) {
             if (atomic_compare_exchange_weak_explicit(&ctx->task_next, &t, t + 1, memory_order_relaxed,
                                                       memory_order_relaxed))
                 break;
@@ -166,11 +173,11 @@ ck_status ck_task_spawn(ck_context *ctx, ck_kernel kernel, unsigned groups, cons
     memcpy(w32, words, nw * 4u);
     for (unsigned i = 0; i < nw; ++i)
         atomic_store_explicit(word(ctx, base + i), w32[i], memory_order_relaxed);
-    atomic_store_explicit(word(ctx, CK_CH_TASK_STATE + 2u * e + 1u), CK_TASK_DESC(kernel.index, nw, groups),
-                          memory_order_relaxed);
     atomic_store_explicit(&ctx->task_seen_ns[e], 0, memory_order_relaxed);
     atomic_store_explicit(&ctx->task_spawn_ns[e], now_ns(), memory_order_relaxed);
-    atomic_store_explicit(state_word(ctx, t), written_value(t), memory_order_release);
+    atomic_store_explicit(pair(ctx, t),
+                          (uint64_t)CK_TASK_DESC(kernel.index, nw, groups) << 32 | written_value(t),
+                          memory_order_release);
     /* The hint: the count of written tickets, kept in host memory (an RMW on
      * a word the device reads every pass cost more) and stored to the
      * channel; a store may land after a later spawn's larger one, so each
@@ -192,7 +199,7 @@ ck_status ck_task_spawn(ck_context *ctx, ck_kernel kernel, unsigned groups, cons
  * notes the first time the host saw it done, while the entry still holds t. */
 static int task_done(ck_context *ctx, uint64_t t)
 {
-    uint32_t st = atomic_load_explicit(state_word(ctx, t), memory_order_acquire);
+    uint32_t st = state_of(ctx, t, memory_order_acquire);
     if ((int32_t)(st - done_value(t)) < 0)
         return 0;
     if (st == done_value(t)) {
@@ -235,8 +242,7 @@ static ck_status wait_ticket(ck_context *ctx, uint64_t t, double deadline, doubl
             return ck_fail(CK_ERR_OPENCL, "%s: task %llu cannot finish: the megakernel ended (%s)", fn,
                            (unsigned long long)t, ck_cl_error_name(ctx->megakernel_status));
         if (ck_now_s() >= deadline) {
-            uint32_t d = atomic_load_explicit(word(ctx, CK_CH_TASK_STATE + 2u * (unsigned)(t % T) + 1u),
-                                              memory_order_relaxed);
+            uint32_t d = (uint32_t)(atomic_load_explicit(pair(ctx, t), memory_order_relaxed) >> 32);
             unsigned k = CK_TASK_DESC_KERNEL(d);
             const char *kn = k < ctx->stitch.n_kernels ? ctx->stitch.kernels[k].name : "?";
             char *state_text = ck_context_describe_state(ctx, 2.0);
@@ -295,14 +301,14 @@ ck_status ck_task_get_stats(ck_task task, ck_task_stats *out)
                        (unsigned long long)t);
     /* Read, then check that the entry still held t throughout. */
     unsigned e = (unsigned)(t % T), base = CK_CH_TASK_TIMES + e * CK_CH_TT_WORDS;
-    uint32_t d = atomic_load_explicit(word(ctx, CK_CH_TASK_STATE + 2u * e + 1u), memory_order_relaxed);
+    uint32_t d = (uint32_t)(atomic_load_explicit(pair(ctx, t), memory_order_relaxed) >> 32);
     uint32_t v[4];
     for (unsigned i = 0; i < 4; ++i)
         v[i] = atomic_load_explicit(word(ctx, base + i), memory_order_relaxed);
     uint64_t spawn = atomic_load_explicit(&ctx->task_spawn_ns[e], memory_order_relaxed);
     uint64_t seen = atomic_load_explicit(&ctx->task_seen_ns[e], memory_order_relaxed);
     atomic_thread_fence(memory_order_acquire);
-    if (atomic_load_explicit(state_word(ctx, t), memory_order_relaxed) != done_value(t))
+    if (state_of(ctx, t, memory_order_relaxed) != done_value(t))
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_get_stats: the statistics of task %llu are gone: a later "
                        "task took its table entry (read them before %u more spawns)", (unsigned long long)t, T);
     uint64_t start = v[0] | (uint64_t)v[1] << 32, end = v[2] | (uint64_t)v[3] << 32;
