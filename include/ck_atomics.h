@@ -282,4 +282,14 @@ ulong ck_device_clock_ns(void)
 ulong ck_device_clock_ns(void) { return 0; }
 #endif
 
+/* A pause of about `ns` nanoseconds in a polling loop, to take load off the
+ * memory system while many work-items wait: NVIDIA's nanosleep (sm_70 and
+ * later) where inline PTX is accepted; elsewhere nothing (a CPU device runs
+ * a group's work-items in turn, and the loop's next look is the pause). */
+#if defined(__NV_CL_C_VERSION) && !defined(CK_NO_PTX_FENCES)
+void ck_pause_ns(uint ns) { __asm__ volatile("nanosleep.u32 %0;" ::"r"(ns) : "memory"); }
+#else
+void ck_pause_ns(uint ns) { (void)ns; }
+#endif
+
 #endif

@@ -63,10 +63,15 @@
  * the worker groups that run the task. */
 #define CK_TASK_SLOTS    4096u                    /* power of two, multiple of 16 */
 #define CK_TASK_DESC(kernel, nw, groups) (((unsigned)(kernel) << 22) | ((unsigned)(nw) << 16) | (unsigned)(groups))
-#define CK_TASK_DESC_KERNEL(d) ((d) >> 22)
+#define CK_TASK_DESC_KERNEL(d) (((d) >> 22) & 511u)
+/* Set by the host when a message it sent before this spawn (a launch) may not
+ * have been taken by the scheduler yet: only the scheduler, after it has
+ * taken every pending message, makes such a ticket visible, so a task never
+ * overtakes a launch that was made before it (docs/TASKS_API.md). */
+#define CK_TASK_DESC_AFTER_MSG 0x80000000u
 #define CK_TASK_DESC_NW(d)     (((d) >> 16) & 63u)
 #define CK_TASK_DESC_GROUPS(d) ((d) & 0xffffu)
-#define CK_TASK_MAX_KERNELS 1024u
+#define CK_TASK_MAX_KERNELS 512u
 #define CK_CH_TASK_STATE (CK_CH_DONE + CK_CH_DONE_SLOTS)  /* pairs: state, descriptor */
 #define CK_CH_TASK_ENTRY (CK_CH_TASK_STATE + 2u * CK_TASK_SLOTS)
 #define CK_CH_TE_WORDS   56u  /* argument words (as a launch's, 8-byte aligned)       */

@@ -52,11 +52,25 @@
 #define CK_H_KILLED_BACK (9u * CK_LINE)  /* killed groups whose workers are idle again */
 #define CK_H_CHAOS_AREA  (10u * CK_LINE) /* chaos record/replay: arena byte offset + 1, 0: none */
 /* Tasks (ck_channel_layout.h has the table in host memory). */
-#define CK_H_TASK_VISIBLE (11u * CK_LINE) /* tickets made visible to workers (scheduler) */
+#define CK_H_TASK_VISIBLE (11u * CK_LINE) /* tickets made visible to workers (the poller) */
+#define CK_H_TASK_GROUPS (11u * CK_LINE + 1u) /* their groups, summed (the poller)      */
 #define CK_H_TASK_HEAD   (12u * CK_LINE) /* no ticket below it has a group left (workers move it) */
 #define CK_H_TASK_TAKEN  (13u * CK_LINE) /* task groups claimed by workers        */
 #define CK_H_TASK_FINISHED (13u * CK_LINE + 1u) /* tasks finished                */
-#define CK_H_WORDS       (14u * CK_LINE)
+/* Task poller token: 0 free, 1 held by an idle worker, 2 by the scheduler,
+ * 3 (CK_POLLER_SCHED) left for the scheduler.
+ * Its holder alone reads the task table and makes tickets visible. */
+#define CK_H_TASK_POLLER (14u * CK_LINE)
+#define CK_POLLER_SCHED  3u   /* token left to the scheduler: the next ticket follows a message */
+/* Hot idle workers: workers are split into CK_HOT_CLUSTERS(W) clusters by
+ * index; cluster c's token (a line each, 0 free, 1 held) is held by at most
+ * one of its idle workers, which looks for work without pause. The other
+ * idle workers pause between looks and watch only the promised count, the
+ * demand and their token (docs/DISPATCH.md). */
+#define CK_H_HOT         (15u * CK_LINE)
+#define CK_HOT_MAX       32u
+#define CK_HOT_CLUSTERS(W) ((W) / 2u < 1u ? 1u : (W) / 2u > CK_HOT_MAX ? CK_HOT_MAX : (W) / 2u)
+#define CK_H_WORDS       ((15u + CK_HOT_MAX) * CK_LINE)
 
 /* Launch slot. Hot words have lines of their own. */
 #define CK_L_STATE       0u   /* 0 free, 1 pending, 2 published/running          */
@@ -120,8 +134,9 @@
 #define CK_SH_TASK(W, e)    (CK_SH_TASKS(W) + (e) * CK_T_WORDS)
 #define CK_SH_TOTAL(W)      CK_SH_TASK(W, CK_TASK_SLOTS)
 
-/* Task record: the device's side of table entry e, written by the
- * scheduler when it makes a ticket visible (the claim word last, release). */
+/* Task record: the device's side of table entry e, written by the holder
+ * of CK_H_TASK_POLLER when it makes a ticket visible (the claim word last,
+ * after a release fence). */
 #define CK_T_CLAIM       0u   /* CK_CLAIM_BIAS + groups not yet taken             */
 #define CK_T_DONE        1u   /* groups finished                                  */
 #define CK_T_TICKET      2u

@@ -50,9 +50,7 @@ typedef struct {
     uint started[CK_MAX_LAUNCHES];
     uint coop[CK_MAX_LAUNCHES];
     uint free_slots;          /* bit i set: launch slot i is free (the scheduler alone takes and frees slots) */
-    uint task_visible;        /* tasks: tickets made visible to the workers   */
-    uint task_groups;         /* their groups, summed                         */
-    uint task_taken;          /* CK_H_TASK_TAKEN when last read               */
+    uint task_taken;          /* tasks: CK_H_TASK_TAKEN when last read        */
 } ck_sched_t;
 
 /* Writes a device-to-host message; the pass's flush publishes it. */
@@ -209,69 +207,102 @@ uint ck_sched_start(ck_sched_t *S, uint slot)
 }
 
 /* Tasks (runtime/task.c): makes newly written tickets visible to the
- * workers, in batches of four tickets: one batched load of host memory
- * reads four pairs (state and descriptor, one 64-bit word each, written by
- * the host as one value); for the run whose state says "written", each
- * ticket's device record is written (its claim word comes after all of the
- * pass's records, below). Up to four batches a pass, then the new count is
- * published. No fence: the
- * scheduler needs only the descriptor, which comes with its state; the
- * worker that claims a group acquires the state word itself before it reads
- * the task's arguments. Never per task: the workers claim and run the
- * groups, and the last group marks the task done in host memory. `posted`
- * is the host's hint (CK_CH_TASK_POSTED): while it is not ahead of the
- * visible count, the table is not read at all. (Measured on the H100:
- * sixteen tickets read through a stack array, then a system fence and a
- * second read for the descriptors, took 18 us a pass.) */
-uint ck_sched_task_batch(ck_sched_t *S, uint v, uint posted)
+ * workers. Only the holder of the poller token (CK_H_TASK_POLLER) does it:
+ * an idle worker that polls the table without pause while it has nothing
+ * to do, or the scheduler in a pass where no worker holds the token (every
+ * worker busy). So the table is read by one agent at a time, and a ticket
+ * becomes visible one bus round trip after the host wrote it instead of
+ * after a scheduler pass.
+ *
+ * Reads four tickets with one batched load of host memory (state and
+ * descriptor, one 64-bit word each, written by the host as one value); for
+ * the run whose state says "written", each ticket's device record is
+ * written (its claim word comes after all the records, below). No fence:
+ * the publisher needs only the descriptor, which comes with its state; the
+ * worker that claims a group acquires the state word itself before it
+ * reads the task's arguments. (Measured on the H100: sixteen tickets read
+ * through a stack array, then a system fence and a second read for the
+ * descriptors, took 18 us a pass.) Returns the tickets published. */
+uint ck_task_publish_batch(CK_PTR s, CK_PTR ch, uint max_workers, uint v, uint limit, uint *groups,
+                           uint sched, uint *held)
 {
     uint e0 = v & (CK_TASK_SLOTS - 1u);
     uint base = e0 & ~3u; /* four pairs, 32-byte aligned */
     uint first = e0 - base;
-    uint lim = min(4u - first, posted - v);
+    uint lim = min(4u - first, limit - v);
     ulong w[4];
-    ck_sys_load4x64_relaxed((CK_PTR64)(S->ch + CK_CH_TASK_STATE) + base, w);
+    ck_sys_load4x64_relaxed((CK_PTR64)(ch + CK_CH_TASK_STATE) + base, w);
     uint n = first; /* pairs before the first ticket are not ours */
     #pragma unroll
     for (uint i = 0; i < 4u; ++i) {
         uint d = (uint)(w[i] >> 32);
-        if (n == i && i - first < lim && (uint)w[i] == 2u * (v + i - first) + 1u) {
+        uint after_msg = (d & CK_TASK_DESC_AFTER_MSG) != 0u && !sched;
+        if (n == i && i - first < lim && (uint)w[i] == 2u * (v + i - first) + 1u && after_msg)
+            *held = 1u; /* the scheduler's to publish, after the messages before it */
+        if (n == i && i - first < lim && (uint)w[i] == 2u * (v + i - first) + 1u && !after_msg) {
             n = i + 1u;
-            CK_PTR R = S->s + CK_SH_TASK(S->max_workers, base + i);
+            CK_PTR R = s + CK_SH_TASK(max_workers, base + i);
             ck_store_relaxed(R + CK_T_DONE, 0u);
             ck_store_relaxed(R + CK_T_TICKET, v + i - first);
+            d &= ~CK_TASK_DESC_AFTER_MSG;
             ck_store_relaxed(R + CK_T_DESC, d);
-            S->task_groups += CK_TASK_DESC_GROUPS(d);
+            *groups += CK_TASK_DESC_GROUPS(d);
         }
     }
     return n - first;
 }
 
-/* The records of a pass's new tickets are written first; one release fence
- * then orders them before every claim word, instead of a release store (a
- * fence) per claim word. (Measured on the H100: no change in the empty-task
- * rate, about 400 k/s either way; what bounded it was the idle workers'
- * race, see ck_find_work.) */
-void ck_sched_tasks(ck_sched_t *S, uint posted)
+/* The token holder: publishes the written tickets below `limit` (at most
+ * sixteen). The records come first; one release fence then orders them
+ * before every claim word, instead of a release store (a fence) per claim
+ * word. The holder is the only writer of VISIBLE and GROUPS; the token's
+ * acquire ordered the previous holder's writes before these reads. */
+uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint limit, uint sched, uint *held)
 {
-    uint v0 = S->task_visible, v = v0;
+    uint v0 = ck_load_relaxed(s + CK_H_TASK_VISIBLE), v = v0;
+    uint groups = ck_load_relaxed(s + CK_H_TASK_GROUPS);
     #pragma unroll 1
-    for (uint b = 0; b < 4u && (int)(posted - v) > 0; ++b) {
-        uint n = ck_sched_task_batch(S, v, posted);
+    for (uint b = 0; b < 4u && (int)(limit - v) > 0; ++b) {
+        uint n = ck_task_publish_batch(s, ch, max_workers, v, limit, &groups, sched, held);
         v += n;
         if (n == 0u || (v & 3u) != 0u)
             break; /* a ticket not yet written, or the batch ended early */
     }
     if (v == v0)
-        return;
+        return 0u;
     ck_fence_release();
     #pragma unroll 1
     for (uint t = v0; t != v; ++t) {
-        CK_PTR R = S->s + CK_SH_TASK(S->max_workers, t & (CK_TASK_SLOTS - 1u));
+        CK_PTR R = s + CK_SH_TASK(max_workers, t & (CK_TASK_SLOTS - 1u));
         ck_store_relaxed(R + CK_T_CLAIM, CK_CLAIM_BIAS + CK_TASK_DESC_GROUPS(ck_load_relaxed(R + CK_T_DESC)));
     }
-    S->task_visible = v;
-    ck_store_release(S->s + CK_H_TASK_VISIBLE, v);
+    ck_store_relaxed(s + CK_H_TASK_GROUPS, groups);
+    ck_store_release(s + CK_H_TASK_VISIBLE, v);
+    return v - v0;
+}
+
+/* The scheduler's share: while no worker polls (all busy), it publishes
+ * what the host's hint `posted` says is written; and a ticket spawned
+ * after a message the scheduler had not yet taken (the poller left the
+ * token at CK_POLLER_SCHED for it), once this pass has taken every pending
+ * message. `ptok` is the token as read before this pass read the messages;
+ * `drained` says the pass took them all. */
+void ck_sched_tasks(ck_sched_t *S, uint posted, uint ptok, uint drained)
+{
+    CK_PTR s = S->s;
+    uint held = 0;
+    if (ptok == CK_POLLER_SCHED) {
+        if (!drained)
+            return;
+        ck_task_publish(s, S->ch, S->max_workers, posted, 1u, &held);
+        ck_store_release(s + CK_H_TASK_POLLER, 0u);
+        return;
+    }
+    if ((int)(posted - ck_load_relaxed(s + CK_H_TASK_VISIBLE)) <= 0 ||
+        ck_load_relaxed(s + CK_H_TASK_POLLER) != 0u || ck_cas(s + CK_H_TASK_POLLER, 0u, 2u) != 0u)
+        return;
+    ck_task_publish(s, S->ch, S->max_workers, posted, drained, &held);
+    ck_store_release(s + CK_H_TASK_POLLER, 0u);
 }
 
 /* Published launches: report those whose first wave has been taken, drop
@@ -295,10 +326,15 @@ void ck_sched_track(ck_sched_t *S)
         ck_sched_write_queue(S);
     }
     /* Task groups not yet claimed count like launch groups (the workers'
-     * counter is read only while some are outstanding). */
-    if (S->task_taken != S->task_groups)
-        S->task_taken = ck_load_relaxed(S->s + CK_H_TASK_TAKEN);
-    demand += S->task_groups - S->task_taken;
+     * counter is read only while some are outstanding; both counts move on
+     * while they are read, so a difference below zero counts as none). */
+    if (CK_TASKS_BUILD) {
+        uint task_groups = ck_load_relaxed(S->s + CK_H_TASK_GROUPS);
+        if (S->task_taken != task_groups)
+            S->task_taken = ck_load_relaxed(S->s + CK_H_TASK_TAKEN);
+        if ((int)(task_groups - S->task_taken) > 0)
+            demand += task_groups - S->task_taken;
+    }
     demand = min(demand, S->workers);
     if (demand != S->demand) {
         S->demand = demand;
@@ -349,10 +385,10 @@ void ck_send_state(ck_sched_t *S, uint pend_n)
         m[10] += ck_load_relaxed(s + CK_SH_FORK(S->max_workers, f) + CK_F_REFS) != 0u;
     m[11] = ck_load_relaxed(s + CK_H_FT_NEXT);
     m[12] = ck_load_relaxed(s + CK_H_FT_END);
-    m[13] = S->task_visible;
+    m[13] = ck_load_relaxed(s + CK_H_TASK_VISIBLE);
     m[14] = ck_load_relaxed(s + CK_H_TASK_HEAD);
     m[15] = ck_load_relaxed(s + CK_H_TASK_FINISHED);
-    m[16] = S->task_groups - ck_load_relaxed(s + CK_H_TASK_TAKEN);
+    m[16] = ck_load_relaxed(s + CK_H_TASK_GROUPS) - ck_load_relaxed(s + CK_H_TASK_TAKEN);
     ck_sched_send(S, m, 17);
     #pragma unroll 1
     for (uint slot = 0; slot < CK_MAX_LAUNCHES; ++slot) {
@@ -450,8 +486,6 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
     S.q_n = 0;
     S.demand = 0;
     S.free_slots = 0xffffffffu;
-    S.task_visible = 0;
-    S.task_groups = 0;
     S.task_taken = 0;
     uint pend[CK_MAX_LAUNCHES];
     uint pend_head = 0, pend_n = 0, shutdown = 0;
@@ -477,9 +511,12 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
             ck_sched_finish(&S, v - 1u);
         }
         /* Host messages: every one posted (up to a bound), one read of the
-         * head; the task hint on the same line is read just before it. */
-        uint posted = CK_TASKS_BUILD ? ck_sys_load_relaxed(ch + CK_CH_TASK_POSTED) : 0u;
-        uint avail = min(ck_ch_pending(ch, &S.cur), CK_SCHED_MSGS_PER_PASS), taken = 0;
+         * head; the task hint on the same line is read just before it, and
+         * only while no worker polls the task table. */
+        uint ptok = CK_TASKS_BUILD ? ck_load_acquire(s + CK_H_TASK_POLLER) : 1u;
+        uint posted = ptok != 1u ? ck_sys_load_relaxed(ch + CK_CH_TASK_POSTED) : 0u;
+        uint pending = ck_ch_pending(ch, &S.cur);
+        uint avail = min(pending, CK_SCHED_MSGS_PER_PASS), taken = 0;
         for (; taken < avail; ++taken) {
             uint in = ck_ch_slot(&S.cur, 0u);
             uint w[CK_SCHED_FIRST_WORDS];
@@ -505,7 +542,8 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
             pend_head = (pend_head + 1u) % CK_MAX_LAUNCHES;
             pend_n -= 1u;
         }
-        ck_sched_tasks(&S, posted);
+        if (CK_TASKS_BUILD)
+            ck_sched_tasks(&S, posted, ptok, taken == pending);
         ck_sched_track(&S);
         ck_sched_gather(&S);
         ck_sched_flush(&S);
@@ -514,9 +552,12 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
             #pragma unroll 1
             for (uint slot = 0; slot < CK_MAX_LAUNCHES; ++slot)
                 active += ck_load_relaxed(s + CK_SH_LAUNCH(slot) + CK_L_STATE) != 0u;
-            /* Tasks the host wrote before asking to stop run to the end too. */
-            if (active == 0 && (int)(posted - S.task_visible) <= 0 &&
-                ck_load_relaxed(s + CK_H_TASK_FINISHED) == S.task_visible)
+            /* Tasks the host wrote before asking to stop run to the end too
+             * (the hint is read again: a poller may have kept it unread). */
+            uint visible = ck_load_relaxed(s + CK_H_TASK_VISIBLE);
+            if (active == 0 && (!CK_TASKS_BUILD ||
+                                ((int)(ck_sys_load_relaxed(ch + CK_CH_TASK_POSTED) - visible) <= 0 &&
+                                 ck_load_relaxed(s + CK_H_TASK_FINISHED) == visible)))
                 break;
         }
     }
@@ -532,6 +573,7 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
 #define CK_WORK_FORK  2u   /* a fork ticket of the cooperative launch */
 #define CK_WORK_TASK  3u   /* a group of a task of the task table */
 #define CK_TASK_SCAN  64u  /* tickets a worker looks at per attempt */
+#define CK_IDLE_PAUSE_NS 200u /* an idle worker that is not hot, between looks */
 
 /* Takes one logical group of a published ordinary launch, oldest launch
  * first. Returns slot + 1 and the group, or 0. */
@@ -633,7 +675,7 @@ uint ck_find_fork_record(CK_PTR s, uint max_workers, uint t)
  * worker takes a promised fork ticket first, else a unit of CK_H_IDLE and
  * then an ordinary group or a task group. out: slot (a task: its table
  * entry), group, resume point, launch id, fork record. `killed` counts this worker back from a kill once it has decided. */
-uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint *idle, uint killed, uint *out)
+uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uint killed, uint *out)
 {
     if (!*idle) {
         /* A killed worker stops counting as "on its way back" only once it
@@ -654,10 +696,42 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint *idle, uint killed
             return kind;
         }
     }
-    uint backoff = 0;
+    /* Only hot idle workers (one per cluster, holding its token) look for
+     * launch groups and tasks without pause, unless more groups are wanted
+     * than there are clusters: then every idle worker looks. So a single
+     * group is raced for by a few dozen workers, not by thousands, and the
+     * others keep off the memory system. Every idle worker watches the
+     * promised count: a fork needs as many workers as it promised. */
+    uint clusters = CK_HOT_CLUSTERS(max_workers);
+    CK_PTR tok = s + CK_H_HOT + (w % clusters) * CK_LINE;
+    uint backoff = 0, poller = 0, hot = 0;
     for (uint spins = 0;; ++spins) {
+        if (!hot && ck_load_relaxed(tok) == 0u && ck_cas(tok, 0u, 1u) == 0u)
+            hot = 1;
+        uint looking = hot || ck_load_relaxed(s + CK_H_DEMAND) > clusters;
+        /* One hot worker at a time holds the poller token and reads the
+         * task table without pause; when it has made tickets visible it lets
+         * the token go (another hot worker takes it) and claims a group like
+         * any idle worker. */
+        if (CK_TASKS_BUILD && hot) {
+            if (!poller && ck_load_relaxed(s + CK_H_TASK_POLLER) == 0u &&
+                ck_cas(s + CK_H_TASK_POLLER, 0u, 1u) == 0u)
+                poller = 1;
+            uint held = 0;
+            if (poller && (ck_task_publish(s, ch, max_workers, ck_load_relaxed(s + CK_H_TASK_VISIBLE) + 16u, 0u,
+                                           &held) || held)) {
+                /* Published (claim a group below), or the next ticket is the
+                 * scheduler's: the token goes back, or over to it. */
+                ck_store_release(s + CK_H_TASK_POLLER, held ? CK_POLLER_SCHED : 0u);
+                poller = 0;
+            }
+        }
         if ((int)ck_load_relaxed(s + CK_H_PROMISED) > 0) {
             if ((int)ck_fetch_sub(s + CK_H_PROMISED, 1u) > 0) {
+                if (poller)
+                    ck_store_release(s + CK_H_TASK_POLLER, 0u);
+                if (hot)
+                    ck_store_release(tok, 0u);
                 *idle = 0;
                 uint t = ck_fetch_add(s + CK_H_FT_NEXT, 1u);
                 uint f = ck_find_fork_record(s, max_workers, t);
@@ -674,13 +748,17 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint *idle, uint killed
             ck_fetch_add(s + CK_H_PROMISED, 1u); /* someone else's: give it back */
         }
         /* Ordinary launches first, in arrival order, then tasks. */
-        if (ck_claim_possible(s) || ck_task_possible(s)) {
+        if (looking && (ck_claim_possible(s) || ck_task_possible(s))) {
             if ((int)ck_fetch_sub(s + CK_H_IDLE, 1u) > 0) {
                 uint kind = CK_WORK_GROUP;
                 uint slot1 = ck_claim_group(s, &out[1]);
                 if (!slot1 && (slot1 = ck_claim_task(s, ch, max_workers, &out[1])))
                     kind = CK_WORK_TASK;
                 if (slot1) {
+                    if (poller)
+                        ck_store_release(s + CK_H_TASK_POLLER, 0u);
+                    if (hot)
+                        ck_store_release(tok, 0u);
                     *idle = 0;
                     out[0] = slot1 - 1u;
                     return kind;
@@ -691,10 +769,12 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint *idle, uint killed
              * doubling), so that a burst of tasks or groups is not served
              * through one atomic word that every idle worker hammers; a
              * promised fork ticket ends the wait at once. */
-            backoff = min(2u * backoff + 1u, 255u);
+            backoff = poller ? 0u : min(2u * backoff + 1u, 255u); /* the poller goes on polling */
             for (uint i = 0; i < backoff && (int)ck_load_relaxed(s + CK_H_PROMISED) <= 0; ++i)
                 ;
         }
+        if (!looking)
+            ck_pause_ns(CK_IDLE_PAUSE_NS);
         if ((spins & CK_SPIN_CHECK) == 0 && ck_load_relaxed(s + CK_H_EXIT))
             return CK_WORK_LEAVE;
     }
@@ -709,7 +789,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
     for (;;) {
         if (get_local_id(0) == 0) {
             uint out[5] = {0u, 0u, 0u, 0u, 0u};
-            uint kind = ck_find_work(s, ch, max_workers, &idle, killed, out);
+            uint kind = ck_find_work(s, ch, max_workers, w, &idle, killed, out);
             scratch[0] = kind;
             scratch[1] = out[0];
             scratch[2] = out[1];
@@ -794,10 +874,11 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
             if (task) {
                 /* The record holds this ticket until its last group is done. */
                 R = s + CK_SH_TASK(max_workers, slot);
-                if (ck_fetch_add(R + CK_T_DONE, 1u) + 1u == ctx.groups) {
-                    /* The last group: the device time, then the state word
-                     * that says done and frees the entry (the release covers
-                     * every group's writes, which the count above has seen). */
+                if (ctx.groups == 1u || ck_fetch_add(R + CK_T_DONE, 1u) + 1u == ctx.groups) {
+                    /* The last group (a task of one group counts nothing):
+                     * the device time, then the state word that says done and
+                     * frees the entry (the release covers every group's
+                     * writes, which the count above has seen). */
                     ulong now = ck_device_clock_ns();
                     CK_PTR tt = ch + CK_CH_TASK_TIMES + slot * CK_CH_TT_WORDS + CK_CH_TT_END;
                     ck_sys_store_relaxed(tt, (uint)now);
@@ -808,10 +889,11 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
                     ck_fetch_add(s + CK_H_TASK_FINISHED, 1u);
                 }
             } else if (!ctx.coop) {
-                if (ck_fetch_add(L + CK_L_DONE, 1u) + 1u == ctx.groups) {
-                    /* The last group: tell a waiting host at once (the
-                     * release covers every group's writes, which the
-                     * acq_rel count above has seen), then the scheduler. */
+                if (ctx.groups == 1u || ck_fetch_add(L + CK_L_DONE, 1u) + 1u == ctx.groups) {
+                    /* The last group (a launch of one group counts
+                     * nothing; L_DONE then stays 0): tell a waiting host at
+                     * once (the release covers every group's writes, which
+                     * the acq_rel count above has seen), then the scheduler. */
                     uint dslot = ck_load_relaxed(L + CK_L_DONE_SLOT);
                     if (dslot < CK_CH_DONE_SLOTS)
                         ck_sys_store_release(ch + CK_CH_DONE + dslot, launch);

@@ -175,9 +175,13 @@ ck_status ck_task_spawn(ck_context *ctx, ck_kernel kernel, unsigned groups, cons
         atomic_store_explicit(word(ctx, base + i), w32[i], memory_order_relaxed);
     atomic_store_explicit(&ctx->task_seen_ns[e], 0, memory_order_relaxed);
     atomic_store_explicit(&ctx->task_spawn_ns[e], now_ns(), memory_order_relaxed);
-    atomic_store_explicit(pair(ctx, t),
-                          (uint64_t)CK_TASK_DESC(kernel.index, nw, groups) << 32 | written_value(t),
-                          memory_order_release);
+    /* A message (a launch) this thread sent that the scheduler has not taken
+     * yet must go first: the flag leaves this ticket to the scheduler. */
+    uint32_t desc = CK_TASK_DESC(kernel.index, nw, groups);
+    if (atomic_load_explicit(word(ctx, CK_CH_H2D_TAIL), memory_order_acquire) !=
+        atomic_load_explicit(word(ctx, CK_CH_H2D_HEAD), memory_order_relaxed))
+        desc |= CK_TASK_DESC_AFTER_MSG;
+    atomic_store_explicit(pair(ctx, t), (uint64_t)desc << 32 | written_value(t), memory_order_release);
     /* The hint: the count of written tickets, kept in host memory (an RMW on
      * a word the device reads every pass cost more) and stored to the
      * channel; a store may land after a later spawn's larger one, so each
