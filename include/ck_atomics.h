@@ -23,7 +23,11 @@
  * PTX fences when the compiler is NVIDIA's (it defines __NV_CL_C_VERSION).
  *
  * Operations on "device" memory are ordered at device scope; the ck_sys_*
- * variants are for the host-visible channel and are ordered for the host. */
+ * variants are for the host-visible channel and are ordered for the host.
+ * ck_sys_fence is a full (sequentially consistent) system-scope fence;
+ * ck_sys_fence_acq_rel only makes the host-memory loads before it acquire
+ * loads and the stores after it release stores, at system scope (lighter
+ * than membar.sys on NVIDIA). */
 #ifndef CK_ATOMICS_H
 #define CK_ATOMICS_H
 
@@ -86,6 +90,10 @@ void ck_sys_fence(void)
 {
     atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, CK_SCOPE_SYS);
 }
+void ck_sys_fence_acq_rel(void)
+{
+    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acq_rel, CK_SCOPE_SYS);
+}
 
 #elif defined(CK_PATH_CL12)
 
@@ -98,6 +106,7 @@ typedef uint ck_atomic_uint;
  * stores at GPU scope (docs/RESULTS.md, dispatch speed: measured cheaper). */
 void ck_fence_acq_rel(void) { __asm__ volatile("fence.acq_rel.gpu;" ::: "memory"); }
 void ck_sys_fence(void) { __asm__ volatile("membar.sys;" ::: "memory"); }
+void ck_sys_fence_acq_rel(void) { __asm__ volatile("fence.acq_rel.sys;" ::: "memory"); }
 void ck_fence_acquire(void) { ck_fence_acq_rel(); }
 void ck_fence_release(void) { ck_fence_acq_rel(); }
 uint ck_load_relaxed(CK_PTR p) { return *p; }
@@ -135,6 +144,7 @@ uint ck_cas(CK_PTR p, uint expected, uint desired)
 #else
 void ck_fence_acq_rel(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }
 void ck_sys_fence(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }
+void ck_sys_fence_acq_rel(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }
 /* One full fence serves both directions on this path. */
 void ck_fence_acquire(void) { ck_fence_acq_rel(); }
 void ck_fence_release(void) { ck_fence_acq_rel(); }

@@ -66,7 +66,8 @@
  * index; cluster c's token (a line each, 0 free, 1 held) is held by at most
  * one of its idle workers, which looks for work without pause. The other
  * idle workers pause between looks and watch only the promised count, the
- * demand and their token (docs/DISPATCH.md). */
+ * demand and their token (docs/DISPATCH.md). A token guards no data: it
+ * is given back with a relaxed store (no fence on the way to work). */
 #define CK_H_HOT         (15u * CK_LINE)
 #define CK_HOT_MAX       32u
 #define CK_HOT_CLUSTERS(W) ((W) / 2u < 1u ? 1u : (W) / 2u > CK_HOT_MAX ? CK_HOT_MAX : (W) / 2u)

@@ -206,6 +206,8 @@ uint ck_sched_start(ck_sched_t *S, uint slot)
     return 1;
 }
 
+#define CK_TASK_PUBLISH_MAX 16u /* tickets ck_task_publish makes visible at most */
+
 /* Tasks (runtime/task.c): makes newly written tickets visible to the
  * workers. Only the holder of the poller token (CK_H_TASK_POLLER) does it:
  * an idle worker that polls the table without pause while it has nothing
@@ -217,12 +219,13 @@ uint ck_sched_start(ck_sched_t *S, uint slot)
  * Reads four tickets with one batched load of host memory (state and
  * descriptor, one 64-bit word each, written by the host as one value); for
  * the run whose state says "written", each ticket's device record is
- * written (its claim word comes after all the records, below). No fence:
- * the publisher needs only the descriptor, which comes with its state; the
- * worker that claims a group acquires the state word itself before it
- * reads the task's arguments. (Measured on the H100: sixteen tickets read
- * through a stack array, then a system fence and a second read for the
- * descriptors, took 18 us a pass.) Returns the tickets published. */
+ * written (its claim word comes after all the records, below). The
+ * publisher's system-scope fence (ck_task_publish) makes these loads
+ * acquire loads, so what the host wrote before a state (the arguments) is
+ * visible to every worker that later claims a group of it. (Measured on
+ * the H100: sixteen tickets read through a stack array, then a system
+ * fence and a second read for the descriptors, took 18 us a pass.) Returns
+ * the tickets published. */
 uint ck_task_publish_batch(CK_PTR s, CK_PTR ch, uint max_workers, uint v, uint limit, uint *groups,
                            uint sched, uint *held)
 {
@@ -253,14 +256,33 @@ uint ck_task_publish_batch(CK_PTR s, CK_PTR ch, uint max_workers, uint v, uint l
 }
 
 /* The token holder: publishes the written tickets below `limit` (at most
- * sixteen). The records come first; one release fence then orders them
- * before every claim word, instead of a release store (a fence) per claim
- * word. The holder is the only writer of VISIBLE and GROUPS; the token's
- * acquire ordered the previous holder's writes before these reads. */
-uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint limit, uint sched, uint *held)
+ * sixteen). The records and claim words come first; one system-scope fence
+ * then makes the table loads acquire loads (the host wrote the table) and
+ * orders the records before the visible count, instead of an acquiring
+ * reread of the state by every claimer (one more bus round trip per task)
+ * and a release store per word. The holder is the only writer of VISIBLE
+ * and GROUPS; the token's acquire ordered the previous holder's writes
+ * before these reads, and the caller's release of the token orders these
+ * writes before the next holder's reads.
+ *
+ * `*took`: on entry nonzero if the caller is the poller (an idle worker):
+ * then `limit` is the visible count + CK_TASK_PUBLISH_MAX, and when the
+ * pass published fewer than that (no more tickets wait) and an idle unit
+ * can be had, it keeps group
+ * 0 of the oldest ticket it published, without racing the other workers
+ * for it or reading the table again; that group is neither counted in
+ * GROUPS nor in TAKEN. On return, that ticket's entry + 1, or 0.
+ * (Measured on the H100 with device timestamps: the pass took 3.1 us from
+ * the table's answer to the visible count while every word had its own
+ * release and the kept group its own count; docs/RESULTS.md.) */
+uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint limit, uint sched, uint *held, uint *took)
 {
     uint v0 = ck_load_relaxed(s + CK_H_TASK_VISIBLE), v = v0;
-    uint groups = ck_load_relaxed(s + CK_H_TASK_GROUPS);
+    uint groups = 0u; /* the groups of the tickets this pass publishes */
+    uint want = *took;
+    *took = 0u;
+    if (want)
+        limit = v0 + CK_TASK_PUBLISH_MAX;
     #pragma unroll 1
     for (uint b = 0; b < 4u && (int)(limit - v) > 0; ++b) {
         uint n = ck_task_publish_batch(s, ch, max_workers, v, limit, &groups, sched, held);
@@ -270,14 +292,24 @@ uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint limit, uint sch
     }
     if (v == v0)
         return 0u;
-    ck_fence_release();
+    uint keep = 0u;
+    if (want && (v != limit || *held)) {
+        if ((int)ck_fetch_sub(s + CK_H_IDLE, 1u) > 0)
+            keep = 1u;
+        else
+            ck_fetch_add(s + CK_H_IDLE, 1u); /* the scheduler has a claim on every idle worker */
+    }
     #pragma unroll 1
     for (uint t = v0; t != v; ++t) {
         CK_PTR R = s + CK_SH_TASK(max_workers, t & (CK_TASK_SLOTS - 1u));
-        ck_store_relaxed(R + CK_T_CLAIM, CK_CLAIM_BIAS + CK_TASK_DESC_GROUPS(ck_load_relaxed(R + CK_T_DESC)));
+        uint own = t == v0 ? keep : 0u;
+        ck_store_relaxed(R + CK_T_CLAIM, CK_CLAIM_BIAS + CK_TASK_DESC_GROUPS(ck_load_relaxed(R + CK_T_DESC)) - own);
     }
-    ck_store_relaxed(s + CK_H_TASK_GROUPS, groups);
-    ck_store_release(s + CK_H_TASK_VISIBLE, v);
+    ck_sys_fence_acq_rel();
+    ck_store_relaxed(s + CK_H_TASK_GROUPS, ck_load_relaxed(s + CK_H_TASK_GROUPS) + groups - keep);
+    ck_store_relaxed(s + CK_H_TASK_VISIBLE, v);
+    if (keep)
+        *took = (v0 & (CK_TASK_SLOTS - 1u)) + 1u;
     return v - v0;
 }
 
@@ -294,14 +326,16 @@ void ck_sched_tasks(ck_sched_t *S, uint posted, uint ptok, uint drained)
     if (ptok == CK_POLLER_SCHED) {
         if (!drained)
             return;
-        ck_task_publish(s, S->ch, S->max_workers, posted, 1u, &held);
+        uint took = 0u;
+        ck_task_publish(s, S->ch, S->max_workers, posted, 1u, &held, &took);
         ck_store_release(s + CK_H_TASK_POLLER, 0u);
         return;
     }
     if ((int)(posted - ck_load_relaxed(s + CK_H_TASK_VISIBLE)) <= 0 ||
         ck_load_relaxed(s + CK_H_TASK_POLLER) != 0u || ck_cas(s + CK_H_TASK_POLLER, 0u, 2u) != 0u)
         return;
-    ck_task_publish(s, S->ch, S->max_workers, posted, drained, &held);
+    uint took = 0u;
+    ck_task_publish(s, S->ch, S->max_workers, posted, drained, &held, &took);
     ck_store_release(s + CK_H_TASK_POLLER, 0u);
 }
 
@@ -577,7 +611,6 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
 #define CK_WORK_FORK  2u   /* a fork ticket of the cooperative launch */
 #define CK_WORK_TASK  3u   /* a group of a task of the task table */
 #define CK_TASK_SCAN  64u  /* tickets a worker looks at per attempt */
-#define CK_TASK_PUBLISH_MAX 16u /* tickets ck_task_publish makes visible at most */
 #define CK_IDLE_PAUSE_NS 200u /* an idle worker that is not hot, between looks */
 
 /* Takes one logical group of a published ordinary launch, oldest launch
@@ -609,7 +642,7 @@ uint ck_claim_group(CK_PTR s, uint *group)
  * has no group left (the record is rewritten only for ticket + CK_TASK_SLOTS,
  * once the ticket is done); above the bias the decrement took a group of
  * the ticket the record holds now, which the caller reads from it. */
-uint ck_claim_task(CK_PTR s, CK_PTR ch, uint max_workers, uint *group)
+uint ck_claim_task(CK_PTR s, uint max_workers, uint *group)
 {
     if (!CK_TASKS_BUILD)
         return 0;
@@ -624,8 +657,8 @@ uint ck_claim_task(CK_PTR s, CK_PTR ch, uint max_workers, uint *group)
             if (c > CK_CLAIM_BIAS) {
                 /* What the host wrote before the state (arguments, buffers)
                  * is visible to the group after this acquire and the group
-                 * barrier that follows (the scheduler read the state relaxed). */
-                ck_sys_load64_acquire((CK_PTR64)(ch + CK_CH_TASK_STATE) + e);
+                 * barrier that follows: the publisher acquired the state at
+                 * system scope before it wrote the claim word. */
                 ck_fetch_add(s + CK_H_TASK_TAKEN, 1u);
                 *group = CK_TASK_DESC_GROUPS(ck_load_relaxed(R + CK_T_DESC)) - (c - CK_CLAIM_BIAS);
                 return e + 1u;
@@ -688,7 +721,7 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
          * few workers and asks for kills it does not need. */
         uint kind = CK_WORK_GROUP;
         uint slot1 = ck_claim_group(s, &out[1]);
-        if (!slot1 && (slot1 = ck_claim_task(s, ch, max_workers, &out[1])))
+        if (!slot1 && (slot1 = ck_claim_task(s, max_workers, &out[1])))
             kind = CK_WORK_TASK;
         if (!slot1) {
             ck_fetch_add(s + CK_H_IDLE, 1u);
@@ -711,37 +744,39 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
     uint tokw = CK_H_HOT + (w & (clusters - 1u)) * CK_LINE; /* a mask, not a division (any cluster count works) */
     uint backoff = 0, poller = 0, hot = 0, publishing = 0;
     for (uint spins = 0;; ++spins) {
+        uint took = 0u; /* the poller kept a group of a ticket it published: entry + 1 */
         if (!hot && ck_load_relaxed(s + tokw) == 0u && ck_cas(s + tokw, 0u, 1u) == 0u)
             hot = 1;
         uint looking = hot || ck_load_relaxed(s + CK_H_DEMAND) > clusters;
         /* One hot worker at a time holds the poller token and reads the
          * task table without pause; when it has made tickets visible it lets
-         * the token go (another hot worker takes it) and claims a group like
-         * any idle worker. */
+         * the token go (another hot worker takes it) and runs the group it
+         * kept of the oldest of them, or claims a group like any idle worker. */
         if (CK_TASKS_BUILD && hot) {
             if (!poller && ck_load_relaxed(s + CK_H_TASK_POLLER) == 0u &&
                 ck_cas(s + CK_H_TASK_POLLER, 0u, 1u) == 0u)
                 poller = 1;
             uint held = 0, n = 0;
+            took = poller; /* ask for a group of what it publishes */
             if (poller)
-                n = ck_task_publish(s, ch, max_workers, ck_load_relaxed(s + CK_H_TASK_VISIBLE) + CK_TASK_PUBLISH_MAX,
-                                    0u, &held);
+                n = ck_task_publish(s, ch, max_workers, 0u, 0u, &held, &took);
             /* A full batch: more tickets may be written, so the poller goes on
              * publishing (a burst gets one publisher, and the other workers
              * claim). Fewer, or the next ticket is the scheduler's: the token
-             * goes back, or over to it, and the poller claims a group below. */
+             * goes back, or over to it, and the poller runs the group it kept
+             * (ck_task_publish), or claims one below. */
             publishing = n == CK_TASK_PUBLISH_MAX && !held;
             if (poller && !publishing && (n || held)) {
                 ck_store_release(s + CK_H_TASK_POLLER, held ? CK_POLLER_SCHED : 0u);
                 poller = 0;
             }
         }
-        if ((int)ck_load_relaxed(s + CK_H_PROMISED) > 0) {
+        if (!took && (int)ck_load_relaxed(s + CK_H_PROMISED) > 0) {
             if ((int)ck_fetch_sub(s + CK_H_PROMISED, 1u) > 0) {
                 if (poller)
                     ck_store_release(s + CK_H_TASK_POLLER, 0u);
                 if (hot)
-                    ck_store_release(s + tokw, 0u);
+                    ck_store_relaxed(s + tokw, 0u);
                 *idle = 0;
                 uint t = ck_fetch_add(s + CK_H_FT_NEXT, 1u);
                 uint f = ck_find_fork_record(s, max_workers, t);
@@ -757,18 +792,22 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
             }
             ck_fetch_add(s + CK_H_PROMISED, 1u); /* someone else's: give it back */
         }
-        /* Ordinary launches first, in arrival order, then tasks. */
-        if (looking && !publishing && (ck_claim_possible(s) || ck_task_possible(s))) {
-            if ((int)ck_fetch_sub(s + CK_H_IDLE, 1u) > 0) {
-                uint kind = CK_WORK_GROUP;
-                uint slot1 = ck_claim_group(s, &out[1]);
-                if (!slot1 && (slot1 = ck_claim_task(s, ch, max_workers, &out[1])))
-                    kind = CK_WORK_TASK;
+        /* Ordinary launches first, in arrival order, then tasks; the poller
+         * runs the group it kept (group 0: out[1] is still 0) without taking
+         * another idle unit (ck_task_publish took it). */
+        if (took || (looking && !publishing && (ck_claim_possible(s) || ck_task_possible(s)))) {
+            if (took || (int)ck_fetch_sub(s + CK_H_IDLE, 1u) > 0) {
+                uint kind = CK_WORK_TASK;
+                uint slot1 = took;
+                if (!slot1 && !(slot1 = ck_claim_group(s, &out[1])))
+                    slot1 = ck_claim_task(s, max_workers, &out[1]);
+                else if (!took)
+                    kind = CK_WORK_GROUP;
                 if (slot1) {
                     if (poller)
                         ck_store_release(s + CK_H_TASK_POLLER, 0u);
                     if (hot)
-                        ck_store_release(s + tokw, 0u);
+                        ck_store_relaxed(s + tokw, 0u);
                     *idle = 0;
                     out[0] = slot1 - 1u;
                     return kind;
