@@ -611,6 +611,7 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
 #define CK_WORK_FORK  2u   /* a fork ticket of the cooperative launch */
 #define CK_WORK_TASK  3u   /* a group of a task of the task table */
 #define CK_TASK_SCAN  64u  /* tickets a worker looks at per attempt */
+#define CK_TASK_SPREAD 32u /* claimers start among this many oldest tickets (a power of two) */
 #define CK_IDLE_PAUSE_NS 200u /* an idle worker that is not hot, between looks */
 
 /* Takes one logical group of a published ordinary launch, oldest launch
@@ -635,20 +636,31 @@ uint ck_claim_group(CK_PTR s, uint *group)
     return 0;
 }
 
-/* Takes one group of a visible task, oldest ticket first, and moves the
- * head past the tickets it finds without a group left. Returns the table
- * entry + 1 and the group, or 0. A ticket below the visible count has its
- * record written, so a claim word at or below the bias means that ticket
- * has no group left (the record is rewritten only for ticket + CK_TASK_SLOTS,
- * once the ticket is done); above the bias the decrement took a group of
- * the ticket the record holds now, which the caller reads from it. */
-uint ck_claim_task(CK_PTR s, uint max_workers, uint *group)
+/* Takes one group of a visible task and moves the head (the oldest ticket
+ * that may have a group left) past the tickets it finds without one while
+ * it scans from the head. A scan starts `spread` & (CK_TASK_SPREAD - 1)
+ * tickets past the head when that many are visible, so the idle workers of
+ * a burst start at different claim words instead of all decrementing one
+ * (measured on the H100: empty tasks 0.61 -> 0.95-1.02 M/s with a spread of
+ * 8 to 32, docs/RESULTS.md). A worker whose attempt found nothing scans from the
+ * head next time (ck_find_work passes 0 after a failure), so visible groups
+ * past a scan's reach are found, and the head moves, whichever workers are
+ * idle. At most CK_TASK_SCAN tickets a scan.
+ * Returns the table entry + 1 and the group, or 0.
+ *
+ * A ticket below the visible count has its record written, so a claim word
+ * at or below the bias means that ticket has no group left (the record is
+ * rewritten only for ticket + CK_TASK_SLOTS, once the ticket is done); above
+ * the bias the decrement took a group of the ticket the record holds now,
+ * which the caller reads from it. */
+uint ck_claim_task(CK_PTR s, uint max_workers, uint spread, uint *group)
 {
     if (!CK_TASKS_BUILD)
         return 0;
     uint vis = ck_load_acquire(s + CK_H_TASK_VISIBLE);
     uint head = ck_load_relaxed(s + CK_H_TASK_HEAD);
-    uint t = head;
+    uint off = spread & (CK_TASK_SPREAD - 1u);
+    uint t = (int)(vis - head) > (int)off ? head + off : head;
     for (uint n = 0; (int)(vis - t) > 0 && n < CK_TASK_SCAN; ++n, ++t) {
         uint e = t & (CK_TASK_SLOTS - 1u);
         CK_PTR R = s + CK_SH_TASK(max_workers, e);
@@ -721,7 +733,7 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
          * few workers and asks for kills it does not need. */
         uint kind = CK_WORK_GROUP;
         uint slot1 = ck_claim_group(s, &out[1]);
-        if (!slot1 && (slot1 = ck_claim_task(s, max_workers, &out[1])))
+        if (!slot1 && (slot1 = ck_claim_task(s, max_workers, w, &out[1])))
             kind = CK_WORK_TASK;
         if (!slot1) {
             ck_fetch_add(s + CK_H_IDLE, 1u);
@@ -800,7 +812,7 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
                 uint kind = CK_WORK_TASK;
                 uint slot1 = took;
                 if (!slot1 && !(slot1 = ck_claim_group(s, &out[1])))
-                    slot1 = ck_claim_task(s, max_workers, &out[1]);
+                    slot1 = ck_claim_task(s, max_workers, backoff || poller ? 0u : w, &out[1]);
                 else if (!took)
                     kind = CK_WORK_GROUP;
                 if (slot1) {
