@@ -268,10 +268,10 @@ uint ck_task_publish_batch(CK_PTR s, CK_PTR ch, uint max_workers, uint v, uint l
  * `*took`: on entry nonzero if the caller is the poller (an idle worker):
  * then `limit` is the visible count + CK_TASK_PUBLISH_MAX, and when the
  * pass published fewer than that (no more tickets wait) and an idle unit
- * can be had, it keeps group
- * 0 of the oldest ticket it published, without racing the other workers
- * for it or reading the table again; that group is neither counted in
- * GROUPS nor in TAKEN. On return, that ticket's entry + 1, or 0.
+ * can be had, it keeps group 0 of the oldest ticket it published, without
+ * racing the other workers for it or reading the table again; that group
+ * is counted in neither GROUPS nor TAKEN. On return, that ticket's entry
+ * + 1, or 0.
  * (Measured on the H100 with device timestamps: the pass took 3.1 us from
  * the table's answer to the visible count while every word had its own
  * release and the kept group its own count; docs/RESULTS.md.) */
@@ -641,12 +641,12 @@ uint ck_claim_group(CK_PTR s, uint *group)
  * it scans from the head. A scan starts `spread` & (CK_TASK_SPREAD - 1)
  * tickets past the head when that many are visible, so the idle workers of
  * a burst start at different claim words instead of all decrementing one
- * (measured on the H100: empty tasks 0.61 -> 0.95-1.02 M/s with a spread of
- * 8 to 32, docs/RESULTS.md). A worker whose attempt found nothing scans from the
- * head next time (ck_find_work passes 0 after a failure), so visible groups
- * past a scan's reach are found, and the head moves, whichever workers are
- * idle. At most CK_TASK_SCAN tickets a scan.
- * Returns the table entry + 1 and the group, or 0.
+ * (measured on the H100: empty tasks 0.61 -> 0.95-1.02 M/s with a spread
+ * of 8 to 32, docs/RESULTS.md). A worker whose attempt found nothing scans
+ * from the head next time (ck_find_work passes 0 after a failure, and for
+ * the poller), so visible groups past a scan's reach are found, and the
+ * head moves, whichever workers are idle. At most CK_TASK_SCAN tickets a
+ * scan. Returns the table entry + 1 and the group, or 0.
  *
  * A ticket below the visible count has its record written, so a claim word
  * at or below the bias means that ticket has no group left (the record is
