@@ -3,6 +3,7 @@
 #include "device_sources.h"
 #include "error.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,14 +20,25 @@ static const char *const foundation[] = {
     "ck_channel_layout.h", "ck_atomics.h", "ck_channel.cl", "ck_discovery.cl", NULL,
 };
 
-/* Writes the device binary (PTX on NVIDIA) to path, for inspection. Best effort. */
+/* Writes the device binary (PTX on NVIDIA) to path, for inspection. Best
+ * effort. A path with "%u" in it gets the build's number in this process
+ * there (0, 1, ...), so a tool that builds several programs (ckbench builds
+ * a megakernel with tasks and one without) leaves each of them. */
 static void dump_binary(cl_program p, const char *path)
 {
+    static atomic_uint builds; /* programs built in this process (any thread) */
     size_t size = 0;
+    unsigned n = atomic_fetch_add(&builds, 1u);
     if (!path || clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || !size)
         return;
+    char name[4096];
+    const char *mark = strstr(path, "%u");
+    if (mark && !strstr(mark + 2, "%") && strlen(path) < sizeof name - 16)
+        snprintf(name, sizeof name, "%.*s%u%s", (int)(mark - path), path, n, mark + 2);
+    else
+        snprintf(name, sizeof name, "%s", path);
     unsigned char *bin = malloc(size);
-    FILE *f = bin ? fopen(path, "wb") : NULL;
+    FILE *f = bin ? fopen(name, "wb") : NULL;
     if (f && clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS)
         fwrite(bin, 1, size, f);
     if (f)
