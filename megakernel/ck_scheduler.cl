@@ -857,6 +857,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
             scratch[3] = out[2];
             scratch[4] = out[3];
             scratch[5] = out[4];
+            scratch[CK_SCR_BAR_KNOWN] = 0u; /* a new group has seen no barrier word */
         }
         ck_group_barrier_device(); /* a task claim's acquire covers the group */
         uint kind = scratch[0], slot = scratch[1], group = scratch[2], resume = scratch[3];
@@ -978,7 +979,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
 kernel void ck_megakernel(CK_PTR sched, CK_PTR ch, CK_PTR poll, global uchar *arena, uint max_workers,
                           uint chaos_seed, uint naive)
 {
-    local uint scratch[8];
+    local uint scratch[CK_SCRATCH_WORDS];
     local ck_locals_t locals;
     local uchar pool[CK_LOCAL_POOL_BYTES] __attribute__((aligned(16)));
     uint n;
