@@ -43,9 +43,11 @@ typedef struct {
 /* The worker's local scratch: words 0-5 carry the work thread 0 found to
  * the group (ck_worker), 6-7 the primitives' broadcasts, 8-9 the barrier
  * word this group last saw (thread 0 alone uses them; ck_worker marks them
- * empty when the worker starts a group). */
+ * empty when the worker starts a group), 10 the completion word of the
+ * ordinary launch the group belongs to (thread 0, ck_worker). */
 #define CK_SCR_BAR_KNOWN 8u /* nonzero: CK_SCR_BAR_KNOWN + 1 holds the word */
-#define CK_SCRATCH_WORDS 10u
+#define CK_SCR_DONE_SLOT 10u
+#define CK_SCRATCH_WORDS 11u
 
 #define CK_L(ctx, field) ((ctx)->sched + CK_SH_LAUNCH((ctx)->slot) + (field))
 

@@ -928,7 +928,12 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
             ck_store_relaxed(rec + CK_W_SLOT, task ? CK_W_SLOT_TASK | slot : slot);
             ck_store_relaxed(rec + CK_W_GROUP, group);
             ck_store_relaxed(rec + CK_W_STATE, 1u);
+            /* An ordinary launch's completion word, read now beside the
+             * count (both loads in flight together) rather than after the
+             * kernel, where the load would delay the host's notice. */
+            uint dslot = kind == CK_WORK_GROUP ? ck_load_relaxed(L + CK_L_DONE_SLOT) : CK_CH_NO_DONE_SLOT;
             ck_store_relaxed(rec + CK_W_TASKS, ck_load_relaxed(rec + CK_W_TASKS) + 1u);
+            scratch[CK_SCR_DONE_SLOT] = dslot;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         if (task)
@@ -984,7 +989,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
                      * nothing; L_DONE then stays 0): tell a waiting host at
                      * once (the release covers every group's writes, which
                      * the acq_rel count above has seen), then the scheduler. */
-                    uint dslot = ck_load_relaxed(L + CK_L_DONE_SLOT);
+                    uint dslot = scratch[CK_SCR_DONE_SLOT];
                     if (dslot < CK_CH_DONE_SLOTS)
                         ck_sys_store_release(ch + CK_CH_DONE + dslot, launch);
                     ck_push_finish(s, slot);
