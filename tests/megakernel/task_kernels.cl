@@ -43,13 +43,19 @@ kernel void many_args(global ulong *out, ulong a1, ulong a2, ulong a3, ulong a4,
 }
 
 /* Cooperative: holds every group it has until *release is nonzero (never
- * yields: no offer_kill, no resizing barrier). */
-kernel void hold(global volatile uint *release)
+ * yields: no offer_kill, no resizing barrier). It forks onto idle workers
+ * while nothing else wants them, so it comes to hold every worker even if
+ * one was still on its way back from a task when it started; each group
+ * marks present[its id] once it holds its worker. */
+kernel void hold(global volatile uint *release, global uint *present)
 {
     local uint go;
     for (;;) {
-        if (get_local_id(0) == 0)
+        request_fork();
+        if (get_local_id(0) == 0) {
+            present[get_group_id(0)] = 1u;
             go = atomic_or(release, 0u);
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
         uint g = go;
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -58,8 +64,6 @@ kernel void hold(global volatile uint *release)
     }
 }
 
-/* Cooperative: claims units of work with offer_kill and request_fork at the
- * top of each step, so tasks can gather its workers. */
 kernel void counter(global uint *next, global uint *done, uint total)
 {
     local uint base;
