@@ -64,6 +64,8 @@ kernel void hold(global volatile uint *release, global uint *present)
     }
 }
 
+/* Cooperative: claims units of work with offer_kill and request_fork at the
+ * top of each step, so tasks can gather its workers. */
 kernel void counter(global uint *next, global uint *done, uint total)
 {
     local uint base;
