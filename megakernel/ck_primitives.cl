@@ -44,10 +44,14 @@ typedef struct {
  * the group (ck_worker), 6-7 the primitives' broadcasts, 8-9 the barrier
  * word this group last saw (thread 0 alone uses them; ck_worker marks them
  * empty when the worker starts a group), 10 the completion word of the
- * ordinary launch the group belongs to (thread 0, ck_worker). */
+ * ordinary launch the group belongs to, or the ticket of the task, and 11
+ * the task's descriptor (thread 0, ck_worker: read when the group starts,
+ * so that nothing is read between the kernel's end and the store the
+ * waiting host sees). */
 #define CK_SCR_BAR_KNOWN 8u /* nonzero: CK_SCR_BAR_KNOWN + 1 holds the word */
 #define CK_SCR_DONE_SLOT 10u
-#define CK_SCRATCH_WORDS 11u
+#define CK_SCR_TASK_DESC 11u
+#define CK_SCRATCH_WORDS 12u
 
 #define CK_L(ctx, field) ((ctx)->sched + CK_SH_LAUNCH((ctx)->slot) + (field))
 

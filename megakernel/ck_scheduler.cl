@@ -928,12 +928,16 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
             ck_store_relaxed(rec + CK_W_SLOT, task ? CK_W_SLOT_TASK | slot : slot);
             ck_store_relaxed(rec + CK_W_GROUP, group);
             ck_store_relaxed(rec + CK_W_STATE, 1u);
-            /* An ordinary launch's completion word, read now beside the
-             * count (both loads in flight together) rather than after the
-             * kernel, where the load would delay the host's notice. */
-            uint dslot = kind == CK_WORK_GROUP ? ck_load_relaxed(L + CK_L_DONE_SLOT) : CK_CH_NO_DONE_SLOT;
+            /* An ordinary launch's completion word, or a task's ticket, read
+             * now beside the count (the loads in flight together) rather
+             * than after the kernel, where a load would delay the host's
+             * notice. */
+            uint dslot = kind == CK_WORK_GROUP ? ck_load_relaxed(L + CK_L_DONE_SLOT)
+                         : task                ? ck_load_relaxed(R + CK_T_TICKET)
+                                               : CK_CH_NO_DONE_SLOT;
             ck_store_relaxed(rec + CK_W_TASKS, ck_load_relaxed(rec + CK_W_TASKS) + 1u);
             scratch[CK_SCR_DONE_SLOT] = dslot;
+            scratch[CK_SCR_TASK_DESC] = desc;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         if (task)
@@ -979,8 +983,8 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
                     ck_sys_store_relaxed(tt, (uint)now);
                     ck_sys_store_relaxed(tt + 1u, (uint)(now >> 32));
                     ck_sys_store64_release((CK_PTR64)(ch + CK_CH_TASK_STATE) + slot,
-                                           ((ulong)ck_load_relaxed(R + CK_T_DESC) << 32) |
-                                               (2u * ck_load_relaxed(R + CK_T_TICKET) + 2u));
+                                           ((ulong)scratch[CK_SCR_TASK_DESC] << 32) |
+                                               (2u * scratch[CK_SCR_DONE_SLOT] + 2u));
                     ck_fetch_add(s + CK_H_TASK_FINISHED, 1u);
                 }
             } else if (!ctx.coop) {
