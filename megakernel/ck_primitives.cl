@@ -51,7 +51,13 @@ typedef struct {
 #define CK_SCR_BAR_KNOWN 8u /* nonzero: CK_SCR_BAR_KNOWN + 1 holds the word */
 #define CK_SCR_DONE_SLOT 10u
 #define CK_SCR_TASK_DESC 11u
-#define CK_SCRATCH_WORDS 12u
+/* 12-14: the group's launch id, group count and kernel index, read by thread
+ * 0 beside the completion word and handed to the group through local memory
+ * (one trip to device memory when a group starts, not two). */
+#define CK_SCR_LAUNCH    12u
+#define CK_SCR_GROUPS    13u
+#define CK_SCR_KERNEL    14u
+#define CK_SCRATCH_WORDS 15u
 
 #define CK_L(ctx, field) ((ctx)->sched + CK_SH_LAUNCH((ctx)->slot) + (field))
 

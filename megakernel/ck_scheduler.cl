@@ -938,12 +938,15 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
             ck_store_relaxed(rec + CK_W_TASKS, ck_load_relaxed(rec + CK_W_TASKS) + 1u);
             scratch[CK_SCR_DONE_SLOT] = dslot;
             scratch[CK_SCR_TASK_DESC] = desc;
+            /* The launch's descriptor, read by thread 0 in the same trip as
+             * the words above and handed over in local memory (a task has no
+             * launch id; a forked group's came with its fork record). */
+            scratch[CK_SCR_LAUNCH] = task ? 0u : kind == CK_WORK_FORK ? launch : ck_load_relaxed(L + CK_L_ID);
+            scratch[CK_SCR_GROUPS] = task ? CK_TASK_DESC_GROUPS(desc) : ck_load_relaxed(L + CK_L_GROUPS);
+            scratch[CK_SCR_KERNEL] = task ? CK_TASK_DESC_KERNEL(desc) : ck_load_relaxed(L + CK_L_KERNEL);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (task)
-            launch = 0u; /* a task has no launch id */
-        else if (kind != CK_WORK_FORK)
-            launch = ck_load_relaxed(L + CK_L_ID);
+        launch = scratch[CK_SCR_LAUNCH];
         ck_wg_t ctx;
         ctx.sched = s;
         ctx.ch = ch;
@@ -952,7 +955,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
         ctx.slot = slot;
         ctx.worker = w;
         ctx.group = group;
-        ctx.groups = task ? CK_TASK_DESC_GROUPS(desc) : ck_load_relaxed(L + CK_L_GROUPS);
+        ctx.groups = scratch[CK_SCR_GROUPS];
         ctx.coop = kind == CK_WORK_FORK;
         ctx.killed = 0;
         ctx.chaos = chaos;
@@ -963,7 +966,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
         ctx.birth = birth;
         ctx.cx_offers = 0;
         ctx.cx_forks = 0;
-        ck_dispatch(&ctx, task ? CK_TASK_DESC_KERNEL(desc) : ck_load_relaxed(L + CK_L_KERNEL), resume,
+        ck_dispatch(&ctx, scratch[CK_SCR_KERNEL], resume,
                     (global const void *)tx, arena, task ? (global const ulong *)tx : (global const ulong *)(L + CK_L_ARGS),
                     pool, locals);
         ck_group_barrier_device();
