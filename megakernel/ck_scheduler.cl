@@ -542,22 +542,28 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
             if (ck_ch_aborted(ch))
                 break;
         }
-        /* Finished launches. */
-        for (;;) {
-            CK_PTR e = s + CK_H_FIN + (S.fin_head & (CK_FIN_SLOTS - 1u));
-            uint v = ck_load_acquire(e);
-            if (!v)
-                break;
-            ck_store_relaxed(e, 0u);
-            S.fin_head += 1u;
-            ck_sched_finish(&S, v - 1u);
-        }
+        /* The finish ring's next entry is read beside the channel's head
+         * (both loads in flight together: the head's trip across the bus is
+         * the longest of an idle pass, and a pass that waits for one before
+         * it issues the other comes round one trip to device memory later). */
+        uint fin = ck_load_relaxed(s + CK_H_FIN + (S.fin_head & (CK_FIN_SLOTS - 1u)));
         /* Host messages: every one posted (up to a bound), one read of the
          * head; the task hint on the same line is read just before it, and
          * only while no worker polls the task table. */
         uint ptok = CK_TASKS_BUILD ? ck_load_acquire(s + CK_H_TASK_POLLER) : 1u;
         uint posted = ptok != 1u ? ck_sys_load_relaxed(ch + CK_CH_TASK_POSTED) : 0u;
         uint pending = ck_ch_pending(ch, &S.cur);
+        /* Finished launches (before the messages: they free launch slots).
+         * The first entry was read relaxed: the fence makes it an acquire of
+         * the finishing group's release (ck_push_finish). */
+        if (fin)
+            ck_fence_acq_rel();
+        while (fin) {
+            ck_store_relaxed(s + CK_H_FIN + (S.fin_head & (CK_FIN_SLOTS - 1u)), 0u);
+            S.fin_head += 1u;
+            ck_sched_finish(&S, fin - 1u);
+            fin = ck_load_acquire(s + CK_H_FIN + (S.fin_head & (CK_FIN_SLOTS - 1u)));
+        }
         uint avail = min(pending, CK_SCHED_MSGS_PER_PASS), taken = 0;
         for (; taken < avail; ++taken) {
             uint in = ck_ch_slot(&S.cur, 0u);
