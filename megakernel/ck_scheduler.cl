@@ -283,8 +283,10 @@ uint ck_task_publish_batch(CK_PTR s, CK_PTR ch, uint max_workers, uint v, uint l
  * release and the kept group its own count; docs/RESULTS.md.) */
 uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint limit, uint sched, uint *held, uint *took)
 {
+    /* Both counts are the holder's own: read together, before the table, so
+     * that no trip to device memory sits between the fence and the stores. */
     uint v0 = ck_load_relaxed(s + CK_H_TASK_VISIBLE), v = v0;
-    uint groups = 0u; /* the groups of the tickets this pass publishes */
+    uint groups = ck_load_relaxed(s + CK_H_TASK_GROUPS); /* + the groups of the tickets published */
     uint want = *took;
     *took = 0u;
     if (want)
@@ -312,7 +314,7 @@ uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint limit, uint sch
         ck_store_relaxed(R + CK_T_CLAIM, CK_CLAIM_BIAS + CK_TASK_DESC_GROUPS(ck_load_relaxed(R + CK_T_DESC)) - own);
     }
     ck_sys_fence_acq_rel();
-    ck_store_relaxed(s + CK_H_TASK_GROUPS, ck_load_relaxed(s + CK_H_TASK_GROUPS) + groups - keep);
+    ck_store_relaxed(s + CK_H_TASK_GROUPS, groups - keep);
     ck_store_relaxed(s + CK_H_TASK_VISIBLE, v);
     if (keep)
         *took = (v0 & (CK_TASK_SLOTS - 1u)) + 1u;
