@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Issue 7 and 13 on the lent NVIDIA machine (device tool): measures several
+# source trees side by side in one call, so that each step of a change is
+# compared with the others under the same conditions. Builds the working
+# tree and every folder .exp/NAME (made on the development machine with
+# `git archive COMMIT | tar -x -C .exp/NAME`; carry .exp) in parallel, runs
+# `ckbench --json` on each in turn, ROUNDS times interleaved, prints one line
+# of key figures per run, and the registers of each tree's two megakernels
+# (ptxas -v on the PTX ckbench built: mk1 without tasks, mk2 with).
+# Usage: tools/device_variants.sh OUTDIR [ROUNDS]
+set -u
+out=${1:?usage: device_variants.sh OUTDIR [ROUNDS]}; rounds=${2:-2}
+mkdir -p "$out"
+echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+names=(tree); srcs=(.)
+for d in .exp/*/; do [ -d "$d" ] && names+=("$(basename "$d")") && srcs+=("$d"); done
+for i in "${!names[@]}"; do
+  ( meson setup -Dtests=disabled "/tmp/v_${names[$i]}" "${srcs[$i]}" >"$out/meson_${names[$i]}.log" 2>&1 &&
+    meson compile -C "/tmp/v_${names[$i]}" >>"$out/meson_${names[$i]}.log" 2>&1 ) || echo "BUILD FAILED: ${names[$i]}" &
+done
+wait
+grep -l "BUILD FAILED\|error:" "$out"/meson_*.log 2>/dev/null && { tail -20 "$out"/meson_*.log; exit 1; }
+line() { # name json-file
+  python3 - "$1" "$2" <<'EOF'
+import json, sys
+n, f = sys.argv[1], sys.argv[2]
+try:
+    j = json.load(open(f))
+except Exception as e:
+    print(f"{n:10s} no result ({e})"); sys.exit()
+g = j["gather_us"]
+print(f"{n:10s} launch {j['launch_rt_us_median']:6.2f} us p99 {j['launch_rt_us_p99']:6.2f} "
+      f"{j['launch_throughput_per_s']/1e3:6.1f} k/s | plain {j['plain_launch_rt_us_median']:6.2f} us "
+      f"{j['plain_launch_throughput_per_s']/1e3:6.1f} k/s | task {j['task_rt_us_median']:5.2f} us "
+      f"p99 {j['task_rt_us_p99']:6.2f} {j['task_throughput_per_s']/1e6:5.3f} M/s | barrier "
+      f"{j['global_barrier_us']:5.2f} resizing {j['resizing_barrier_us']:5.2f} | gathers "
+      f"{min(g.values()):5.1f}-{max(g.values()):5.1f} | workers {j['workers']} / {j['task_workers']}")
+EOF
+}
+for r in $(seq 1 "$rounds"); do
+  for n in "${names[@]}"; do
+    timeout 200 "/tmp/v_$n/tools/ckbench" --device NVIDIA --json >"$out/${n}_$r.json" 2>"$out/${n}_$r.err"
+    line "$n" "$out/${n}_$r.json"
+  done
+done
+ptxas="$(dirname "$(command -v nvcc)")/ptxas"
+for n in "${names[@]}"; do
+  rm -rf "/tmp/p_$n" && mkdir -p "/tmp/p_$n"
+  CK_DUMP_BINARY="/tmp/p_$n/mk%u.ptx" timeout 200 "/tmp/v_$n/tools/ckbench" --device NVIDIA --iterations 10 \
+    --launches 100 >/dev/null 2>&1
+  for f in "/tmp/p_$n"/mk*.ptx; do
+    tr -d '\000' <"$f" >"$f.clean"
+    printf '%-10s %s: ' "$n" "$(basename "$f" .ptx)"
+    "$ptxas" -arch=sm_90 -v "$f.clean" -o /dev/null 2>&1 | grep -o "Used [0-9]* registers" | head -1
+  done
+done
