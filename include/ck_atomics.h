@@ -233,8 +233,9 @@ void ck_sys_load8_relaxed(CK_PTR p, uint *v)
  * descriptor (megakernel/ck_channel_layout.h), which must be read and
  * written as one value (a descriptor read apart from its state could be an
  * older one). Four consecutive words (32-byte aligned) are read with relaxed
- * loads all in flight at once; one is read with acquire or written with
- * release. */
+ * loads all in flight at once (the _acquire form makes the last of them an
+ * acquire load: what a writer released before the fourth word is visible
+ * after it); one is read with acquire or written with release. */
 #if defined(CK_PATH_CL20)
 #if defined(cl_khr_int64_base_atomics)
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
@@ -246,6 +247,12 @@ void ck_sys_load4x64_relaxed(CK_PTR64 p, ulong *v)
 {
     for (uint i = 0; i < 4u; ++i)
         v[i] = atomic_load_explicit(p + i, memory_order_relaxed, CK_SCOPE_SYS);
+}
+void ck_sys_load4x64_acquire(CK_PTR64 p, ulong *v)
+{
+    for (uint i = 0; i < 3u; ++i)
+        v[i] = atomic_load_explicit(p + i, memory_order_relaxed, CK_SCOPE_SYS);
+    v[3] = atomic_load_explicit(p + 3, memory_order_acquire, CK_SCOPE_SYS);
 }
 #elif defined(CK_NV_PTX_FENCES)
 #define CK_PTR64 volatile global ulong *
@@ -267,6 +274,16 @@ void ck_sys_load4x64_relaxed(CK_PTR64 p, ulong *v)
                      : "l"(p)
                      : "memory");
 }
+void ck_sys_load4x64_acquire(CK_PTR64 p, ulong *v)
+{
+    /* Both halves in flight together: an acquire load orders only what
+     * comes after it. */
+    __asm__ volatile("ld.relaxed.sys.global.v2.u64 {%0, %1}, [%4];\n\t"
+                     "ld.acquire.sys.global.v2.u64 {%2, %3}, [%4+16];"
+                     : "=l"(v[0]), "=l"(v[1]), "=l"(v[2]), "=l"(v[3])
+                     : "l"(p)
+                     : "memory");
+}
 #else
 #define CK_PTR64 volatile global ulong *
 ulong ck_sys_load64_acquire(CK_PTR64 p) { ulong v = *p; ck_sys_fence(); return v; }
@@ -275,6 +292,11 @@ void ck_sys_load4x64_relaxed(CK_PTR64 p, ulong *v)
 {
     for (uint i = 0; i < 4u; ++i)
         v[i] = p[i];
+}
+void ck_sys_load4x64_acquire(CK_PTR64 p, ulong *v)
+{
+    ck_sys_load4x64_relaxed(p, v);
+    ck_sys_fence();
 }
 #endif
 

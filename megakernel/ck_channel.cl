@@ -23,17 +23,41 @@ void ck_ch_open(CK_PTR ch, ck_ch_cursor *c)
     c->d2h_tail = ck_sys_load_acquire(ch + CK_CH_D2H_TAIL);
 }
 
-/* Slot of the oldest unread host message, or -1 if there is none. */
+/* Reads the tagged words of the slot of the oldest unread host message (one
+ * batch of loads: one trip across the bus). Returns 1 and that message's
+ * first CK_CH_TAGGED words in w if all of them carry its tag (the host has
+ * written the whole message), else 0. The last tagged word is read with
+ * acquire, so the rest of the message (ck_ch_read, ck_ch_copy_body), and
+ * whatever the host wrote before it sent the message, is visible after a
+ * yes. (The host writes the rest, then the tagged words after a release
+ * fence: a tag read by an acquire load synchronizes with that fence.) */
+uint ck_ch_next(CK_PTR ch, ck_ch_cursor *c, uint *w)
+{
+    ulong v[4];
+    uint slot = c->h2d_tail & (CK_CH_SLOTS - 1u);
+    ck_sys_load4x64_acquire((CK_PTR64)(ch + CK_CH_H2D_RING + slot * CK_CH_MSG_WORDS), v);
+    uint tag = c->h2d_tail + 1u, ok = 1u;
+    for (uint i = 0; i < CK_CH_TAGGED; ++i) {
+        w[i] = (uint)v[i];
+        ok &= (uint)(v[i] >> 32) == tag;
+    }
+    return ok;
+}
+
+/* Slot of the oldest unread host message, or -1 if there is none (the
+ * message's words are then readable with ck_ch_read). */
 int ck_ch_poll(CK_PTR ch, ck_ch_cursor *c)
 {
-    if (ck_sys_load_acquire(ch + CK_CH_H2D_HEAD) == c->h2d_tail)
+    uint w[CK_CH_TAGGED];
+    if (!ck_ch_next(ch, c, w))
         return -1;
     return (int)(c->h2d_tail & (CK_CH_SLOTS - 1u));
 }
 
+/* Word `word` of host message `slot`. */
 uint ck_ch_read(CK_PTR ch, uint slot, uint word)
 {
-    return ck_sys_load_relaxed(ch + CK_CH_H2D_RING + slot * CK_CH_MSG_WORDS + word);
+    return ck_sys_load_relaxed(ch + CK_CH_H2D_RING + slot * CK_CH_MSG_WORDS + CK_CH_H2D_WORD(word));
 }
 
 /* Hands the slot returned by the last ck_ch_poll back to the host. */
@@ -72,27 +96,23 @@ void ck_ch_publish(CK_PTR ch, ck_ch_cursor *c)
 void ck_ch_commit(ck_ch_cursor *c) { c->d2h_head += 1u; }
 void ck_ch_flush(CK_PTR ch, ck_ch_cursor *c) { ck_sys_store_release(ch + CK_CH_D2H_HEAD, c->d2h_head); }
 
-/* Host messages posted and not yet taken (one read of host memory). The
- * i-th of them is in slot ck_ch_slot(c, i); take advances past the oldest,
- * and release_taken hands every taken slot back to the host at once. */
-uint ck_ch_pending(CK_PTR ch, ck_ch_cursor *c) { return ck_sys_load_acquire(ch + CK_CH_H2D_HEAD) - c->h2d_tail; }
-uint ck_ch_slot(ck_ch_cursor *c, uint i) { return (c->h2d_tail + i) & (CK_CH_SLOTS - 1u); }
+/* The slot of the oldest untaken host message is ck_ch_slot(c); take
+ * advances past it, and release_taken hands every taken slot back to the
+ * host at once. */
+uint ck_ch_slot(ck_ch_cursor *c) { return c->h2d_tail & (CK_CH_SLOTS - 1u); }
 void ck_ch_take(ck_ch_cursor *c) { c->h2d_tail += 1u; }
 void ck_ch_release_taken(CK_PTR ch, ck_ch_cursor *c) { ck_sys_store_release(ch + CK_CH_H2D_TAIL, c->h2d_tail); }
 
-/* Words 8k .. 8k+7 of host message `slot`, in one batch of loads. */
-void ck_ch_read8(CK_PTR ch, uint slot, uint k, uint *v)
+/* Copies words CK_CH_TAGGED .. CK_CH_TAGGED + n - 1 of host message `slot`
+ * (those after the tagged words, which sit from slot word 2 * CK_CH_TAGGED
+ * on, 32-byte aligned) to device memory, eight reads of host memory in one
+ * batch at a time. */
+void ck_ch_copy_body(CK_PTR ch, uint slot, CK_PTR dst, uint n)
 {
-    ck_sys_load8_relaxed(ch + CK_CH_H2D_RING + slot * CK_CH_MSG_WORDS + 8u * k, v);
-}
-
-/* Copies words from .. from+n-1 of host message `slot` (from a multiple of
- * 8) to device memory, eight reads of host memory in one batch at a time. */
-void ck_ch_copy(CK_PTR ch, uint slot, uint from, CK_PTR dst, uint n)
-{
+    CK_PTR src = ch + CK_CH_H2D_RING + slot * CK_CH_MSG_WORDS + CK_CH_H2D_WORD(CK_CH_TAGGED);
     for (uint i = 0; i < n; i += 8u) {
         uint v[8];
-        ck_ch_read8(ch, slot, (from + i) / 8u, v);
+        ck_sys_load8_relaxed(src + i, v);
         for (uint j = 0; j < 8u && i + j < n; ++j)
             ck_store_relaxed(dst + i + j, v[j]);
     }

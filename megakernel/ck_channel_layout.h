@@ -7,7 +7,9 @@
 
 #define CK_CH_LINE_WORDS 32u           /* 128 bytes */
 
-/* Host-to-device ring: host produces, device consumes. */
+/* Host-to-device ring: host produces, device consumes. The device learns of
+ * a message from its slot's tags (below), not from the head, which only the
+ * host reads. */
 #define CK_CH_H2D_HEAD   (0u * CK_CH_LINE_WORDS)   /* written by host: messages posted  */
 /* Written by host, on the head's line: tasks whose table state is written
  * (a count, not a prefix; only a hint that makes the scheduler look at the
@@ -37,6 +39,20 @@
 #define CK_MSG_HEADER(type, len) (((unsigned)(len) << 16) | ((unsigned)(type) & 0xffffu))
 #define CK_CH_MSG_WORDS  64u
 #define CK_CH_SLOTS      64u                      /* power of two */
+/* A host-to-device slot says itself that it holds the next message, so the
+ * device reads a message's first words and learns that it is there in one
+ * trip across the bus, without reading the head first (on the H100 each such
+ * read is a bus round trip of 1.5-2 us). Its first 32 bytes are four 64-bit
+ * words, each a message word in the low half and the message's tag (its
+ * sequence number + 1: messages sent before it + 1) in the high half; the
+ * host writes the rest of the message first, then these four, and the
+ * device takes the message once all four carry the tag it expects. Each
+ * 64-bit word is written and read as one value (as the task table's pairs),
+ * so a message half written is never taken. Message word i sits at slot
+ * word CK_CH_H2D_WORD(i): 2i for the first four, i + 4 after them. */
+#define CK_CH_TAGGED     4u
+#define CK_CH_H2D_WORD(i) ((i) < CK_CH_TAGGED ? 2u * (i) : (i) + CK_CH_TAGGED)
+#define CK_CH_H2D_MAX_WORDS (CK_CH_MSG_WORDS - CK_CH_TAGGED) /* longest host message */
 #define CK_CH_H2D_RING   (6u * CK_CH_LINE_WORDS)
 #define CK_CH_D2H_RING   (CK_CH_H2D_RING + CK_CH_SLOTS * CK_CH_MSG_WORDS)
 

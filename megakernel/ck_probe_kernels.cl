@@ -69,8 +69,8 @@ kernel void ck_channel_echo(CK_PTR ch)
         while ((outs = ck_ch_reserve(ch, &cur)) < 0)
             if (ck_ch_aborted(ch))
                 return;
-        uint len = min(CK_MSG_LEN(w0), CK_CH_MSG_WORDS);
-        uint words[CK_CH_MSG_WORDS];
+        uint len = min(CK_MSG_LEN(w0), CK_CH_H2D_MAX_WORDS);
+        uint words[CK_CH_H2D_MAX_WORDS];
         for (uint w = 1; w < len; ++w) /* all reads first: they overlap on a bus */
             words[w] = ck_ch_read(ch, (uint)in, w);
         ck_ch_write(ch, (uint)outs, 0, CK_MSG_HEADER(CK_MSG_ECHO, len));

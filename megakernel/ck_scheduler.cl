@@ -471,16 +471,9 @@ void ck_send_state(ck_sched_t *S, uint pend_n)
     ck_sched_send(S, m, 2 + 2 * n);
 }
 
-/* Words of a host message read in one batch (ck_sys_load8_relaxed): the
- * launch header and the first argument word, so that a launch with few
- * arguments costs one bus round trip to read (the rest follows in batches
- * of eight). */
-#define CK_SCHED_FIRST_WORDS 8u
-
-/* Reads the first CK_SCHED_FIRST_WORDS words of host message `in`. */
-void ck_sched_read_first(CK_PTR ch, uint in, uint *w) { ck_ch_read8(ch, in, 0u, w); }
-
-/* Takes one LAUNCH message (its first words already in w) into a free slot.
+/* Takes one LAUNCH message (its tagged words already in w: header, id,
+ * CK_LAUNCH_KIND, CK_LAUNCH_SIZE) into a free slot; its argument words, if
+ * any, are read from the channel now (ck_ch_next acquired them).
  * Returns the slot, or CK_MAX_LAUNCHES if every slot is in use (the message
  * stays in the ring). */
 uint ck_sched_receive_launch(ck_sched_t *S, uint in, const uint *w)
@@ -493,21 +486,19 @@ uint ck_sched_receive_launch(ck_sched_t *S, uint in, const uint *w)
     #pragma unroll 1
     for (uint f = 0; f < CK_L_ARGS; ++f)
         ck_store_relaxed(L + f, 0u);
-    uint nw = min(w[5], 2u * CK_MAX_ARG_WORDS);
-    uint have = min(nw, CK_SCHED_FIRST_WORDS - CK_LAUNCH_HEADER_WORDS);
-    for (uint i = 0; i < have; ++i)
-        ck_store_relaxed(L + CK_L_ARGS + i, w[CK_LAUNCH_HEADER_WORDS + i]);
-    if (nw > have)
-        ck_ch_copy(S->ch, in, CK_LAUNCH_HEADER_WORDS + have, L + CK_L_ARGS + have, nw - have);
+    uint nw = min(CK_LAUNCH_NW(w[3]), 2u * CK_MAX_ARG_WORDS);
+    if (nw)
+        ck_ch_copy_body(S->ch, in, L + CK_L_ARGS, nw);
+    uint done = CK_LAUNCH_DONE(w[2]);
     S->id[slot] = w[1];
-    S->groups[slot] = w[4];
+    S->groups[slot] = CK_LAUNCH_GROUPS(w[3]);
     S->started[slot] = 0;
-    S->coop[slot] = w[3] & 1u;
+    S->coop[slot] = CK_LAUNCH_COOP(w[2]);
     ck_store_relaxed(L + CK_L_ID, w[1]);
-    ck_store_relaxed(L + CK_L_KERNEL, w[2]);
-    ck_store_relaxed(L + CK_L_COOP, w[3] & 1u);
-    ck_store_relaxed(L + CK_L_GROUPS, w[4]);
-    ck_store_relaxed(L + CK_L_DONE_SLOT, w[6]);
+    ck_store_relaxed(L + CK_L_KERNEL, CK_LAUNCH_KERNEL(w[2]));
+    ck_store_relaxed(L + CK_L_COOP, CK_LAUNCH_COOP(w[2]));
+    ck_store_relaxed(L + CK_L_GROUPS, CK_LAUNCH_GROUPS(w[3]));
+    ck_store_relaxed(L + CK_L_DONE_SLOT, done == CK_LAUNCH_NO_DONE ? CK_CH_NO_DONE_SLOT : done);
     /* Only the scheduler reads the state; workers see the descriptor
      * through the claim word's or the fork tickets' release. */
     ck_store_relaxed(L + CK_L_STATE, 1u);
@@ -549,12 +540,14 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
          * the longest of an idle pass, and a pass that waits for one before
          * it issues the other comes round one trip to device memory later). */
         uint fin = ck_load_relaxed(s + CK_H_FIN + (S.fin_head & (CK_FIN_SLOTS - 1u)));
-        /* Host messages: every one posted (up to a bound), one read of the
-         * head; the task hint on the same line is read just before it, and
+        /* Host messages: every one posted (up to a bound), each found and
+         * its first words read in one trip (the slot's tags say it is
+         * there); the task hint on the head's line is read before them, and
          * only while no worker polls the task table. */
         uint ptok = CK_TASKS_BUILD ? ck_load_acquire(s + CK_H_TASK_POLLER) : 1u;
         uint posted = ptok != 1u ? ck_sys_load_relaxed(ch + CK_CH_TASK_POSTED) : 0u;
-        uint pending = ck_ch_pending(ch, &S.cur);
+        uint w[CK_CH_TAGGED];
+        uint more = ck_ch_next(ch, &S.cur, w);
         /* Finished launches (before the messages: they free launch slots).
          * The first entry was read relaxed: the fence makes it an acquire of
          * the finishing group's release (ck_push_finish). */
@@ -566,11 +559,9 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
             ck_sched_finish(&S, fin - 1u);
             fin = ck_load_acquire(s + CK_H_FIN + (S.fin_head & (CK_FIN_SLOTS - 1u)));
         }
-        uint avail = min(pending, CK_SCHED_MSGS_PER_PASS), taken = 0;
-        for (; taken < avail; ++taken) {
-            uint in = ck_ch_slot(&S.cur, 0u);
-            uint w[CK_SCHED_FIRST_WORDS];
-            ck_sched_read_first(ch, in, w);
+        uint taken = 0;
+        for (; more && taken < CK_SCHED_MSGS_PER_PASS; ++taken) {
+            uint in = ck_ch_slot(&S.cur);
             uint type = CK_MSG_TYPE(w[0]);
             if (type == CK_MSG_LAUNCH) {
                 uint slot = ck_sched_receive_launch(&S, in, w);
@@ -584,6 +575,8 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
                 ck_send_state(&S, pend_n);
             }
             ck_ch_take(&S.cur);
+            if (taken + 1u < CK_SCHED_MSGS_PER_PASS)
+                more = ck_ch_next(ch, &S.cur, w);
         }
         /* Start launches in arrival order, then hand the taken slots back to
          * the host (its release waits for every store before it: after the
@@ -595,7 +588,7 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
         if (taken)
             ck_ch_release_taken(ch, &S.cur);
         if (CK_TASKS_BUILD)
-            ck_sched_tasks(&S, posted, ptok, taken == pending);
+            ck_sched_tasks(&S, posted, ptok, !more); /* drained: the next slot was empty */
         ck_sched_track(&S);
         ck_sched_gather(&S);
         ck_sched_flush(&S);

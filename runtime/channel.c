@@ -129,8 +129,9 @@ ck_status ck_channel_set_kernel_arg(ck_channel *ch, cl_kernel k, cl_uint index)
 
 ck_status ck_channel_send(ck_channel *ch, const uint32_t *msg, unsigned len, double timeout_s)
 {
-    if (!msg || len == 0 || len > CK_CH_MSG_WORDS)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "channel message length %u is not in 1..%u", len, CK_CH_MSG_WORDS);
+    if (!msg || len == 0 || len > CK_CH_H2D_MAX_WORDS)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "channel message length %u is not in 1..%u", len,
+                       CK_CH_H2D_MAX_WORDS);
     uint32_t head = atomic_load_explicit(at(ch, CK_CH_H2D_HEAD), memory_order_relaxed);
     double deadline = 0;
     for (unsigned spins = 0;; ++spins) {
@@ -146,9 +147,18 @@ ck_status ck_channel_send(ck_channel *ch, const uint32_t *msg, unsigned len, dou
                                "(all %u slots full; is the kernel still running?)", timeout_s, CK_CH_SLOTS);
         }
     }
+    /* The words after the tagged ones first, then the four tagged words
+     * (ck_channel_layout.h): the device takes the message once all four
+     * carry its tag, and then finds the rest written. The head is for the
+     * host alone (ring space, task ordering). */
     unsigned base = CK_CH_H2D_RING + (head & (CK_CH_SLOTS - 1u)) * CK_CH_MSG_WORDS;
-    for (unsigned w = 0; w < len; ++w)
-        atomic_store_explicit(at(ch, base + w), msg[w], memory_order_relaxed);
+    for (unsigned w = CK_CH_TAGGED; w < len; ++w)
+        atomic_store_explicit(at(ch, base + CK_CH_H2D_WORD(w)), msg[w], memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    uint64_t tag = (uint64_t)(head + 1u) << 32;
+    for (unsigned w = 0; w < CK_CH_TAGGED; ++w)
+        atomic_store_explicit((_Atomic uint64_t *)&ch->words[base + CK_CH_H2D_WORD(w)],
+                              tag | (w < len ? msg[w] : 0u), memory_order_relaxed);
     atomic_store_explicit(at(ch, CK_CH_H2D_HEAD), head + 1u, memory_order_release);
     return CK_OK;
 }

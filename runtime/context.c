@@ -131,7 +131,8 @@ const ck_device_info *ck_context_device_info(const ck_context *ctx) { return liv
 /* A launch's argument words must end before its first hot line. */
 _Static_assert(CK_L_ARGS + 2u * CK_MAX_ARG_WORDS <= CK_L_CLAIM, "launch arguments overlap the claim word");
 /* A launch message with every argument word fits one channel slot. */
-_Static_assert(CK_LAUNCH_HEADER_WORDS + 2u * CK_MAX_ARG_WORDS <= CK_CH_MSG_WORDS, "launch message too long");
+_Static_assert(CK_LAUNCH_HEADER_WORDS + 2u * CK_MAX_ARG_WORDS <= CK_CH_H2D_MAX_WORDS, "launch message too long");
+_Static_assert(CK_CH_DONE_SLOTS < CK_LAUNCH_NO_DONE, "a completion word's index must fit CK_LAUNCH_KIND");
 
 /* Blanks `#include "ck_cooperative.h"` lines (keeping line numbers): under the
  * framework the runtime puts the header in front of the user's code itself,

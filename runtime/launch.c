@@ -94,6 +94,9 @@ ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, c
     int k = ck_stitch_find_kernel(&ctx->stitch, name);
     if (k < 0)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "no kernel named '%s' in the context's sources", name);
+    if (k > (int)CK_LAUNCH_KERNEL(~0u))
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "kernel '%s' is kernel %d of the context; a launch can name only the "
+                       "first %u", name, k, CK_LAUNCH_KERNEL(~0u) + 1u);
     if (groups == 0 || groups > 0xffffu)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "kernel '%s': group count %u is not in 1..65535", name, groups);
     const ck_stitch_kernel *K = &ctx->stitch.kernels[k];
@@ -119,11 +122,7 @@ ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, c
     uint32_t msg[CK_CH_MSG_WORDS];
     unsigned nw = (unsigned)K->arg_words * 2;
     msg[0] = CK_MSG_HEADER(CK_MSG_LAUNCH, CK_LAUNCH_HEADER_WORDS + nw);
-    msg[2] = (uint32_t)k;
-    msg[3] = K->cooperative ? 1u : 0u;
-    msg[4] = groups;
-    msg[5] = nw;
-    msg[6] = CK_CH_NO_DONE_SLOT;
+    msg[3] = CK_LAUNCH_SIZE(groups, nw);
     memcpy(&msg[CK_LAUNCH_HEADER_WORDS], words, nw * 4);
 
     pthread_mutex_lock(&ctx->send_lock);
@@ -143,7 +142,8 @@ ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, c
     l->done_slot = CK_CH_NO_DONE_SLOT;
     if (!l->coop && ctx->done_free_n)
         l->done_slot = ctx->done_free[--ctx->done_free_n];
-    msg[6] = l->done_slot;
+    msg[2] = CK_LAUNCH_KIND(k, K->cooperative ? 1u : 0u,
+                            l->done_slot == CK_CH_NO_DONE_SLOT ? CK_LAUNCH_NO_DONE : l->done_slot);
     l->next = ctx->inflight;
     ctx->inflight = l;
     l->t_sent = ck_now_s();

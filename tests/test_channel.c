@@ -65,7 +65,7 @@ static void test_thousands_of_messages_both_ways(void **state)
         uint32_t burst = 1 + (rng >> 16) % CK_CH_SLOTS; /* up to a full ring */
         uint32_t first = sent;
         for (uint32_t b = 0; b < burst && sent < total; ++b, ++sent) {
-            unsigned len = 2 + sent % (CK_CH_MSG_WORDS - 1); /* 2..64 words */
+            unsigned len = 2 + sent % (CK_CH_H2D_MAX_WORDS - 1); /* 2..60 words */
             msg[0] = CK_MSG_HEADER(CK_MSG_ECHO, len);
             msg[1] = sent;
             for (unsigned w = 2; w < len; ++w)
@@ -76,7 +76,7 @@ static void test_thousands_of_messages_both_ways(void **state)
         for (uint32_t seq = first; seq < sent; ++seq, ++got) {
             if (ck_channel_recv(ch, reply, 20.0) != CK_OK)
                 fail_msg("receive %u: %s", seq, ck_last_error());
-            unsigned len = 2 + seq % (CK_CH_MSG_WORDS - 1);
+            unsigned len = 2 + seq % (CK_CH_H2D_MAX_WORDS - 1);
             if (reply[1] != seq)
                 fail_msg("expected reply %u, got %u (lost, duplicated or reordered)", seq, reply[1]);
             assert_int_equal(CK_MSG_LEN(reply[0]), len);
@@ -126,6 +126,7 @@ static void test_bad_message_lengths(void **state)
     uint32_t m[CK_CH_MSG_WORDS + 1] = {0};
     assert_int_equal(ck_channel_send(ch, m, 0, 0.1), CK_ERR_INVALID_ARGUMENT);
     assert_int_equal(ck_channel_send(ch, m, CK_CH_MSG_WORDS + 1, 0.1), CK_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ck_channel_send(ch, m, CK_CH_H2D_MAX_WORDS + 1, 0.1), CK_ERR_INVALID_ARGUMENT);
     ck_channel_destroy(ch);
 }
 
