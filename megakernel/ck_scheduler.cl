@@ -535,36 +535,40 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
             if (ck_ch_aborted(ch))
                 break;
         }
-        /* The finish ring's next entry is read beside the channel's head
-         * (both loads in flight together: the head's trip across the bus is
-         * the longest of an idle pass, and a pass that waits for one before
-         * it issues the other comes round one trip to device memory later). */
-        uint fin = ck_load_relaxed(s + CK_H_FIN + (S.fin_head & (CK_FIN_SLOTS - 1u)));
+        /* Finished launches (before the messages: they free launch slots). */
+        for (;;) {
+            CK_PTR e = s + CK_H_FIN + (S.fin_head & (CK_FIN_SLOTS - 1u));
+            uint v = ck_load_acquire(e);
+            if (!v)
+                break;
+            ck_store_relaxed(e, 0u);
+            S.fin_head += 1u;
+            ck_sched_finish(&S, v - 1u);
+        }
         /* Host messages: every one posted (up to a bound), each found and
-         * its first words read in one trip (the slot's tags say it is
-         * there); the task hint on the head's line is read before them, and
-         * only while no worker polls the task table. */
+         * its first words read in one trip across the bus (its slot's tags
+         * say it is there, ck_ch_next); the task hint on the head's line is
+         * read before them, and only while no worker polls the task table.
+         * A launch is started (published, in arrival order) before the next
+         * slot is read, so that read's trip does not delay it. */
         uint ptok = CK_TASKS_BUILD ? ck_load_acquire(s + CK_H_TASK_POLLER) : 1u;
         uint posted = ptok != 1u ? ck_sys_load_relaxed(ch + CK_CH_TASK_POSTED) : 0u;
-        uint w[CK_CH_TAGGED];
-        uint more = ck_ch_next(ch, &S.cur, w);
-        /* Finished launches (before the messages: they free launch slots).
-         * The first entry was read relaxed: the fence makes it an acquire of
-         * the finishing group's release (ck_push_finish). */
-        if (fin)
-            ck_fence_acq_rel();
-        while (fin) {
-            ck_store_relaxed(s + CK_H_FIN + (S.fin_head & (CK_FIN_SLOTS - 1u)), 0u);
-            S.fin_head += 1u;
-            ck_sched_finish(&S, fin - 1u);
-            fin = ck_load_acquire(s + CK_H_FIN + (S.fin_head & (CK_FIN_SLOTS - 1u)));
-        }
-        uint taken = 0;
-        for (; more && taken < CK_SCHED_MSGS_PER_PASS; ++taken) {
-            uint in = ck_ch_slot(&S.cur);
+        uint taken = 0, more;
+        for (;;) {
+            while (pend_n && ck_sched_start(&S, pend[pend_head])) {
+                pend_head = (pend_head + 1u) % CK_MAX_LAUNCHES;
+                pend_n -= 1u;
+            }
+            uint w[CK_CH_TAGGED];
+            if (taken == CK_SCHED_MSGS_PER_PASS) {
+                more = 1u; /* the bound: more may wait */
+                break;
+            }
+            if (!(more = ck_ch_next(ch, &S.cur, w)))
+                break;
             uint type = CK_MSG_TYPE(w[0]);
             if (type == CK_MSG_LAUNCH) {
-                uint slot = ck_sched_receive_launch(&S, in, w);
+                uint slot = ck_sched_receive_launch(&S, ck_ch_slot(&S.cur), w);
                 if (slot == CK_MAX_LAUNCHES)
                     break; /* no free slot: the message waits until a launch ends */
                 pend[(pend_head + pend_n) % CK_MAX_LAUNCHES] = slot;
@@ -575,16 +579,10 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
                 ck_send_state(&S, pend_n);
             }
             ck_ch_take(&S.cur);
-            if (taken + 1u < CK_SCHED_MSGS_PER_PASS)
-                more = ck_ch_next(ch, &S.cur, w);
+            taken += 1u;
         }
-        /* Start launches in arrival order, then hand the taken slots back to
-         * the host (its release waits for every store before it: after the
-         * launches are published, not before). */
-        while (pend_n && ck_sched_start(&S, pend[pend_head])) {
-            pend_head = (pend_head + 1u) % CK_MAX_LAUNCHES;
-            pend_n -= 1u;
-        }
+        /* The taken slots go back to the host after the launches are
+         * published (its release waits for every store before it). */
         if (taken)
             ck_ch_release_taken(ch, &S.cur);
         if (CK_TASKS_BUILD)
