@@ -12,11 +12,19 @@ typedef struct {
     uint d2h_tail;  /* last seen host progress on the d2h ring */
 } ck_ch_cursor;
 
+/* The megakernel's scheduler keeps its cursor in local memory with the rest
+ * of its state (ck_scheduler.cl says why); elsewhere a cursor is private. */
+#ifdef CK_MEGAKERNEL
+#define CK_CURSOR local ck_ch_cursor
+#else
+#define CK_CURSOR ck_ch_cursor
+#endif
+
 /* Nonzero once the host has asked every spin loop to give up. */
 uint ck_ch_aborted(CK_PTR ch) { return ck_sys_load_relaxed(ch + CK_CH_ABORT); }
 
 /* Takes ownership of the device-side indices. */
-void ck_ch_open(CK_PTR ch, ck_ch_cursor *c)
+void ck_ch_open(CK_PTR ch, CK_CURSOR *c)
 {
     c->h2d_tail = ck_sys_load_relaxed(ch + CK_CH_H2D_TAIL);
     c->d2h_head = ck_sys_load_relaxed(ch + CK_CH_D2H_HEAD);
@@ -31,7 +39,7 @@ void ck_ch_open(CK_PTR ch, ck_ch_cursor *c)
  * whatever the host wrote before it sent the message, is visible after a
  * yes. (The host writes the rest, then the tagged words after a release
  * fence: a tag read by an acquire load synchronizes with that fence.) */
-uint ck_ch_next(CK_PTR ch, ck_ch_cursor *c, uint *w)
+uint ck_ch_next(CK_PTR ch, CK_CURSOR *c, uint *w)
 {
     ulong v[4];
     uint slot = c->h2d_tail & (CK_CH_SLOTS - 1u);
@@ -46,7 +54,7 @@ uint ck_ch_next(CK_PTR ch, ck_ch_cursor *c, uint *w)
 
 /* Slot of the oldest unread host message, or -1 if there is none (the
  * message's words are then readable with ck_ch_read). */
-int ck_ch_poll(CK_PTR ch, ck_ch_cursor *c)
+int ck_ch_poll(CK_PTR ch, CK_CURSOR *c)
 {
     uint w[CK_CH_TAGGED];
     if (!ck_ch_next(ch, c, w))
@@ -61,14 +69,14 @@ uint ck_ch_read(CK_PTR ch, uint slot, uint word)
 }
 
 /* Hands the slot returned by the last ck_ch_poll back to the host. */
-void ck_ch_consume(CK_PTR ch, ck_ch_cursor *c)
+void ck_ch_consume(CK_PTR ch, CK_CURSOR *c)
 {
     c->h2d_tail += 1u;
     ck_sys_store_release(ch + CK_CH_H2D_TAIL, c->h2d_tail);
 }
 
 /* Slot where the next device message may be written, or -1 if the ring is full. */
-int ck_ch_reserve(CK_PTR ch, ck_ch_cursor *c)
+int ck_ch_reserve(CK_PTR ch, CK_CURSOR *c)
 {
     if (c->d2h_head - c->d2h_tail >= CK_CH_SLOTS) {
         c->d2h_tail = ck_sys_load_acquire(ch + CK_CH_D2H_TAIL);
@@ -84,7 +92,7 @@ void ck_ch_write(CK_PTR ch, uint slot, uint word, uint value)
 }
 
 /* Makes the message in the reserved slot visible to the host. */
-void ck_ch_publish(CK_PTR ch, ck_ch_cursor *c)
+void ck_ch_publish(CK_PTR ch, CK_CURSOR *c)
 {
     c->d2h_head += 1u;
     ck_sys_store_release(ch + CK_CH_D2H_HEAD, c->d2h_head);
@@ -93,15 +101,15 @@ void ck_ch_publish(CK_PTR ch, ck_ch_cursor *c)
 /* Batched use, for a loop that handles several messages per pass: commit
  * counts the reserved slot as written, flush makes every committed message
  * visible with one release store (one bus round trip for all of them). */
-void ck_ch_commit(ck_ch_cursor *c) { c->d2h_head += 1u; }
-void ck_ch_flush(CK_PTR ch, ck_ch_cursor *c) { ck_sys_store_release(ch + CK_CH_D2H_HEAD, c->d2h_head); }
+void ck_ch_commit(CK_CURSOR *c) { c->d2h_head += 1u; }
+void ck_ch_flush(CK_PTR ch, CK_CURSOR *c) { ck_sys_store_release(ch + CK_CH_D2H_HEAD, c->d2h_head); }
 
 /* The slot of the oldest untaken host message is ck_ch_slot(c); take
  * advances past it, and release_taken hands every taken slot back to the
  * host at once. */
-uint ck_ch_slot(ck_ch_cursor *c) { return c->h2d_tail & (CK_CH_SLOTS - 1u); }
-void ck_ch_take(ck_ch_cursor *c) { c->h2d_tail += 1u; }
-void ck_ch_release_taken(CK_PTR ch, ck_ch_cursor *c) { ck_sys_store_release(ch + CK_CH_H2D_TAIL, c->h2d_tail); }
+uint ck_ch_slot(CK_CURSOR *c) { return c->h2d_tail & (CK_CH_SLOTS - 1u); }
+void ck_ch_take(CK_CURSOR *c) { c->h2d_tail += 1u; }
+void ck_ch_release_taken(CK_PTR ch, CK_CURSOR *c) { ck_sys_store_release(ch + CK_CH_H2D_TAIL, c->h2d_tail); }
 
 /* Copies words CK_CH_TAGGED .. CK_CH_TAGGED + n - 1 of host message `slot`
  * (those after the tagged words, which sit from slot word 2 * CK_CH_TAGGED

@@ -32,6 +32,10 @@
 #define CK_SCHED_MSGS_PER_PASS 16u /* host messages handled per scheduler pass */
 #define CK_CX_START_PASSES (1u << 16) /* replay: passes a start waits for its recorded M */
 
+/* The scheduler's state lives in local memory (ck_megakernel gives it to
+ * group 0), not in registers: the megakernel is one kernel, so the
+ * scheduler's live values count against every worker's register budget,
+ * and so against how many groups are co-resident. */
 typedef struct {
     CK_PTR s;
     CK_PTR ch;
@@ -54,7 +58,7 @@ typedef struct {
 } ck_sched_t;
 
 /* Writes a device-to-host message; the pass's flush publishes it. */
-void ck_sched_send(ck_sched_t *S, const uint *words, uint len)
+void ck_sched_send(local ck_sched_t *S, const uint *words, uint len)
 {
     int slot;
     while ((slot = ck_ch_reserve(S->ch, &S->cur)) < 0) {
@@ -71,13 +75,13 @@ void ck_sched_send(ck_sched_t *S, const uint *words, uint len)
     S->dirty = 1;
 }
 
-void ck_sched_send2(ck_sched_t *S, uint type, uint a, uint b)
+void ck_sched_send2(local ck_sched_t *S, uint type, uint a, uint b)
 {
     uint m[3] = {CK_MSG_HEADER(type, 3), a, b};
     ck_sched_send(S, m, 3);
 }
 
-void ck_sched_flush(ck_sched_t *S)
+void ck_sched_flush(local ck_sched_t *S)
 {
     if (S->dirty) {
         ck_ch_flush(S->ch, &S->cur);
@@ -86,17 +90,17 @@ void ck_sched_flush(ck_sched_t *S)
 }
 
 /* Groups an ordinary launch gets at once: the first wave. */
-uint ck_sched_wave(ck_sched_t *S, uint slot) { return min(S->groups[slot], S->workers); }
+uint ck_sched_wave(local ck_sched_t *S, uint slot) { return min(S->groups[slot], S->workers); }
 
 /* Rewrites the launch queue that workers read (stale reads are harmless). */
-void ck_sched_write_queue(ck_sched_t *S)
+void ck_sched_write_queue(local ck_sched_t *S)
 {
     for (uint i = 0; i < S->q_n; ++i)
         ck_store_relaxed(S->s + CK_H_Q + i, S->q[i]);
     ck_store_release(S->s + CK_H_Q_N, S->q_n);
 }
 
-void ck_sched_unqueue(ck_sched_t *S, uint slot)
+void ck_sched_unqueue(local ck_sched_t *S, uint slot)
 {
     uint j = 0;
     for (uint i = 0; i < S->q_n; ++i)
@@ -108,7 +112,7 @@ void ck_sched_unqueue(ck_sched_t *S, uint slot)
     }
 }
 
-void ck_sched_send_started(ck_sched_t *S, uint slot, uint initial)
+void ck_sched_send_started(local ck_sched_t *S, uint slot, uint initial)
 {
     if (!S->started[slot]) {
         S->started[slot] = 1;
@@ -117,7 +121,7 @@ void ck_sched_send_started(ck_sched_t *S, uint slot, uint initial)
 }
 
 /* A launch whose last group has left: report it and free its slot. */
-void ck_sched_finish(ck_sched_t *S, uint slot)
+void ck_sched_finish(local ck_sched_t *S, uint slot)
 {
     CK_PTR L = S->s + CK_SH_LAUNCH(slot);
     uint m[8] = {CK_MSG_HEADER(CK_MSG_DONE, 8), S->id[slot], 0u, 0u, 0u, 0u, 0u, 0u};
@@ -143,7 +147,7 @@ void ck_sched_finish(ck_sched_t *S, uint slot)
 }
 
 /* Tries to start the pending launch in `slot`. Returns 1 if it started. */
-uint ck_sched_start(ck_sched_t *S, uint slot)
+uint ck_sched_start(local ck_sched_t *S, uint slot)
 {
     CK_PTR s = S->s;
     CK_PTR L = s + CK_SH_LAUNCH(slot);
@@ -327,7 +331,7 @@ uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint limit, uint sch
  * token at CK_POLLER_SCHED for it), once this pass has taken every pending
  * message. `ptok` is the token as read before this pass read the messages;
  * `drained` says the pass took them all. */
-void ck_sched_tasks(ck_sched_t *S, uint posted, uint ptok, uint drained)
+void ck_sched_tasks(local ck_sched_t *S, uint posted, uint ptok, uint drained)
 {
     CK_PTR s = S->s;
     uint held = 0;
@@ -349,7 +353,7 @@ void ck_sched_tasks(ck_sched_t *S, uint posted, uint ptok, uint drained)
 
 /* Published launches: report those whose first wave has been taken, drop
  * the fully taken ones from the queue, and count the groups still wanted. */
-void ck_sched_track(ck_sched_t *S)
+void ck_sched_track(local ck_sched_t *S)
 {
     uint j = 0, demand = 0;
     for (uint i = 0; i < S->q_n; ++i) {
@@ -386,7 +390,7 @@ void ck_sched_track(ck_sched_t *S)
 
 /* Policy: ask the cooperative kernel for the workers the published launches
  * lack, counting idle workers and killed groups on their way back. */
-void ck_sched_gather(ck_sched_t *S)
+void ck_sched_gather(local ck_sched_t *S)
 {
     CK_PTR s = S->s;
     uint coop = ck_load_relaxed(s + CK_H_COOP_SLOT);
@@ -407,7 +411,7 @@ void ck_sched_gather(ck_sched_t *S)
 
 /* Answers a STATE request: a summary, then each launch slot in use, then
  * the busy workers (slot, group), 18 to a message. */
-void ck_send_state(ck_sched_t *S, uint pend_n)
+void ck_send_state(local ck_sched_t *S, uint pend_n)
 {
     CK_PTR s = S->s;
     uint m[CK_CH_MSG_WORDS];
@@ -476,7 +480,7 @@ void ck_send_state(ck_sched_t *S, uint pend_n)
  * any, are read from the channel now (ck_ch_next acquired them).
  * Returns the slot, or CK_MAX_LAUNCHES if every slot is in use (the message
  * stays in the ring). */
-uint ck_sched_receive_launch(ck_sched_t *S, uint in, const uint *w)
+uint ck_sched_receive_launch(local ck_sched_t *S, uint in, const uint *w)
 {
     if (!S->free_slots)
         return CK_MAX_LAUNCHES;
@@ -505,23 +509,23 @@ uint ck_sched_receive_launch(ck_sched_t *S, uint in, const uint *w)
     return slot;
 }
 
-void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chaos_seed, CK_PTR cx)
+void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chaos_seed, CK_PTR cx,
+                  local ck_sched_t *S)
 {
-    ck_sched_t S;
-    S.s = s;
-    S.ch = ch;
-    ck_ch_open(ch, &S.cur);
-    S.max_workers = max_workers;
-    S.workers = workers;
-    S.chaos_seed = chaos_seed;
-    S.cx = cx;
-    S.cx_wait = 0;
-    S.fin_head = 0;
-    S.dirty = 0;
-    S.q_n = 0;
-    S.demand = 0;
-    S.free_slots = 0xffffffffu;
-    S.task_taken = 0;
+    S->s = s;
+    S->ch = ch;
+    ck_ch_open(ch, &S->cur);
+    S->max_workers = max_workers;
+    S->workers = workers;
+    S->chaos_seed = chaos_seed;
+    S->cx = cx;
+    S->cx_wait = 0;
+    S->fin_head = 0;
+    S->dirty = 0;
+    S->q_n = 0;
+    S->demand = 0;
+    S->free_slots = 0xffffffffu;
+    S->task_taken = 0;
     uint pend[CK_MAX_LAUNCHES];
     uint pend_head = 0, pend_n = 0, shutdown = 0;
     /* Every worker counts itself idle when it starts: wait for all of them,
@@ -537,13 +541,13 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
         }
         /* Finished launches (before the messages: they free launch slots). */
         for (;;) {
-            CK_PTR e = s + CK_H_FIN + (S.fin_head & (CK_FIN_SLOTS - 1u));
+            CK_PTR e = s + CK_H_FIN + (S->fin_head & (CK_FIN_SLOTS - 1u));
             uint v = ck_load_acquire(e);
             if (!v)
                 break;
             ck_store_relaxed(e, 0u);
-            S.fin_head += 1u;
-            ck_sched_finish(&S, v - 1u);
+            S->fin_head += 1u;
+            ck_sched_finish(S, v - 1u);
         }
         /* Host messages: every one posted (up to a bound), each found and
          * its first words read in one trip across the bus (its slot's tags
@@ -555,7 +559,7 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
         uint posted = ptok != 1u ? ck_sys_load_relaxed(ch + CK_CH_TASK_POSTED) : 0u;
         uint taken = 0, more;
         for (;;) {
-            while (pend_n && ck_sched_start(&S, pend[pend_head])) {
+            while (pend_n && ck_sched_start(S, pend[pend_head])) {
                 pend_head = (pend_head + 1u) % CK_MAX_LAUNCHES;
                 pend_n -= 1u;
             }
@@ -564,11 +568,11 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
                 more = 1u; /* the bound: more may wait */
                 break;
             }
-            if (!(more = ck_ch_next(ch, &S.cur, w)))
+            if (!(more = ck_ch_next(ch, &S->cur, w)))
                 break;
             uint type = CK_MSG_TYPE(w[0]);
             if (type == CK_MSG_LAUNCH) {
-                uint slot = ck_sched_receive_launch(&S, ck_ch_slot(&S.cur), w);
+                uint slot = ck_sched_receive_launch(S, ck_ch_slot(&S->cur), w);
                 if (slot == CK_MAX_LAUNCHES)
                     break; /* no free slot: the message waits until a launch ends */
                 pend[(pend_head + pend_n) % CK_MAX_LAUNCHES] = slot;
@@ -576,20 +580,20 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
             } else if (type == CK_MSG_SHUTDOWN) {
                 shutdown = 1;
             } else if (type == CK_MSG_STATE) {
-                ck_send_state(&S, pend_n);
+                ck_send_state(S, pend_n);
             }
-            ck_ch_take(&S.cur);
+            ck_ch_take(&S->cur);
             taken += 1u;
         }
         /* The taken slots go back to the host after the launches are
          * published (its release waits for every store before it). */
         if (taken)
-            ck_ch_release_taken(ch, &S.cur);
+            ck_ch_release_taken(ch, &S->cur);
         if (CK_TASKS_BUILD)
-            ck_sched_tasks(&S, posted, ptok, !more); /* drained: the next slot was empty */
-        ck_sched_track(&S);
-        ck_sched_gather(&S);
-        ck_sched_flush(&S);
+            ck_sched_tasks(S, posted, ptok, !more); /* drained: the next slot was empty */
+        ck_sched_track(S);
+        ck_sched_gather(S);
+        ck_sched_flush(S);
         if (shutdown) {
             uint active = 0;
             #pragma unroll 1
@@ -609,8 +613,8 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
         }
     }
     ck_store_release(s + CK_H_EXIT, 1u);
-    ck_sched_send2(&S, CK_MSG_BYE, 0u, 0u);
-    ck_sched_flush(&S);
+    ck_sched_send2(S, CK_MSG_BYE, 0u, 0u);
+    ck_sched_flush(S);
 }
 
 /* ------------------------------------------------------------- workers */
@@ -1019,6 +1023,7 @@ kernel void ck_megakernel(CK_PTR sched, CK_PTR ch, CK_PTR poll, global uchar *ar
                           uint chaos_seed, uint naive)
 {
     local uint scratch[CK_SCRATCH_WORDS];
+    local ck_sched_t sched_state; /* group 0's scheduler only */
     local ck_locals_t locals;
     local uchar pool[CK_LOCAL_POOL_BYTES] __attribute__((aligned(16)));
     uint n;
@@ -1036,7 +1041,7 @@ kernel void ck_megakernel(CK_PTR sched, CK_PTR ch, CK_PTR poll, global uchar *ar
     CK_PTR cx = cx_off ? (CK_PTR)(arena + (cx_off - 1u)) : (CK_PTR)0;
     if (ticket == 0) {
         if (get_local_id(0) == 0)
-            ck_scheduler(sched, ch, n - 1u, max_workers, chaos_seed, cx);
+            ck_scheduler(sched, ch, n - 1u, max_workers, chaos_seed, cx, &sched_state);
         return;
     }
     ck_worker(sched, ch, arena, (uint)ticket - 1u, max_workers, chaos_seed, naive, cx, scratch, pool, &locals);
