@@ -625,7 +625,13 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
 #define CK_WORK_TASK  3u   /* a group of a task of the task table */
 #define CK_TASK_SCAN  64u  /* tickets a worker looks at per attempt */
 #define CK_TASK_SPREAD 32u /* claimers start among this many oldest tickets (a power of two) */
-#define CK_IDLE_PAUSE_NS 200u /* an idle worker that is not hot, between looks */
+/* An idle worker that is not hot, between looks. With the scheduler's state
+ * out of the registers (40 against 48 on the H100) 3167 workers are
+ * co-resident instead of 2639, and their looks slowed the launch path: a 1-group
+ * launch took 11.9-12.4 us with 200 ns, 10.0-10.3 us with 2000 ns (ckbench,
+ * docs/RESULTS.md). A fork's promised workers and a free cluster token are
+ * noticed at most this much later. */
+#define CK_IDLE_PAUSE_NS 2000u
 
 /* Takes one logical group of a published ordinary launch: of the launch in
  * slot `hint` - 1 if that one still has a group (a hot worker just saw it

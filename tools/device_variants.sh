@@ -12,6 +12,11 @@ set -u
 out=${1:?usage: device_variants.sh OUTDIR [ROUNDS]}; rounds=${2:-2}
 mkdir -p "$out"
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+# The CUDA peer (grid.sync at each run's worker count), where nvcc exists.
+cuda=()
+if command -v nvcc >/dev/null && nvcc -O2 -arch=sm_90 tools/ckbench_cuda.cu -o /tmp/ckbench_cuda >"$out/nvcc.log" 2>&1; then
+  cuda=(--cuda /tmp/ckbench_cuda)
+fi
 names=(tree); srcs=(.)
 for d in .exp/*/; do [ -d "$d" ] && names+=("$(basename "$d")") && srcs+=("$d"); done
 for i in "${!names[@]}"; do
@@ -34,12 +39,13 @@ print(f"{n:10s} launch {j['launch_rt_us_median']:6.2f} us p99 {j['launch_rt_us_p
       f"{j['plain_launch_throughput_per_s']/1e3:6.1f} k/s | task {j['task_rt_us_median']:5.2f} us "
       f"p99 {j['task_rt_us_p99']:6.2f} {j['task_throughput_per_s']/1e6:5.3f} M/s | barrier "
       f"{j['global_barrier_us']:5.2f} resizing {j['resizing_barrier_us']:5.2f} | gathers "
-      f"{min(g.values()):5.1f}-{max(g.values()):5.1f} | workers {j['workers']} / {j['task_workers']}")
+      f"{min(g.values()):5.1f}-{max(g.values()):5.1f} | workers {j['workers']} / {j['task_workers']}"
+      + (f" | grid.sync {j['cuda']['grid_sync_us']:5.2f} @{j['cuda']['grid_sync_blocks']}" if 'cuda' in j else ""))
 EOF
 }
 for r in $(seq 1 "$rounds"); do
   for n in "${names[@]}"; do
-    timeout 200 "/tmp/v_$n/tools/ckbench" --device NVIDIA --json >"$out/${n}_$r.json" 2>"$out/${n}_$r.err"
+    timeout 200 "/tmp/v_$n/tools/ckbench" --device NVIDIA --json "${cuda[@]}" >"$out/${n}_$r.json" 2>"$out/${n}_$r.err"
     line "$n" "$out/${n}_$r.json"
   done
 done
