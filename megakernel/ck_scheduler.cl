@@ -630,8 +630,10 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
  * co-resident instead of 2639, and their looks slowed the launch path: a 1-group
  * launch took 11.9-12.4 us with 200 ns, 10.0-10.3 us with 2000 ns (ckbench,
  * docs/RESULTS.md). A fork's promised workers and a free cluster token are
- * noticed at most this much later. */
-#define CK_IDLE_PAUSE_NS 2000u
+ * noticed at most this much later. A megakernel built with tasks has fewer
+ * workers (56 registers, 2375), and a burst of tasks wants its resting
+ * workers soon: 2000 ns cost it 5-8 % of its empty tasks per second. */
+#define CK_IDLE_PAUSE_NS (CK_TASKS_BUILD ? 200u : 2000u)
 
 /* Takes one logical group of a published ordinary launch: of the launch in
  * slot `hint` - 1 if that one still has a group (a hot worker just saw it
