@@ -1,8 +1,9 @@
 /* Integration tests of the host-device channel on PoCL, for the transport of
  * the path given as argv[1]: thousands of messages of every length cross in
  * both directions through a running echo kernel, in bursts that fill the
- * rings, with nothing lost, duplicated, reordered or corrupted; and the
- * error cases time out instead of hanging. */
+ * rings, with nothing lost, duplicated, reordered or corrupted; a message
+ * half written is not taken; and the error cases time out instead of
+ * hanging. */
 #include "channel.h"
 #include "clock.h"
 #include "probes.h"
@@ -10,6 +11,7 @@
 #include "support.h"
 
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -130,6 +132,44 @@ static void test_bad_message_lengths(void **state)
     ck_channel_destroy(ch);
 }
 
+/* The rule that lets the device skip the ring's head: a message is taken
+ * only once all four of its tagged words carry its tag. Here the head says
+ * a message is posted and three of the four words are written; the fourth
+ * still holds the previous lap's tag (none). The echo kernel must not answer
+ * until the fourth is written, and then answer with the whole message. */
+static void test_half_written_message_is_not_taken(void **state)
+{
+    ck_channel *ch;
+    assert_int_equal(ck_channel_create(dev, &ch), CK_OK);
+    cl_kernel k;
+    cl_event ev = start_echo(ch, &k);
+    uint32_t *words = ck_channel_words(ch);
+    _Atomic uint64_t *tagged = (_Atomic uint64_t *)&words[CK_CH_H2D_RING]; /* slot 0 */
+    const uint32_t msg[CK_CH_TAGGED] = {CK_MSG_HEADER(CK_MSG_ECHO, 4), 7u, 0x1234u, 0x5678u};
+    const uint64_t tag = (uint64_t)1u << 32; /* the first message: sequence 0, tag 1 */
+    for (unsigned w = 0; w < CK_CH_TAGGED - 1; ++w)
+        atomic_store_explicit(&tagged[w], tag | msg[w], memory_order_release);
+    atomic_store_explicit((_Atomic uint32_t *)&words[CK_CH_H2D_HEAD], 1u, memory_order_release);
+    uint32_t reply[CK_CH_MSG_WORDS];
+    double t0 = ck_now_s();
+    while (ck_now_s() - t0 < 0.3)
+        if (ck_channel_try_recv(ch, reply))
+            fail_msg("the device took a message whose fourth tagged word was not written yet");
+    atomic_store_explicit(&tagged[CK_CH_TAGGED - 1], tag | msg[CK_CH_TAGGED - 1], memory_order_release);
+    if (ck_channel_recv(ch, reply, 20.0) != CK_OK)
+        fail_msg("no answer once the message was whole: %s", ck_last_error());
+    assert_int_equal(CK_MSG_LEN(reply[0]), 4);
+    assert_int_equal(reply[1], 7u);
+    assert_int_equal(reply[2], ~0x1234u);
+    assert_int_equal(reply[3], ~0x5678u);
+    const uint32_t quit = CK_MSG_HEADER(CK_MSG_QUIT, 1);
+    assert_int_equal(ck_channel_send(ch, &quit, 1, 5.0), CK_OK); /* slot 1, after the head we stored */
+    assert_int_equal(ck_event_wait(ev, 30.0, "echo kernel"), CK_OK);
+    clReleaseEvent(ev);
+    clReleaseKernel(k);
+    ck_channel_destroy(ch);
+}
+
 static void test_abort_ends_a_waiting_kernel(void **state)
 {
     ck_channel *ch;
@@ -166,6 +206,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_receive_times_out_without_kernel),
         cmocka_unit_test(test_send_times_out_when_ring_stays_full),
         cmocka_unit_test(test_bad_message_lengths),
+        cmocka_unit_test(test_half_written_message_is_not_taken),
         cmocka_unit_test(test_abort_ends_a_waiting_kernel),
         cmocka_unit_test(test_latency_probe),
     };
