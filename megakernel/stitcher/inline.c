@@ -449,7 +449,7 @@ static int emit_site(inl *x, ictx *c, stmt *s) {
 
 /* ---- chains: recursion and depth ------------------------------------------------------ */
 
-static int chain(inl *x, func *fn, int depth, func *kernel, int at) {
+static int chain(inl *x, func *fn, int depth, func *root, int at) {
   program *pg = x->pg;
   token *t = x->t;
   if (fn->inl_busy)
@@ -467,7 +467,7 @@ static int chain(inl *x, func *fn, int depth, func *kernel, int at) {
   for (int i = fn->lb; i < fn->t1; i++) {
     func *g = inl_callee(x, i);
     if (!g) continue;
-    if (chain(x, g, depth + 1, kernel, i)) return -1;
+    if (chain(x, g, depth + 1, root, i)) return -1;
     if (g->inl_height + 1 > h) h = g->inl_height + 1;
   }
   fn->inl_busy = 0;
@@ -475,9 +475,10 @@ static int chain(inl *x, func *fn, int depth, func *kernel, int at) {
   return 0;
 deep:
   return st_error_at(pg->dg, &t[at], "call of '%s' nests helpers with fork points more than "
-                     "%d deep (from kernel '%s'): the stitcher inlines them and allows at most "
+                     "%d deep (from %s '%s'): the stitcher inlines them and allows at most "
                      "%d nested helpers with fork points; merge some of them", fn->name,
-                     ST_MAX_INLINE_DEPTH, kernel->name, ST_MAX_INLINE_DEPTH);
+                     ST_MAX_INLINE_DEPTH, root->is_kernel ? "kernel" : "function", root->name,
+                     ST_MAX_INLINE_DEPTH);
 }
 
 static int is_idc(char c) {
@@ -585,18 +586,27 @@ int st_inline(program *pg, char **src) {
   x.site = st_alloc(pg->ar, pg->tl.n * sizeof(stmt *));
   x.acc = st_alloc(pg->ar, pg->tl.n);
   if (!x.ren || !x.site || !x.acc) return st_error(pg->dg, 1, "out of memory");
+  /* A helper with fork points has one definition: with two, calls reach one of them while
+   * the other would be emitted as an ordinary function, its calls inlined unchecked. */
   st_map defs = {0};
+  for (size_t k = 0; k < pg->funcs.n; k++) {
+    func *fn = pg->funcs.v[k];
+    if (fn->lb < 0) continue;
+    func *other = st_map_get(&defs, fn->name);
+    if (other && (fn->inl || other->inl)) {
+      func *h = fn->inl ? fn : other;
+      return st_error(pg->dg, fn->line, "helper '%s' with fork points (it reaches %s) is "
+                      "defined twice (line %d): the stitcher inlines such helpers and does "
+                      "not evaluate #if; define it once", fn->name, why(&x, h),
+                      st_user_line(pg->dg, other->line, NULL));
+    }
+    if (!other && st_map_put(pg->ar, &defs, fn->name, fn))
+      return st_error(pg->dg, 1, "out of memory");
+  }
   for (size_t k = 0; k < pg->funcs.n; k++) {
     func *fn = pg->funcs.v[k];
     if (fn->lb < 0 || !(fn->inl || fn->is_kernel)) continue;
     if (fn->inl) {
-      func *other = st_map_get(&defs, fn->name);
-      if (other)
-        return st_error(pg->dg, fn->line, "helper '%s' with fork points (it reaches %s) is "
-                        "defined twice (line %d): the stitcher inlines such helpers and does "
-                        "not evaluate #if; define it once", fn->name, why(&x, fn),
-                        st_user_line(pg->dg, other->line, NULL));
-      if (st_map_put(pg->ar, &defs, fn->name, fn)) return st_error(pg->dg, 1, "out of memory");
       for (size_t m = 0; m < fn->n_params; m++)
         if (fn->params[m].name >= 0) x.ren[fn->params[m].name] = 1;
       if (check_params(&x, fn)) return -1;
@@ -608,11 +618,15 @@ int st_inline(program *pg, char **src) {
     if (fn->lb < 0 || !(fn->inl || fn->is_kernel)) continue;
     if (check_calls(&x, fn)) return -1;
   }
-  for (size_t k = 0; k < pg->kernels.n; k++) {
-    func *kn = pg->kernels.v[k];
-    for (int i = kn->lb; i < kn->t1; i++) {
+  /* Recursion and depth from every function the new program keeps (the kernels, as helpers
+   * with fork points are left out and ordinary functions cannot call them): emission below
+   * inlines only what this bounded. */
+  for (size_t k = 0; k < pg->funcs.n; k++) {
+    func *fn = pg->funcs.v[k];
+    if (fn->lb < 0 || fn->inl) continue;
+    for (int i = fn->lb; i < fn->t1; i++) {
       func *g = inl_callee(&x, i);
-      if (g && chain(&x, g, 1, kn, i)) return -1;
+      if (g && chain(&x, g, 1, fn, i)) return -1;
     }
   }
   if (check_macros(&x)) return -1;

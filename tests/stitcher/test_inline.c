@@ -350,6 +350,19 @@ static void test_helper_defined_twice_rejected(void **st) {
                           "kernel void k(void) { h(); }\n",
                           "k", NULL);
   MSG(4, "helper 'h' with fork points", "defined twice (line 2)");
+  /* the other definition has no fork point: it would be kept as an ordinary function */
+  m = st_fail("#ifdef A\nvoid h(void) { request_fork(); }\n#else\n"
+              "void h(void) { }\n#endif\n"
+              "kernel void k(void) { h(); }\n",
+              "k", NULL);
+  MSG(4, "helper 'h' with fork points", "defined twice (line 2)");
+  /* the fuzzer's case: a recursive helper reached only from a twice-defined one, no kernel;
+   * inlining it would never end */
+  m = st_fail("void f(global int *o, int n) { request_fork(); if (n) f(o, n - 1); }\n"
+              "void g(global int *o) { offer_kill(); f(o, 1); }\n"
+              "void g(global int *o) { o[0] = 1; }\n",
+              "k", NULL);
+  MSG(3, "helper 'g' with fork points", "defined twice (line 2)");
 }
 
 static void test_non_cooperative_kernel_reaching_helper_rejected(void **st) {
