@@ -5,7 +5,9 @@
  * runs the kernel standalone and then multitasked with a matmul stream whose
  * group count cycles through 1, N/4, N/2, N-1, and checks both results
  * against the CPU reference; BFS alternates R-MAT and grid inputs. All seeds
- * run; the failing ones are listed. Needs POCL_MAX_PTHREAD_COUNT (8).
+ * run; the failing ones are listed. Where they made no kill or no fork,
+ * further seeds run until both have happened (at most EXTRA_SEEDS more).
+ * Needs POCL_MAX_PTHREAD_COUNT (8).
  * Each seed records its schedule (tests/chaos_harness.h): a failing seed
  * prints the record's path and the command line that replays it. */
 #define _GNU_SOURCE /* realpath */
@@ -26,6 +28,10 @@ static unsigned first_seed, last_seed;
 static char self[PATH_MAX];
 static const char *app_arg, *path_arg;
 
+/* Seeds run after the last one, at most, while the seeds given have not yet
+ * made chaos kill and fork (see test_chaos_seeds). */
+#define EXTRA_SEEDS 100u
+
 static void test_chaos_seeds(void **state)
 {
     app *inputs[2];
@@ -38,7 +44,16 @@ static void test_chaos_seeds(void **state)
     const char *exprs[] = {"1", "N/4", "N/2", "N-1"};
     unsigned failures = 0, kills = 0, forks = 0;
     char failed[512] = "";
-    for (unsigned seed = first_seed; seed <= last_seed; ++seed) {
+    /* Chaos mode must actually exercise kills and forks (a replay makes only
+     * the recorded choices). In applications whose groups offer to be
+     * killed only while work is left (game, octree), how many kills a seed
+     * makes depends on the host's timing: 12 to 69 in 50 seeds on a quiet
+     * 2-core machine, none on a loaded one (measured). So where the seeds
+     * given made none, further seeds run (each checked like the others)
+     * until both have happened, at most EXTRA_SEEDS of them. */
+    int replay = getenv("CK_CHAOS_REPLAY") != NULL;
+    unsigned end = last_seed;
+    for (unsigned seed = first_seed; seed <= end; ++seed) {
         app *a = inputs[seed % 2 % app_test_variants(kind)];
         ck_context_options o = apps_test_context(path, seed, 0);
         chaos_harness h;
@@ -75,17 +90,18 @@ static void test_chaos_seeds(void **state)
             snprintf(failed + len, sizeof failed - len, " %u", seed);
             ++failures;
         }
+        if (seed == end && !replay && (kills == 0 || forks == 0) && end < last_seed + EXTRA_SEEDS)
+            ++end;
     }
     print_message("%s on %s: chaos seeds %u..%u: %u failed; %u kills and %u forked groups in all\n",
-                  app_kind_name(kind), ck_path_name(path), first_seed, last_seed, failures, kills, forks);
+                  app_kind_name(kind), ck_path_name(path), first_seed, end, failures, kills, forks);
     for (unsigned v = 0; v < 2; ++v)
         app_destroy(inputs[v]);
     if (failures)
         fail_msg("%u chaos seeds failed:%s", failures, failed);
-    /* Chaos mode must actually have exercised kills and forks (a replay
-     * makes only the recorded choices). */
-    if (!getenv("CK_CHAOS_REPLAY"))
-        assert_true(kills > 0 && forks > 0);
+    if (!replay && (kills == 0 || forks == 0))
+        fail_msg("chaos seeds %u..%u made %u kills and %u forks: chaos mode must make both", first_seed, end,
+                 kills, forks);
 }
 
 int main(int argc, char **argv)
