@@ -624,7 +624,7 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
 #define CK_WORK_FORK  2u   /* a fork ticket of the cooperative launch */
 #define CK_WORK_TASK  3u   /* a group of a task of the task table */
 #define CK_TASK_SCAN  64u  /* tickets a worker looks at per attempt */
-#define CK_TASK_SPREAD 32u /* claimers start among this many oldest tickets (a power of two) */
+#define CK_TASK_SPREAD 32u /* claimers start among this many newest tickets (a power of two) */
 /* An idle worker that is not hot, between looks. With the scheduler's state
  * out of the registers (40 against 48 on the H100) 3167 workers are
  * co-resident instead of 2639, and their looks slowed the launch path: a 1-group
@@ -672,15 +672,20 @@ uint ck_claim_group(CK_PTR s, uint hint, uint *group)
 
 /* Takes one group of a visible task and moves the head (the oldest ticket
  * that may have a group left) past the tickets it finds without one while
- * it scans from the head. A scan starts `spread` & (CK_TASK_SPREAD - 1)
- * tickets past the head when that many are visible, so the idle workers of
- * a burst start at different claim words instead of all decrementing one
- * (measured on the H100: empty tasks 0.61 -> 0.95-1.02 M/s with a spread
- * of 8 to 32, docs/RESULTS.md). A worker whose attempt found nothing scans
- * from the head next time (ck_find_work passes 0 after a failure, and for
- * the poller), so visible groups past a scan's reach are found, and the
- * head moves, whichever workers are idle. At most CK_TASK_SCAN tickets a
- * scan. Returns the table entry + 1 and the group, or 0.
+ * it scans from the head. With a nonzero `spread` the scan starts
+ * `spread` & (CK_TASK_SPREAD - 1) tickets below the newest visible one
+ * (when that many are visible past the head), so the idle workers of a
+ * burst start at different claim words among the tickets published last,
+ * which are the ones likely to have groups left, instead of all walking
+ * from the head over taken ones. Measured on the H100 (docs/RESULTS.md):
+ * with the scan from the head after any failed attempt, the tickets of a
+ * batch started one after another about 1.1 us apart, however many
+ * workers were idle (0.85-0.94 M empty tasks/s); from the newest, 1.11-1.14
+ * M/s. With `spread` 0 (the poller, and a worker that failed often:
+ * ck_find_work) the scan starts at the head, so groups left on older
+ * tickets are found, and the head moves, whichever workers are idle. At
+ * most CK_TASK_SCAN tickets a scan. Returns the table entry + 1 and the
+ * group, or 0.
  *
  * A ticket below the visible count has its record written, so a claim word
  * at or below the bias means that ticket has no group left (the record is
@@ -694,7 +699,7 @@ uint ck_claim_task(CK_PTR s, uint max_workers, uint spread, uint *group)
     uint vis = ck_load_acquire(s + CK_H_TASK_VISIBLE);
     uint head = ck_load_relaxed(s + CK_H_TASK_HEAD);
     uint off = spread & (CK_TASK_SPREAD - 1u);
-    uint t = (int)(vis - head) > (int)off ? head + off : head;
+    uint t = spread && (int)(vis - head) > (int)off ? vis - 1u - off : head;
     for (uint n = 0; (int)(vis - t) > 0 && n < CK_TASK_SCAN; ++n, ++t) {
         uint e = t & (CK_TASK_SLOTS - 1u);
         CK_PTR R = s + CK_SH_TASK(max_workers, e);
@@ -850,8 +855,12 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
             if (took || (int)ck_fetch_sub(s + CK_H_IDLE, 1u) > 0) {
                 uint kind = CK_WORK_TASK;
                 uint slot1 = took;
+                /* A task scan from the newest tickets, at a spread that
+                 * changes with each attempt; from the head for the poller
+                 * and after four failed attempts in a row (back-off 15 and
+                 * more), so older tickets' groups are not left behind. */
                 if (!slot1 && !(slot1 = ck_claim_group(s, CK_TASKS_BUILD ? 0u : hint, &out[1])))
-                    slot1 = ck_claim_task(s, max_workers, backoff || poller ? 0u : w, &out[1]);
+                    slot1 = ck_claim_task(s, max_workers, poller || (backoff & 8u) ? 0u : w + backoff, &out[1]);
                 else if (!took)
                     kind = CK_WORK_GROUP;
                 if (slot1) {
