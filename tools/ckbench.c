@@ -5,7 +5,9 @@
  * trip and throughput of an empty 1-group kernel, global and resizing
  * barrier latency over all workers, and the gather time of ordinary launches
  * of 1, N/4, N/2 and N-1 groups beside a cooperative kernel that reaches a
- * query resizing barrier every few tens of microseconds. Table, or --json.
+ * query resizing barrier every few tens of microseconds; and in a megakernel
+ * built with tasks, the empty task's round trip, tasks per second, and how
+ * fast the groups of a burst of tasks start (device clock). Table, or --json.
  * With --cuda BIN it runs the CUDA reference (tools/ckbench_cuda.cu, built
  * where nvcc exists) at the same block count and reports it beside us.
  * Exit status: 0 ok, 1 a measurement failed, 2 bad command line, unknown
@@ -55,6 +57,17 @@ static const char *bench_source =
     "        r++;\n"
     "    }\n"
     "}\n";
+
+/* Added to the context with tasks only (the launch figures come from a
+ * megakernel without it): each task's group stamps when it started, in the
+ * device's clock (0 on devices without one). */
+static const char *stamp_source =
+    "kernel void bench_stamp(global ulong *ts, uint i) {\n"
+    "    if (get_local_id(0) == 0)\n"
+    "        ts[i] = ck_device_clock_ns();\n"
+    "}\n";
+
+#define BURST_TASKS 4000u /* a burst's empty tasks, below the task table's 4096 entries */
 
 typedef struct {
     ck_device_options dev;
@@ -171,7 +184,9 @@ typedef struct {
     double tput_launch_call_us, tput_wait_call_us; /* host time per launch in ck_launch_kernel / ck_wait */
     double task_rt_median, task_rt_p99, task_tput, task_spawn_us; /* the task API, empty 1-group tasks */
     double task_phase_us[3];
-    unsigned task_workers;   /* workers of the megakernel built with tasks */ /* medians: spawn call, device execution, the rest (-1: no device clock) */
+    unsigned task_workers;   /* workers of the megakernel built with tasks */
+    unsigned burst_tasks;    /* a burst of stamped empty tasks (0: no device clock, no figures) */
+    double burst_starts_per_s, burst_gap_ns_median, burst_gap_ns_p90; /* medians: spawn call, device execution, the rest (-1: no device clock) */
     double global_barrier_us, resizing_barrier_us;
     double gather_us[4], gather_period_us;
     unsigned gather_kills, gather_forked; /* of the cooperative kernel, over all gathers */
@@ -399,6 +414,52 @@ static void measure_megakernel(const options *o, results *r)
         fail("closing the megakernel", ck_last_error());
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Where a burst's groups start: a burst of empty tasks, spawned as fast as
+ * the host can, each stamping its start; the stamps' span gives starts per
+ * second, and the gaps between consecutive starts (in time order) say
+ * whether groups start side by side or one after another (how the claim
+ * policy of session 28 was found, docs/RESULTS.md). No figures on a device
+ * without a clock (every stamp 0). */
+static void measure_task_burst(const options *o, ck_context *ctx, results *r)
+{
+    unsigned n = o->throughput_launches * 5u < BURST_TASKS ? o->throughput_launches * 5u : BURST_TASKS;
+    ck_kernel sk;
+    ck_buffer b;
+    uint64_t *ts = calloc(n, sizeof *ts);
+    double *gap = calloc(n, sizeof *gap);
+    if (!ts || !gap)
+        fail("the task burst", "out of memory");
+    if (ck_kernel_find(ctx, "bench_stamp", &sk) != CK_OK || ck_buffer_alloc(ctx, (size_t)n * 8u, &b) != CK_OK ||
+        ck_buffer_write(ctx, b, 0, ts, (size_t)n * 8u) != CK_OK)
+        fail("the task burst", ck_last_error());
+    for (unsigned i = 0; i < n; ++i) {
+        ck_task tk;
+        ck_arg a[2] = {ck_arg_buffer(b), ck_arg_uint(i)};
+        if (ck_task_spawn(ctx, sk, 1, a, 2, o->timeout, &tk) != CK_OK)
+            fail("the task burst", ck_last_error());
+    }
+    if (ck_task_wait_all(ctx, o->timeout) != CK_OK || ck_buffer_read(ctx, b, 0, ts, (size_t)n * 8u) != CK_OK ||
+        ck_buffer_free(ctx, b) != CK_OK)
+        fail("the task burst", ck_last_error());
+    qsort(ts, n, sizeof *ts, cmp_u64);
+    r->burst_tasks = n > 1 && ts[0] != 0 && ts[n - 1] > ts[0] ? n : 0;
+    if (r->burst_tasks) {
+        for (unsigned i = 1; i < n; ++i)
+            gap[i - 1] = (double)(ts[i] - ts[i - 1]);
+        r->burst_starts_per_s = (n - 1) / ((double)(ts[n - 1] - ts[0]) * 1e-9);
+        r->burst_gap_ns_median = app_percentile(gap, n - 1, 50);
+        r->burst_gap_ns_p90 = app_percentile(gap, n - 1, 90);
+    }
+    free(ts);
+    free(gap);
+}
+
 /* The task API in a megakernel built with it (ck_context_options.tasks),
  * on its own context, so the launch figures above come from the build
  * without the task code. */
@@ -409,7 +470,7 @@ static void measure_tasks(const options *o, results *r)
     ck_context *ctx;
     const char *coop[] = {"bench_global_barrier", "bench_resizing_barrier", "bench_gather_coop"};
     if (ck_context_create(&co, &ctx) != CK_OK || ck_context_add_source(ctx, "ckbench.cl", bench_source, coop, 3) ||
-        ck_context_build(ctx) != CK_OK)
+        ck_context_add_source(ctx, "ckbench_stamp.cl", stamp_source, NULL, 0) || ck_context_build(ctx) != CK_OK)
         fail("building the megakernel with tasks", ck_last_error());
     r->task_workers = ck_context_workers(ctx);
     /* Tasks (the task API): spawn + wait of an empty 1-group task, then
@@ -463,6 +524,7 @@ static void measure_tasks(const options *o, results *r)
         fail("bench_empty (task throughput)", ck_last_error());
     r->task_tput = n_tasks / ((app_now_ms() - t0) * 1e-3);
     r->task_spawn_us = (spawned - t0) * 1e3 / n_tasks;
+    measure_task_burst(o, ctx, r);
 
     if (ck_context_destroy(ctx) != CK_OK)
         fail("destroying the task context", ck_last_error());
@@ -536,6 +598,12 @@ int main(int argc, char **argv)
         printf(" \"task_rt_us_median\": %.2f, \"task_rt_us_p99\": %.2f, \"task_throughput_per_s\": %.0f, "
                "\"task_spawn_us\": %.3f,\n", r.task_rt_median, r.task_rt_p99, r.task_tput, r.task_spawn_us);
         printf(" \"task_workers\": %u,\n", r.task_workers);
+        if (r.burst_tasks)
+            printf(" \"task_burst\": {\"tasks\": %u, \"starts_per_s\": %.0f, \"start_gap_ns_median\": %.0f, "
+                   "\"start_gap_ns_p90\": %.0f},\n", r.burst_tasks, r.burst_starts_per_s, r.burst_gap_ns_median,
+                   r.burst_gap_ns_p90);
+        else
+            printf(" \"task_burst\": null,\n");
         printf(" \"task_phases_us_median\": {\"spawn_call\": %.2f, \"exec\": %.2f, \"to_worker_and_back\": %.2f},\n",
                r.task_phase_us[0], r.task_phase_us[1], r.task_phase_us[2]);
         printf(" \"launch_phases_us_median\": {\"queue\": %.2f, \"gather\": %.2f, \"exec\": %.2f, "
@@ -574,6 +642,15 @@ int main(int argc, char **argv)
     printf("%-46s %12.0f %12.0f\n", "empty 1-group tasks per second", r.plain_tput, r.task_tput);
     printf("%-46s %12s %12.3f\n", "  host us per ck_task_spawn", "", r.task_spawn_us);
     printf("%-46s %12s %12u\n", "  workers of the megakernel built with tasks", "", r.task_workers);
+    if (r.burst_tasks) {
+        char label[64];
+        snprintf(label, sizeof label, "  group starts per second, burst of %u tasks", r.burst_tasks);
+        printf("%-46s %12s %12.0f\n", label, "", r.burst_starts_per_s);
+        printf("%-46s %12s %5.0f/%.0f\n", "  ns between starts, median/p90", "", r.burst_gap_ns_median,
+               r.burst_gap_ns_p90);
+    } else {
+        printf("%-46s %12s %12s\n", "  group starts in a burst (no device clock)", "", "-");
+    }
     printf("%-46s %12s %12.2f\n", "global barrier over all workers, us", "-", r.global_barrier_us);
     printf("%-46s %12s %12.2f\n", "resizing barrier (no resize), us", "-", r.resizing_barrier_us);
     for (int k = 0; k < 4; ++k) {
