@@ -237,9 +237,10 @@ typedef struct {
      * load of host memory per poll. 0 (default): off. */
     int trace_active_groups;
     /* 1: the megakernel carries the task API's code (ck_kernel_find and
-     * ck_task_spawn need it). It costs registers: on the H100 56 instead of
-     * 48 per work-item, so 2375 co-resident groups of 64 instead of 2639
-     * (docs/RESULTS.md). 0 (default): no tasks, and no cost. */
+     * ck_task_spawn need it). It costs registers: on the H100, with
+     * ckbench's kernels, 48 to 56 per work-item instead of 40, so 2375 to
+     * 2639 co-resident groups of 64 instead of 3167 (docs/RESULTS.md).
+     * 0 (default): no tasks, and no cost. */
     int tasks;
 } ck_context_options;
 
