@@ -183,10 +183,10 @@ typedef struct {
     double rt_median, rt_p99, tput;
     double tput_launch_call_us, tput_wait_call_us; /* host time per launch in ck_launch_kernel / ck_wait */
     double task_rt_median, task_rt_p99, task_tput, task_spawn_us; /* the task API, empty 1-group tasks */
-    double task_phase_us[3];
+    double task_phase_us[3]; /* medians: spawn call, device execution, the rest (-1: no device clock) */
     unsigned task_workers;   /* workers of the megakernel built with tasks */
     unsigned burst_tasks;    /* a burst of stamped empty tasks (0: no device clock, no figures) */
-    double burst_starts_per_s, burst_gap_ns_median, burst_gap_ns_p90; /* medians: spawn call, device execution, the rest (-1: no device clock) */
+    double burst_starts_per_s, burst_gap_ns_median, burst_gap_ns_p90;
     double global_barrier_us, resizing_barrier_us;
     double gather_us[4], gather_period_us;
     unsigned gather_kills, gather_forked; /* of the cooperative kernel, over all gathers */
