@@ -242,7 +242,38 @@ typedef struct {
      * 2639 co-resident groups of 64 instead of 3167 (docs/RESULTS.md).
      * 0 (default): no tasks, and no cost. */
     int tasks;
+    /* Registers per work-item the device compiler may give the megakernel,
+     * where the compiler takes such a cap (NVIDIA: -cl-nv-maxrregcount);
+     * elsewhere it is ignored (ck_context_megakernel_resources says so).
+     * The megakernel is one kernel, so its register count is every
+     * worker's, and on a GPU it decides how many groups are co-resident.
+     * 0 (default): no cap, unless the environment variable CK_REGISTER_CAP
+     * says "auto" or a number. CK_REGISTER_CAP_AUTO: the most registers
+     * with which a compute unit holds its most work-items (32 on the H100),
+     * kept only if the capped build spills no register (otherwise the build
+     * without a cap is kept). 16..255: that cap, spills or not. On the H100
+     * a cap of 32 gave ckbench's megakernel every co-resident group, and
+     * cost BFS about a third of its speed and tasks a fifth of their rate
+     * (docs/RESULTS.md): a cap is the user's trade. */
+    unsigned register_cap;
 } ck_context_options;
+
+/* ck_context_options.register_cap: cap only where it costs no spill. */
+#define CK_REGISTER_CAP_AUTO 0xffffffffu
+
+/* The megakernel's resources as the device compiler reported them. */
+typedef struct {
+    int known;                 /* 1: the figures below came from the compiler's
+                                  report (NVIDIA); 0: this device gives none  */
+    unsigned registers;        /* per work-item                              */
+    unsigned stack_bytes;      /* per work-item                              */
+    unsigned spill_bytes;      /* spill stores + spill loads, per work-item  */
+    unsigned register_cap;     /* the cap the megakernel was built with (0: none) */
+    unsigned full_occupancy_registers; /* most registers with which a compute unit
+                                  holds its most work-items (0: unknown)     */
+    char note[192];            /* one sentence: what the build did about the cap
+                                  and why ("" when nothing was asked)        */
+} ck_megakernel_resources;
 
 /* One sample of the active-group trace: host time (seconds of
  * CLOCK_MONOTONIC, the clock of clock_gettime) when the progress thread saw
@@ -318,6 +349,11 @@ ck_status ck_context_take_trace(ck_context *ctx, ck_trace_sample *out, size_t ca
 /* Worker groups of the running megakernel (occupancy minus the scheduler
  * group); 0 before a successful build. */
 unsigned ck_context_workers(const ck_context *ctx);
+/* Fills *out with the built megakernel's registers, stack and spills (where
+ * the device compiler reports them) and the register cap it was built with
+ * (ck_context_options.register_cap). Thread-safe.
+ * Errors: CK_ERR_INVALID_ARGUMENT (out NULL, not a live context, not built). */
+ck_status ck_context_megakernel_resources(const ck_context *ctx, ck_megakernel_resources *out);
 const ck_device_info *ck_context_device_info(const ck_context *ctx);
 /* Stops the megakernel (waiting up to the context timeout for running
  * launches to drain, aborting it after that) and frees everything. NULL is

@@ -7,6 +7,7 @@
 #include "discovery.h"
 #include "error.h"
 #include "program.h"
+#include "register_cap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,12 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
         free(ctx);
         return bad;
     }
+    ck_status rc = ck_register_cap_resolve(o->register_cap, &o->register_cap);
+    if (rc != CK_OK) {
+        ck_chaos_free(&ctx->chaos);
+        free(ctx);
+        return ck_fail(rc, "ck_context_create: %s", ck_last_error());
+    }
     ck_status s = ck_device_open(&o->device, &ctx->dev);
     if (s != CK_OK) {
         ck_chaos_free(&ctx->chaos);
@@ -120,6 +127,21 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
 static int live(const ck_context *ctx) { return ctx && ck_handle_is_live(ctx, CK_HANDLE_CONTEXT); }
 
 unsigned ck_context_workers(const ck_context *ctx) { return live(ctx) && ctx->built ? ctx->workers : 0; }
+
+ck_status ck_context_megakernel_resources(const ck_context *ctx, ck_megakernel_resources *out)
+{
+    if (!out)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_megakernel_resources: out must not be NULL");
+    memset(out, 0, sizeof *out);
+    ck_status s = ck_context_check(ctx, "ck_context_megakernel_resources");
+    if (s != CK_OK)
+        return s;
+    if (!ctx->built)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_megakernel_resources: the context is not built (call "
+                       "ck_context_build first)");
+    *out = ctx->mk_resources;
+    return CK_OK;
+}
 
 const char *ck_context_build_warnings(const ck_context *ctx)
 {
@@ -374,7 +396,7 @@ static ck_status make_zeroed(ck_context *ctx, size_t bytes, cl_mem *out, const c
     return CK_OK;
 }
 
-static ck_status build_program(ck_context *ctx)
+static ck_status build_program(ck_context *ctx, double deadline)
 {
     const char *parts[16];
     unsigned n = 0;
@@ -401,7 +423,8 @@ static ck_status build_program(ck_context *ctx)
     /* Without chaos, the device compiler drops the chaos code (ck_scheduler.cl). */
     snprintf(opts, sizeof opts, "-DCK_MEGAKERNEL -DCK_LOCAL_POOL_BYTES=%zu -DCK_CHAOS_BUILD=%d -DCK_TASKS_BUILD=%d",
              ctx->opts.local_pool_bytes, ctx->opts.chaos_seed != 0, ctx->opts.tasks != 0);
-    ck_status s = ck_program_build_parts(ctx->dev, parts, n, opts, &ctx->program);
+    ck_status s = ck_register_cap_build(ctx->dev, parts, n, opts, ctx->opts.register_cap, deadline, &ctx->program,
+                                        &ctx->mk_resources);
     if (s != CK_OK)
         return s;
     return ck_kernel_create(ctx->program, "ck_megakernel", &ctx->kernel);
@@ -447,6 +470,7 @@ static void undo_build(ck_context *ctx)
     ctx->xfer = NULL;
     memset(&ctx->arena_zc, 0, sizeof ctx->arena_zc);
     ck_stitch_result_free(&ctx->stitch);
+    memset(&ctx->mk_resources, 0, sizeof ctx->mk_resources);
     if (ctx->local_pool_auto)
         ctx->opts.local_pool_bytes = 0;
     ctx->groups = ctx->workers = 0;
@@ -474,7 +498,7 @@ static ck_status build_steps(ck_context *ctx, double deadline)
 {
     ck_status s;
     if ((s = stitch_sources(ctx, deadline)) != CK_OK || (s = check_deadline(ctx, deadline, "compiling")) != CK_OK ||
-        (s = build_program(ctx)) != CK_OK ||
+        (s = build_program(ctx, deadline)) != CK_OK ||
         (s = check_deadline(ctx, deadline, "allocating the arena")) != CK_OK ||
         (s = ck_arena_storage_create(ctx)) != CK_OK || (s = ck_channel_create(ctx->dev, &ctx->ch)) != CK_OK)
         return s;

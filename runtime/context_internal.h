@@ -55,6 +55,7 @@ struct ck_context {
     char stitch_name[64];
     cl_program program;
     cl_kernel kernel;
+    ck_megakernel_resources mk_resources; /* as the compiler reported them (register_cap.h) */
     cl_event mk_event;
     int mk_counted;          /* counted in ck_device_note_megakernel until it has ended */
     ck_channel *ch;

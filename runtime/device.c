@@ -255,6 +255,31 @@ static void probe(cl_platform_id plat, cl_device_id d, ck_device_info *info)
     ck_device_evaluate_paths(info);
 }
 
+/* cl_nv_device_attribute_query's names (cl_ext.h may lack them). */
+#define CK_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define CK_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+#define CK_DEVICE_REGISTERS_PER_BLOCK_NV 0x4002
+
+/* What the runtime needs to read and cap the megakernel's registers on
+ * NVIDIA (nv_resources.h). Queries that fail leave zeros: no report, no cap. */
+static void read_nv_compiler_facts(ck_device *dev)
+{
+    char *ext = get_str_alloc(dev->device, CL_DEVICE_EXTENSIONS);
+    dev->nv_compiler_options = ext && has_word(ext, "cl_nv_compiler_options");
+    int attrs = ext && has_word(ext, "cl_nv_device_attribute_query");
+    free(ext);
+    cl_uint v[3] = {0, 0, 0};
+    if (attrs && clGetDeviceInfo(dev->device, CK_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof v[0], &v[0], NULL) ==
+                     CL_SUCCESS &&
+        clGetDeviceInfo(dev->device, CK_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof v[1], &v[1], NULL) ==
+            CL_SUCCESS &&
+        clGetDeviceInfo(dev->device, CK_DEVICE_REGISTERS_PER_BLOCK_NV, sizeof v[2], &v[2], NULL) == CL_SUCCESS) {
+        dev->nv_cc_major = v[0];
+        dev->nv_cc_minor = v[1];
+        dev->nv_regs_per_cu = v[2];
+    }
+}
+
 static int is_pocl(const candidate *c)
 {
     return contains_ci(c->label, "Portable Computing Language") || contains_ci(c->label, "pocl");
@@ -363,6 +388,7 @@ ck_status ck_device_open(const ck_device_options *opts, ck_device **out)
         free(dev);
         return ck_fail_cl(err, "clCreateCommandQueueWithProperties", "");
     }
+    read_nv_compiler_facts(dev);
     if (info.nv_create_buffer)
         dev->create_buffer_nv = (ck_create_buffer_nv_fn)clGetExtensionFunctionAddressForPlatform(
             dev->platform, "clCreateBufferNV");

@@ -20,6 +20,11 @@ struct ck_device {
     ck_create_buffer_nv_fn create_buffer_nv; /* NULL unless the extension is there */
     ck_device_info info;
     cl_program probe_program;  /* foundation probe kernels, built on first use */
+    /* NVIDIA's compiler (cl_nv_compiler_options, cl_nv_device_attribute_query):
+     * the build log can report registers (-cl-nv-verbose) and a build can cap
+     * them (-cl-nv-maxrregcount). Zero where the device has no such thing. */
+    int nv_compiler_options;
+    unsigned nv_cc_major, nv_cc_minor, nv_regs_per_cu;
 };
 
 /* Sets path_cl20_ok/path_cl12_ok and the *_missing texts from the capability

@@ -46,6 +46,19 @@ static void dump_binary(cl_program p, const char *path)
     free(bin);
 }
 
+char *ck_program_build_log(ck_device *dev, cl_program p)
+{
+    size_t len = 0;
+    if (clGetProgramBuildInfo(p, dev->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) != CL_SUCCESS)
+        return NULL;
+    char *log = calloc(1, len + 1);
+    if (log && clGetProgramBuildInfo(p, dev->device, CL_PROGRAM_BUILD_LOG, len, log, NULL) != CL_SUCCESS) {
+        free(log);
+        return NULL;
+    }
+    return log;
+}
+
 static ck_status try_build(ck_device *dev, const char **parts, cl_uint n, const char *opts,
                            cl_program *out, int quiet)
 {
@@ -63,11 +76,7 @@ static ck_status try_build(ck_device *dev, const char **parts, cl_uint n, const 
         clReleaseProgram(p);
         return CK_ERR_BUILD;
     }
-    size_t len = 0;
-    clGetProgramBuildInfo(p, dev->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
-    char *log = calloc(1, len + 1);
-    if (log)
-        clGetProgramBuildInfo(p, dev->device, CL_PROGRAM_BUILD_LOG, len, log, NULL);
+    char *log = ck_program_build_log(dev, p);
     const char *path = getenv("CK_BUILD_LOG");
     if (path && log) {
         FILE *f = fopen(path, "w");

@@ -20,6 +20,9 @@ ck_status ck_program_build(ck_device *dev, const char *const *extra_embedded, co
 /* Compiles the given source parts in order, with the path's options plus
  * `options` (same NVIDIA PTX-fence fallback and errors as above). */
 ck_status ck_program_build_parts(ck_device *dev, const char **parts, unsigned n, const char *options, cl_program *out);
+/* The build log of a built program (malloc'ed, "" if the compiler wrote
+ * none), or NULL if the log cannot be read or memory is short. */
+char *ck_program_build_log(ck_device *dev, cl_program p);
 /* Names of the foundation layers, NULL-terminated, in build order. */
 const char *const *ck_program_foundation(void);
 

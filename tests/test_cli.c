@@ -350,6 +350,18 @@ static void bench_json_report(void **state)
             fail_msg("ckbench --json: gather_us \"%s\" is not positive:\n%s", gk[i], out);
     if (!strstr(out, "\"device\": \""))
         fail_msg("ckbench --json lacks the device:\n%s", out);
+    /* The megakernels' registers: null where the compiler reports none (PoCL),
+     * else a positive count; the cap's note is a string. */
+    const char *rk[] = {"\"megakernel_resources\": ", "\"task_megakernel_resources\": "};
+    for (size_t i = 0; i < 2; ++i) {
+        const char *at = strstr(out, rk[i]);
+        if (!at)
+            fail_msg("ckbench --json lacks %s:\n%s", rk[i], out);
+        if (strncmp(at + strlen(rk[i]), "null", 4) && !(json_number(at, NULL, "registers") > 0))
+            fail_msg("ckbench --json: %s has no positive register count:\n%s", rk[i], out);
+    }
+    if (!strstr(out, "\"register_cap_note\": \""))
+        fail_msg("ckbench --json lacks register_cap_note:\n%s", out);
 }
 
 int main(int argc, char **argv)

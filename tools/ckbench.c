@@ -113,7 +113,9 @@ static void usage(FILE *f)
             "  --version          print the version and exit\n"
             "  --help             this text\n"
             "Exit status: 0 ok, 1 a measurement failed, 2 bad command line, unknown device or a work-group\n"
-            "size the device refuses (one line on stderr).\n",
+            "size the device refuses (one line on stderr).\n"
+            "Environment: CK_REGISTER_CAP=auto|N caps the megakernels' registers where the compiler takes a\n"
+            "cap (NVIDIA; ck_context_options.register_cap); both megakernels' registers are reported.\n",
             MAX_WG_SIZE, MAX_ITERATIONS, MAX_BARRIERS, MAX_GATHER_REPS, MAX_GATHER_WORK, MAX_LAUNCHES, MAX_INFLIGHT,
             MAX_GROUPS, CLI_MAX_TIMEOUT_S);
 }
@@ -185,6 +187,7 @@ typedef struct {
     double task_rt_median, task_rt_p99, task_tput, task_spawn_us; /* the task API, empty 1-group tasks */
     double task_phase_us[3]; /* medians: spawn call, device execution, the rest (-1: no device clock) */
     unsigned task_workers;   /* workers of the megakernel built with tasks */
+    ck_megakernel_resources res, task_res; /* registers as the compiler reported them */
     unsigned burst_tasks;    /* a burst of stamped empty tasks (0: no device clock, no figures) */
     double burst_starts_per_s, burst_gap_ns_median, burst_gap_ns_p90;
     double global_barrier_us, resizing_barrier_us;
@@ -194,6 +197,44 @@ typedef struct {
     unsigned gather_groups[4];
     char cuda[2048];
 } results;
+
+/* Prints s as a JSON string's contents (quotes and backslashes escaped,
+ * control characters dropped). */
+static void json_text(const char *s)
+{
+    for (const char *c = s; *c; ++c)
+        if (*c == '"' || *c == '\\') printf("\\%c", *c);
+        else if ((unsigned char)*c >= 32) putchar(*c);
+}
+
+/* "key": {registers, stack and spill bytes, cap}, or null where the
+ * device's compiler reports nothing. */
+static void json_resources(const char *key, const ck_megakernel_resources *m)
+{
+    printf(" \"%s\": ", key);
+    if (!m->known)
+        printf("null");
+    else
+        printf("{\"registers\": %u, \"stack_bytes\": %u, \"spill_bytes\": %u, \"register_cap\": %u, "
+               "\"full_occupancy_registers\": %u}", m->registers, m->stack_bytes, m->spill_bytes, m->register_cap,
+               m->full_occupancy_registers);
+    printf(",\n");
+}
+
+/* The table's line for a megakernel's registers, and the cap's note. */
+static void table_resources(const char *label, const ck_megakernel_resources *m)
+{
+    if (!m->known)
+        printf("%-46s %12s %12s\n", label, "", "not reported");
+    else if (m->register_cap)
+        printf("%-46s %12s %u (capped at %u; stack %u B, spills %u B)\n", label, "", m->registers, m->register_cap,
+               m->stack_bytes, m->spill_bytes);
+    else
+        printf("%-46s %12s %u (no cap; stack %u B, spills %u B)\n", label, "", m->registers, m->stack_bytes,
+               m->spill_bytes);
+    if (m->note[0])
+        printf("    %s\n", m->note);
+}
 
 static void fail(const char *what, const char *msg)
 {
@@ -305,6 +346,8 @@ static void measure_megakernel(const options *o, results *r)
         fail("building the megakernel", ck_last_error());
     unsigned W = ck_context_workers(ctx);
     r->workers = W;
+    if (ck_context_megakernel_resources(ctx, &r->res) != CK_OK)
+        fail("reading the megakernel's resources", ck_last_error());
     if (W < 2) /* group 0 of a cooperative kernel is never killed: nothing to gather from */
         fail("measuring gathers", "the megakernel found only one worker; gathers need two or more (is the "
              "device busy with another program?)");
@@ -473,6 +516,8 @@ static void measure_tasks(const options *o, results *r)
         ck_context_add_source(ctx, "ckbench_stamp.cl", stamp_source, NULL, 0) || ck_context_build(ctx) != CK_OK)
         fail("building the megakernel with tasks", ck_last_error());
     r->task_workers = ck_context_workers(ctx);
+    if (ck_context_megakernel_resources(ctx, &r->task_res) != CK_OK)
+        fail("reading the megakernel's resources", ck_last_error());
     /* Tasks (the task API): spawn + wait of an empty 1-group task, then
      * spawns kept going (the table bounds those in flight) and every task
      * waited for at the end. */
@@ -584,9 +629,7 @@ int main(int argc, char **argv)
     static const char *const keys[4] = {"1", "N/4", "N/2", "N-1"};
     if (o.json) {
         printf("{\"device\": \"");
-        for (const char *c = r.device; *c; ++c)
-            if (*c == '"' || *c == '\\') printf("\\%c", *c);
-            else if ((unsigned char)*c >= 32) putchar(*c);
+        json_text(r.device);
         printf("\", \"work_group_size\": %zu, \"workers\": %u, \"plain_occupancy\": %u, "
                "\"megakernel_occupancy\": %u,\n", o.wg, r.workers, r.plain_occupancy, r.workers + 1);
         printf(" \"plain_launch_rt_us_median\": %.2f, \"plain_launch_rt_us_p99\": %.2f, "
@@ -598,6 +641,11 @@ int main(int argc, char **argv)
         printf(" \"task_rt_us_median\": %.2f, \"task_rt_us_p99\": %.2f, \"task_throughput_per_s\": %.0f, "
                "\"task_spawn_us\": %.3f,\n", r.task_rt_median, r.task_rt_p99, r.task_tput, r.task_spawn_us);
         printf(" \"task_workers\": %u,\n", r.task_workers);
+        json_resources("megakernel_resources", &r.res);
+        json_resources("task_megakernel_resources", &r.task_res);
+        printf(" \"register_cap_note\": \"");
+        json_text(r.res.note);
+        printf("\",\n");
         if (r.burst_tasks)
             printf(" \"task_burst\": {\"tasks\": %u, \"starts_per_s\": %.0f, \"start_gap_ns_median\": %.0f, "
                    "\"start_gap_ns_p90\": %.0f},\n", r.burst_tasks, r.burst_starts_per_s, r.burst_gap_ns_median,
@@ -642,6 +690,8 @@ int main(int argc, char **argv)
     printf("%-46s %12.0f %12.0f\n", "empty 1-group tasks per second", r.plain_tput, r.task_tput);
     printf("%-46s %12s %12.3f\n", "  host us per ck_task_spawn", "", r.task_spawn_us);
     printf("%-46s %12s %12u\n", "  workers of the megakernel built with tasks", "", r.task_workers);
+    table_resources("registers per work-item, megakernel", &r.res);
+    table_resources("registers per work-item, with tasks", &r.task_res);
     if (r.burst_tasks) {
         char label[64];
         snprintf(label, sizeof label, "  group starts per second, burst of %u tasks", r.burst_tasks);

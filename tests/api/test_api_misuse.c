@@ -3,7 +3,7 @@
  * never a hang, a wrong success or a use of freed memory. Covers timeouts
  * (NaN, infinite, negative, above the limit), sizes near SIZE_MAX, offset
  * overflow, cooperative-list mistakes, stale handles (double release, wait
- * after release, double destroy, double close), build retries after a
+ * after release, double destroy, double close), register caps, build retries after a
  * failure and the build deadline. Runs in the 'sanitize' suite under
  * ASan+UBSan too, where a use-after-free or leak in these paths fails it. */
 #include "ck.h"
@@ -299,6 +299,64 @@ static void test_trace_misuse(void **state)
     EXPECT(ck_context_take_trace(c, buf, 4, &n, NULL), CK_ERR_INVALID_ARGUMENT, "already destroyed");
 }
 
+/* The register cap: bad values refused (option and CK_REGISTER_CAP), the
+ * resources refused before a build and with a NULL out. */
+static void test_register_cap_misuse(void **state)
+{
+    (void)state;
+    const unsigned bad[] = {1u, 15u, 256u, 100000u};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        ck_context_options o = options();
+        o.register_cap = bad[i];
+        ck_context *c = (ck_context *)&o;
+        EXPECT(ck_context_create(&o, &c), CK_ERR_INVALID_ARGUMENT, "register_cap");
+        assert_null(c);
+    }
+    const char *bad_env[] = {"lots", "8", "-32", "32x", "1000"};
+    for (size_t i = 0; i < sizeof bad_env / sizeof bad_env[0]; ++i) {
+        setenv("CK_REGISTER_CAP", bad_env[i], 1);
+        ck_context_options o = options();
+        ck_context *c = (ck_context *)&o;
+        EXPECT(ck_context_create(&o, &c), CK_ERR_INVALID_ARGUMENT, "CK_REGISTER_CAP");
+        assert_null(c);
+    }
+    unsetenv("CK_REGISTER_CAP");
+    ck_megakernel_resources r;
+    EXPECT(ck_context_megakernel_resources(built, NULL), CK_ERR_INVALID_ARGUMENT, "out must not be NULL");
+    ck_context *c = unbuilt();
+    EXPECT(ck_context_megakernel_resources(c, &r), CK_ERR_INVALID_ARGUMENT, "not built");
+    EXPECT(ck_context_destroy(c), CK_OK, "");
+    EXPECT(ck_context_megakernel_resources(c, &r), CK_ERR_INVALID_ARGUMENT, "already destroyed");
+    /* The shared context asked for nothing: no note, no cap. */
+    EXPECT(ck_context_megakernel_resources(built, &r), CK_OK, "");
+    assert_int_equal(r.register_cap, 0);
+    assert_string_equal(r.note, "");
+}
+
+/* On PoCL, whose compiler takes no cap, a cap asked for builds without one
+ * and says so. Builds its own megakernels, so it runs after the shared one
+ * has ended (two running megakernels share PoCL's threads, and the second
+ * would wait for co-resident groups). */
+static void test_register_cap_on_a_device_without_one(void **state)
+{
+    (void)state;
+    ck_megakernel_resources r;
+    const char *asks[] = {"auto", "40"};
+    for (size_t i = 0; i < 2; ++i) {
+        setenv("CK_REGISTER_CAP", asks[i], 1);
+        ck_context *d = unbuilt();
+        unsetenv("CK_REGISTER_CAP");
+        EXPECT(ck_context_add_source(d, "misuse.cl", kernels, NULL, 0), CK_OK, "");
+        EXPECT(ck_context_build(d), CK_OK, "");
+        EXPECT(ck_context_megakernel_resources(d, &r), CK_OK, "");
+        assert_int_equal(r.known, 0);
+        assert_int_equal(r.register_cap, 0);
+        if (!strstr(r.note, "takes no register cap"))
+            fail_msg("CK_REGISTER_CAP=%s on PoCL: note '%s' does not say the compiler takes no cap", asks[i], r.note);
+        EXPECT(ck_context_destroy(d), CK_OK, "");
+    }
+}
+
 static void test_build_retry_after_compile_failure(void **state)
 {
     ck_context *c = unbuilt();
@@ -340,10 +398,16 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_launch_stale_handles),
         cmocka_unit_test(test_context_destroyed_twice),
         cmocka_unit_test(test_trace_misuse),
+        cmocka_unit_test(test_register_cap_misuse),
         cmocka_unit_test(test_build_retry_after_compile_failure),
         cmocka_unit_test(test_build_deadline_covers_stitching),
     };
+    const struct CMUnitTest alone[] = {
+        cmocka_unit_test(test_register_cap_on_a_device_without_one),
+    };
     char name[64];
     snprintf(name, sizeof name, "api-misuse-%s", path_name);
-    return cmocka_run_group_tests_name(name, tests, setup, teardown);
+    int failed = cmocka_run_group_tests_name(name, tests, setup, teardown);
+    snprintf(name, sizeof name, "api-misuse-%s-own-megakernel", path_name);
+    return failed + cmocka_run_group_tests_name(name, alone, NULL, NULL);
 }

@@ -1,0 +1,101 @@
+/* Reading NVIDIA's -cl-nv-verbose build log (runtime/nv_resources.c): the
+ * megakernel's registers, stack and spills are found in its own section of
+ * a log that names several entry functions, a missing entry or a log
+ * without the report gives "not found" and zeros, and the full-occupancy
+ * register count follows the compute capability. Needs no device. */
+#include "../runtime/nv_resources.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+/* The shape ptxas prints for each entry function, three entries. */
+static const char log3[] =
+    "ptxas info    : 0 bytes gmem, 946 bytes cmem[3]\n"
+    "ptxas info    : Compiling entry function 'ck_megakernel_probe' for 'sm_90'\n"
+    "ptxas info    : Function properties for ck_megakernel_probe\n"
+    "ptxas         .     992 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads\n"
+    "ptxas info    : Used 96 registers, 344 bytes cmem[0], 12 bytes cmem[2]\n"
+    "ptxas info    : Compiling entry function 'ck_megakernel' for 'sm_90'\n"
+    "ptxas info    : Function properties for ck_megakernel\n"
+    "ptxas         .     960 bytes stack frame, 124 bytes spill stores, 260 bytes spill loads\n"
+    "ptxas info    : Used 32 registers, used 1 barriers, 32 bytes smem, 400 bytes cmem[0]\n"
+    "ptxas info    : Compiling entry function 'other' for 'sm_90'\n"
+    "ptxas info    : Function properties for other\n"
+    "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+    "ptxas info    : Used 12 registers, 344 bytes cmem[0]\n";
+
+static void test_finds_the_entry_among_others(void **state)
+{
+    (void)state;
+    ck_nv_resources r;
+    assert_int_equal(ck_nv_parse_resources(log3, "ck_megakernel", &r), 1);
+    assert_int_equal(r.registers, 32);
+    assert_int_equal(r.stack_bytes, 960);
+    assert_int_equal(r.spill_store_bytes, 124);
+    assert_int_equal(r.spill_load_bytes, 260);
+    /* A name that only starts like another entry's is not that entry. */
+    assert_int_equal(ck_nv_parse_resources(log3, "ck_megakernel_probe", &r), 1);
+    assert_int_equal(r.registers, 96);
+    assert_int_equal(r.spill_store_bytes, 8);
+    assert_int_equal(ck_nv_parse_resources(log3, "other", &r), 1);
+    assert_int_equal(r.registers, 12);
+    assert_int_equal(r.stack_bytes, 0);
+    assert_int_equal(r.spill_load_bytes, 0);
+}
+
+static void test_missing_entry_or_report(void **state)
+{
+    (void)state;
+    ck_nv_resources r;
+    memset(&r, 0xff, sizeof r);
+    assert_int_equal(ck_nv_parse_resources(log3, "ck_mega", &r), 0);
+    assert_int_equal(r.registers, 0);
+    assert_int_equal(r.spill_store_bytes, 0);
+    assert_int_equal(ck_nv_parse_resources("", "ck_megakernel", &r), 0);
+    assert_int_equal(ck_nv_parse_resources("warning: something else entirely\n", "ck_megakernel", &r), 0);
+    assert_int_equal(ck_nv_parse_resources(NULL, "ck_megakernel", &r), 0);
+    assert_int_equal(ck_nv_parse_resources(log3, NULL, &r), 0);
+    assert_int_equal(ck_nv_parse_resources(log3, "", &r), 0);
+    assert_int_equal(ck_nv_parse_resources(log3, "ck_megakernel", NULL), 0);
+    /* The entry's section has no "Used N registers" line (its figures must
+     * not be taken from the next entry's lines). */
+    const char cut[] = "ptxas info    : Compiling entry function 'ck_megakernel' for 'sm_90'\n"
+                       "ptxas info    : Compiling entry function 'other' for 'sm_90'\n"
+                       "ptxas info    : Used 12 registers, 344 bytes cmem[0]\n";
+    assert_int_equal(ck_nv_parse_resources(cut, "ck_megakernel", &r), 0);
+    assert_int_equal(r.registers, 0);
+    /* A report without the stack line: registers found, the rest 0. */
+    const char short_log[] = "ptxas info    : Compiling entry function 'ck_megakernel' for 'sm_80'\n"
+                             "ptxas info    : Used 40 registers, 400 bytes cmem[0]";
+    assert_int_equal(ck_nv_parse_resources(short_log, "ck_megakernel", &r), 1);
+    assert_int_equal(r.registers, 40);
+    assert_int_equal(r.stack_bytes + r.spill_store_bytes + r.spill_load_bytes, 0);
+    /* The log ends inside the entry's name. */
+    assert_int_equal(ck_nv_parse_resources("Compiling entry function 'ck_mega", "ck_megakernel", &r), 0);
+}
+
+static void test_full_occupancy_registers(void **state)
+{
+    (void)state;
+    assert_int_equal(ck_nv_full_occupancy_registers(9, 0, 65536), 32);  /* H100: 2048 work-items */
+    assert_int_equal(ck_nv_full_occupancy_registers(8, 0, 65536), 32);  /* A100 */
+    assert_int_equal(ck_nv_full_occupancy_registers(7, 5, 65536), 64);  /* 1024 work-items */
+    assert_int_equal(ck_nv_full_occupancy_registers(8, 6, 65536), 40);  /* 1536: 42, down to a step of 8 */
+    assert_int_equal(ck_nv_full_occupancy_registers(8, 9, 65536), 40);
+    assert_int_equal(ck_nv_full_occupancy_registers(12, 0, 65536), 40);
+    assert_int_equal(ck_nv_full_occupancy_registers(0, 0, 65536), 0);   /* unknown capability */
+    assert_int_equal(ck_nv_full_occupancy_registers(9, 0, 0), 0);       /* unknown register file */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_finds_the_entry_among_others),
+        cmocka_unit_test(test_missing_entry_or_report),
+        cmocka_unit_test(test_full_occupancy_registers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
