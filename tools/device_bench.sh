@@ -6,7 +6,9 @@
 # megakernel's register, shared and local memory use (ptxas -v on its PTX).
 # The device copy has no git history: give the baseline as a source folder
 # the call carries (git archive COMMIT | tar -x -C .base; carry .base).
-# CK_BENCH_MAXRREG="32 40" also runs ckbench with those register caps.
+# CK_BENCH_MAXRREG="auto 32 40" also runs ckbench with those register caps
+# (CK_REGISTER_CAP; its JSON gives each megakernel's registers and spills)
+# and, with CK_BENCH_APPS=1, BFS and work stealing under each.
 # With CK_BENCH_APPS=1 it also runs BFS (grid 2^18) and work stealing alone
 # against their plain baselines.
 # Usage: tools/device_bench.sh OUTDIR [BASELINE_SOURCE_DIR]
@@ -36,13 +38,20 @@ echo "== megakernel resources (ptxas -v of the dumped PTX)"
 ls -la /tmp/mk.ptx; head -c 300 /tmp/mk.ptx; echo
 tr -d '\000' < /tmp/mk.ptx > /tmp/mk_clean.ptx
 "$(dirname "$(command -v nvcc)")/ptxas" -arch=sm_90 -v /tmp/mk_clean.ptx -o /tmp/mk.cubin 2>&1 | tail -4 | tee $out/ptxas.txt
+apps() { # file suffix
+  timeout 250 /tmp/ckb_new/tools/ckrun --device NVIDIA --app bfs --graph grid --scale 18 --noncoop none --runs 3 \
+    2>&1 | tail -4 | tee $out/bfs_grid$1.txt
+  timeout 250 /tmp/ckb_new/tools/ckrun --device NVIDIA --app ws --noncoop none --runs 3 2>&1 | tail -4 | tee $out/ws$1.txt
+}
 for r in ${CK_BENCH_MAXRREG:-}; do
-  echo "== working tree with CK_BUILD_OPTIONS=-cl-nv-maxrregcount=$r"
-  CK_BUILD_OPTIONS=-cl-nv-maxrregcount=$r timeout 250 /tmp/ckb_new/tools/ckbench --device NVIDIA --json | tee $out/maxrreg_$r.json
+  echo "== working tree with CK_REGISTER_CAP=$r"
+  CK_REGISTER_CAP=$r timeout 250 /tmp/ckb_new/tools/ckbench --device NVIDIA --json | tee $out/maxrreg_$r.json
+  if [ "${CK_BENCH_APPS:-0}" = 1 ]; then
+    echo "== applications alone with CK_REGISTER_CAP=$r (3 runs each)"
+    (export CK_REGISTER_CAP=$r; apps "_cap$r")
+  fi
 done
 if [ "${CK_BENCH_APPS:-0}" = 1 ]; then
   echo "== applications alone against their plain baselines (3 runs each)"
-  timeout 250 /tmp/ckb_new/tools/ckrun --device NVIDIA --app bfs --graph grid --scale 18 --noncoop none --runs 3 \
-    2>&1 | tail -4 | tee $out/bfs_grid.txt
-  timeout 250 /tmp/ckb_new/tools/ckrun --device NVIDIA --app ws --noncoop none --runs 3 2>&1 | tail -4 | tee $out/ws.txt
+  apps ""
 fi
