@@ -198,15 +198,6 @@ typedef struct {
     char cuda[2048];
 } results;
 
-/* Prints s as a JSON string's contents (quotes and backslashes escaped,
- * control characters dropped). */
-static void json_text(const char *s)
-{
-    for (const char *c = s; *c; ++c)
-        if (*c == '"' || *c == '\\') printf("\\%c", *c);
-        else if ((unsigned char)*c >= 32) putchar(*c);
-}
-
 /* "key": {registers, stack and spill bytes, cap}, or null where the
  * device's compiler reports nothing. */
 static void json_resources(const char *key, const ck_megakernel_resources *m)
@@ -628,9 +619,9 @@ int main(int argc, char **argv)
 
     static const char *const keys[4] = {"1", "N/4", "N/2", "N-1"};
     if (o.json) {
-        printf("{\"device\": \"");
-        json_text(r.device);
-        printf("\", \"work_group_size\": %zu, \"workers\": %u, \"plain_occupancy\": %u, "
+        printf("{\"device\": ");
+        cli_json_string(stdout, r.device);
+        printf(", \"work_group_size\": %zu, \"workers\": %u, \"plain_occupancy\": %u, "
                "\"megakernel_occupancy\": %u,\n", o.wg, r.workers, r.plain_occupancy, r.workers + 1);
         printf(" \"plain_launch_rt_us_median\": %.2f, \"plain_launch_rt_us_p99\": %.2f, "
                "\"plain_launch_throughput_per_s\": %.0f,\n", r.plain_rt_median, r.plain_rt_p99, r.plain_tput);
@@ -643,9 +634,9 @@ int main(int argc, char **argv)
         printf(" \"task_workers\": %u,\n", r.task_workers);
         json_resources("megakernel_resources", &r.res);
         json_resources("task_megakernel_resources", &r.task_res);
-        printf(" \"register_cap_note\": \"");
-        json_text(r.res.note);
-        printf("\",\n");
+        printf(" \"register_cap_note\": ");
+        cli_json_string(stdout, r.res.note);
+        printf(",\n");
         if (r.burst_tasks)
             printf(" \"task_burst\": {\"tasks\": %u, \"starts_per_s\": %.0f, \"start_gap_ns_median\": %.0f, "
                    "\"start_gap_ns_p90\": %.0f},\n", r.burst_tasks, r.burst_starts_per_s, r.burst_gap_ns_median,

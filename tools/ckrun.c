@@ -422,6 +422,7 @@ typedef struct {
     char device[260];
     char path[8];
     unsigned workers, coop_groups;
+    ck_megakernel_resources res; /* registers as the compiler reported them */
     double build_ms;
     int matmul_size;
     config_result cfg[MAX_CONFIGS];
@@ -452,6 +453,14 @@ static void print_table(const report *r)
            "barrier: %s\n",
            r->device[0] ? r->device : "?", r->path[0] ? r->path : "?", o->wg, r->workers, r->coop_groups, chaos,
            o->naive_barrier ? "naive" : "query");
+    if (r->res.known && r->res.register_cap)
+        printf("megakernel: %u registers per work-item, capped at %u, spills %u B\n", r->res.registers,
+               r->res.register_cap, r->res.spill_bytes);
+    else if (r->res.known)
+        printf("megakernel: %u registers per work-item, no cap, spills %u B\n", r->res.registers,
+               r->res.spill_bytes);
+    if (r->res.note[0])
+        printf("register cap: %s\n", r->res.note);
     printf("CPU reference %.1f ms | megakernel build %.0f ms | matmul %dx%d every %.0f ms | %u run(s) per "
            "configuration\n",
            app_cpu_ms(r->a), r->build_ms, r->matmul_size, r->matmul_size, o->period_ms, o->runs);
@@ -519,6 +528,11 @@ static void print_json(const report *r)
     cli_json_string(stdout, r->device);
     printf(",\n  \"path\": \"%s\",\n  \"work_group_size\": %zu,\n  \"workers\": %u,\n  \"coop_groups\": %u,\n",
            r->path, o->wg, r->workers, r->coop_groups);
+    if (r->res.known)
+        printf("  \"megakernel_resources\": {\"registers\": %u, \"spill_bytes\": %u, \"register_cap\": %u},\n",
+               r->res.registers, r->res.spill_bytes, r->res.register_cap);
+    else
+        printf("  \"megakernel_resources\": null,\n");
     printf("  \"chaos_seed\": %llu,\n  \"barrier\": \"%s\",\n  \"period_ms\": %.3f,\n  \"matmul_size\": %d,\n",
            (unsigned long long)o->chaos, o->naive_barrier ? "naive" : "query", o->period_ms, r->matmul_size);
     if (o->cls >= 0)
@@ -720,6 +734,7 @@ static void run_cooperative(report *rep)
     }
     rep->workers = s.workers;
     rep->coop_groups = s.coop_groups;
+    ck_context_megakernel_resources(s.ctx, &rep->res); /* built: cannot fail; zeroed if it did */
     rep->build_ms = s.build_ms;
     const ck_device_info *info = ck_context_device_info(s.ctx);
     if (info) {
