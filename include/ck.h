@@ -294,6 +294,7 @@ typedef struct {
  * Errors: as ck_device_open; CK_ERR_INVALID_ARGUMENT (timeout_s NaN,
  * infinite, negative or above CK_MAX_TIMEOUT_S; arena_bytes above
  * CK_MAX_ARENA_BYTES; local_pool_bytes not a multiple of 16 up to 1 MiB;
+ * register_cap, or CK_REGISTER_CAP, not 0, auto or 16..255;
  * work-group size above the device's; a chaos replay file that cannot be
  * read or has a malformed line: the message names it); CK_ERR_NO_MEMORY. */
 ck_status ck_context_create(const ck_context_options *opts, ck_context **out);
