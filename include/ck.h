@@ -254,7 +254,10 @@ typedef struct {
      * without a cap is kept). 16..255: that cap, spills or not. On the H100
      * a cap of 32 gave ckbench's megakernel every co-resident group, and
      * cost BFS about a third of its speed and tasks a fifth of their rate
-     * (docs/RESULTS.md): a cap is the user's trade. */
+     * (docs/RESULTS.md): a cap is the user's trade. NVIDIA's driver serves
+     * a program it compiled before from its compute cache, without the
+     * compiler's report: auto then builds once more with a nonce (an empty
+     * kernel of a new name) to get it, and builds its capped try with one. */
     unsigned register_cap;
 } ck_context_options;
 
@@ -264,7 +267,8 @@ typedef struct {
 /* The megakernel's resources as the device compiler reported them. */
 typedef struct {
     int known;                 /* 1: the figures below came from the compiler's
-                                  report (NVIDIA); 0: this device gives none  */
+                                  report (NVIDIA); 0: none (this device gives
+                                  none, or the driver's cache served the build) */
     unsigned registers;        /* per work-item                              */
     unsigned stack_bytes;      /* per work-item                              */
     unsigned spill_bytes;      /* spill stores + spill loads, per work-item  */
@@ -272,7 +276,8 @@ typedef struct {
     unsigned full_occupancy_registers; /* most registers with which a compute unit
                                   holds its most work-items (0: unknown)     */
     char note[192];            /* one sentence: what the build did about the cap
-                                  and why ("" when nothing was asked)        */
+                                  and why, or why no report came ("" when
+                                  nothing was asked and the report came)     */
 } ck_megakernel_resources;
 
 /* One sample of the active-group trace: host time (seconds of
@@ -352,7 +357,11 @@ ck_status ck_context_take_trace(ck_context *ctx, ck_trace_sample *out, size_t ca
 unsigned ck_context_workers(const ck_context *ctx);
 /* Fills *out with the built megakernel's registers, stack and spills (where
  * the device compiler reports them) and the register cap it was built with
- * (ck_context_options.register_cap). Thread-safe.
+ * (ck_context_options.register_cap). On NVIDIA a build served from the
+ * driver's compute cache runs no compiler and has no report (known 0, the
+ * note says so) unless the cap is CK_REGISTER_CAP_AUTO, which rebuilds with
+ * a nonce; CUDA_CACHE_DISABLE=1 (ckbench and ckrun set it) always gives
+ * one. Thread-safe.
  * Errors: CK_ERR_INVALID_ARGUMENT (out NULL, not a live context, not built). */
 ck_status ck_context_megakernel_resources(const ck_context *ctx, ck_megakernel_resources *out);
 const ck_device_info *ck_context_device_info(const ck_context *ctx);

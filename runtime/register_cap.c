@@ -3,20 +3,34 @@
  * work-items, and only when that costs no spill (a spill puts registers in
  * device memory on every path that touches them: on the H100 a cap of 32
  * cost BFS about a third of its speed, docs/RESULTS.md). Mechanism: NVIDIA's
- * -cl-nv-maxrregcount and the -cl-nv-verbose report (nv_resources.h). */
+ * -cl-nv-maxrregcount and the -cl-nv-verbose report (nv_resources.h).
+ * The report comes only from a build the compiler ran: NVIDIA's driver keeps
+ * a compute cache of compiled programs (keyed on the source and options), and
+ * a build it serves runs no ptxas, so its log has no "Used N registers" line
+ * (on the H100 every process after the first that built a given megakernel
+ * got no report). Auto mode cannot decide without the report, so its builds
+ * whose report decides carry a nonce: one more source part, an empty kernel
+ * with a name no build had before (ck_register_nonce_source), which the cache
+ * has never seen. An explicit cap or none builds once and lets the cache save
+ * the compile; a missing report is then only said in the note. */
 #include "register_cap.h"
 #include "clock.h"
 #include "error.h"
 #include "nv_resources.h"
 #include "program.h"
 
+#include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+#include <unistd.h>
 
 #define MIN_CAP 16u
 #define MAX_CAP 255u
+#define NONCE_PREFIX "ck_report_nonce_"
 
 ck_status ck_register_cap_resolve(unsigned option, unsigned *out)
 {
@@ -44,15 +58,59 @@ ck_status ck_register_cap_resolve(unsigned option, unsigned *out)
     return CK_OK;
 }
 
-/* Builds with `options` plus the report and, if cap is nonzero, the cap. */
+size_t ck_register_nonce_source(char *buf, size_t n, uint64_t seed)
+{
+    if (!buf || !n)
+        return 0;
+    int len = snprintf(buf, n, "\n__kernel void " NONCE_PREFIX "%016" PRIx64 "(void) {}\n", seed);
+    if (len < 0 || (size_t)len >= n) {
+        buf[0] = '\0';
+        return 0;
+    }
+    return (size_t)len;
+}
+
+/* splitmix64's finaliser: every input bit moves about half the output bits. */
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* A seed no other nonce build has had: this process's id, its count of
+ * nonces (any thread) and the monotonic clock's nanoseconds, mixed. */
+static uint64_t nonce_seed(void)
+{
+    static atomic_uint_fast64_t count;
+    uint64_t c = (uint64_t)atomic_fetch_add(&count, 1u) + 1u;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    uint64_t ns = (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+    return mix64(mix64(mix64((uint64_t)getpid()) ^ c) ^ ns);
+}
+
+/* Builds with `options` plus the report and, if cap is nonzero, the cap;
+ * with `nonce`, the parts get one more: an empty kernel of a new name, so
+ * the driver's cache cannot serve the build and the compiler reports. */
 static ck_status build(ck_device *dev, const char **parts, unsigned n, const char *options, unsigned cap,
-                       cl_program *out)
+                       int nonce, cl_program *out)
 {
     char opts[1024];
     int len = snprintf(opts, sizeof opts, "%s -cl-nv-verbose", options ? options : "");
     if (cap && len > 0 && (size_t)len < sizeof opts)
         snprintf(opts + len, sizeof opts - (size_t)len, " -cl-nv-maxrregcount=%u", cap);
-    return ck_program_build_parts(dev, parts, n, opts, out);
+    if (!nonce)
+        return ck_program_build_parts(dev, parts, n, opts, out);
+    const char *with[CK_REGISTER_CAP_MAX_PARTS + 1]; /* n was checked by ck_register_cap_build */
+    char text[96];
+    for (unsigned i = 0; i < n; ++i)
+        with[i] = parts[i];
+    ck_register_nonce_source(text, sizeof text, nonce_seed());
+    with[n] = text;
+    return ck_program_build_parts(dev, with, n + 1, opts, out);
 }
 
 /* Reads the megakernel's figures from p's build log into res. 1 if found. */
@@ -76,6 +134,9 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
 {
     memset(res, 0, sizeof *res);
     *out = NULL;
+    if (n > CK_REGISTER_CAP_MAX_PARTS)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "internal: the megakernel has %u source parts; "
+                       "ck_register_cap_build takes at most %u", n, (unsigned)CK_REGISTER_CAP_MAX_PARTS);
     if (!dev->nv_compiler_options) {
         if (cap)
             snprintf(res->note, sizeof res->note, "the device's compiler takes no register cap: built without one");
@@ -84,20 +145,43 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
     unsigned full = ck_nv_full_occupancy_registers(dev->nv_cc_major, dev->nv_cc_minor, dev->nv_regs_per_cu);
     res->full_occupancy_registers = full;
     unsigned first = cap == CK_REGISTER_CAP_AUTO ? 0u : cap;
-    ck_status s = build(dev, parts, n, options, first, out);
+    ck_status s = build(dev, parts, n, options, first, 0, out);
     if (s != CK_OK)
         return s;
     int known = read_report(dev, *out, res);
     res->register_cap = first;
-    if (first) {
-        snprintf(res->note, sizeof res->note, "capped at %u registers as asked", first);
+    if (cap != CK_REGISTER_CAP_AUTO) {
+        /* The cache saves the user the compile: no rebuild for the report. */
+        const char *why = "the driver's compute cache served this build, so its compiler gave no register report "
+                          "(CUDA_CACHE_DISABLE=1 or CK_REGISTER_CAP=auto gives one)";
+        if (first)
+            snprintf(res->note, sizeof res->note, "capped at %u registers as asked%s%s", first,
+                     known ? "" : "; ", known ? "" : why);
+        else if (!known)
+            snprintf(res->note, sizeof res->note, "%s", why);
         return CK_OK;
     }
-    if (cap != CK_REGISTER_CAP_AUTO)
-        return CK_OK;
+    if (!known) {
+        /* Most likely served by the cache: build once more with a nonce. */
+        if (ck_now_s() > deadline) {
+            snprintf(res->note, sizeof res->note, "auto: the build had no register report (the driver's compute "
+                     "cache served it) and the build's deadline passed before a rebuild; built without a cap");
+            return CK_OK;
+        }
+        cl_program fresh = NULL;
+        if (build(dev, parts, n, options, 0, 1, &fresh) != CK_OK) {
+            snprintf(res->note, sizeof res->note, "auto: the build had no register report and its rebuild for "
+                     "one failed; built without a cap");
+            return CK_OK;
+        }
+        clReleaseProgram(*out);
+        *out = fresh;
+        known = read_report(dev, *out, res);
+    }
     if (!known || !full) {
         snprintf(res->note, sizeof res->note, "auto: the compiler's report %s; built without a cap",
-                 !known ? "did not give the megakernel's registers" : "came without the device's register budget");
+                 !known ? "did not give the megakernel's registers, even for a build the driver's cache could "
+                          "not serve" : "came without the device's register budget");
         return CK_OK;
     }
     if (res->registers <= full) {
@@ -113,7 +197,8 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
     cl_program capped = NULL;
     ck_megakernel_resources c;
     memset(&c, 0, sizeof c);
-    if (build(dev, parts, n, options, full, &capped) != CK_OK) {
+    /* With a nonce: the capped build's report decides whether to keep it. */
+    if (build(dev, parts, n, options, full, 1, &capped) != CK_OK) {
         snprintf(res->note, sizeof res->note, "auto: the build capped at %u registers failed; kept %u registers "
                  "without a cap", full, res->registers);
         return CK_OK;

@@ -6,6 +6,9 @@
 
 #include "device_internal.h"
 
+#include <stddef.h>
+#include <stdint.h>
+
 /* The cap to build with: `option` (ck_context_options.register_cap) unless
  * it is 0, then the environment variable CK_REGISTER_CAP ("auto", "none"
  * or "0", or a number). *out: 0, CK_REGISTER_CAP_AUTO or 16..255.
@@ -13,17 +16,40 @@
  * names the option or the variable). */
 ck_status ck_register_cap_resolve(unsigned option, unsigned *out);
 
+/* The most source parts ck_register_cap_build takes (its nonce makes one
+ * more; the megakernel has a dozen). */
+#define CK_REGISTER_CAP_MAX_PARTS 63u
+
 /* Compiles the megakernel's source parts with `options` (as
  * ck_program_build_parts) under register cap `cap` (as resolved above) and
  * fills *res (zeroed first; .note says what was done about the cap and
  * why). Where the device's compiler reports resources (NVIDIA), the build
- * asks for the report; with CK_REGISTER_CAP_AUTO and more registers than
- * ck_nv_full_occupancy_registers, a second build with that cap replaces
- * the first only when it reports no spill; a second build that fails or
- * is not reported leaves the first. The second build is skipped once
- * ck_now_s() passes `deadline`.
- * Errors: those of ck_program_build_parts for the first build. */
+ * asks for the report. NVIDIA's driver serves a program it has compiled
+ * before (same source and options) from its compute cache without running
+ * the compiler, and such a build has no report. So, with
+ * CK_REGISTER_CAP_AUTO, a first build without a report is built once more
+ * with a nonce (an extra source part: an empty kernel of a name never used,
+ * ck_register_nonce_source), which the cache cannot serve, and that build
+ * replaces the first; then, with more registers than
+ * ck_nv_full_occupancy_registers, a build with that cap, always with a
+ * nonce, replaces it only when it reports no spill; a rebuild or capped
+ * build that fails or is not reported leaves what was there. Both extra
+ * builds are skipped once ck_now_s() passes `deadline` (the note says so).
+ * With an explicit cap or none, the build is done once, cache or not (the
+ * cache saves the compile), and a missing report is said in the note.
+ * Errors: those of ck_program_build_parts for the first build;
+ * CK_ERR_INVALID_ARGUMENT (internal) for more than
+ * CK_REGISTER_CAP_MAX_PARTS parts, on any device. */
 ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, const char *options, unsigned cap,
                                 double deadline, cl_program *out, ck_megakernel_resources *res);
+
+/* Writes the nonce part of a build that must not come from the driver's
+ * cache into buf (n bytes):
+ *   "\n__kernel void ck_report_nonce_<16 hex digits of seed>(void) {}\n"
+ * Returns its length, or 0 (buf then "" if n > 0) when n is too small (it
+ * needs 58 bytes with the terminating zero). Pure: ck_register_cap_build
+ * gives each build a new seed (the process id, a process-wide count and
+ * the monotonic clock, mixed). */
+size_t ck_register_nonce_source(char *buf, size_t n, uint64_t seed);
 
 #endif

@@ -2,8 +2,11 @@
  * megakernel's registers, stack and spills are found in its own section of
  * a log that names several entry functions, a missing entry or a log
  * without the report gives "not found" and zeros, and the full-occupancy
- * register count follows the compute capability. Needs no device. */
+ * register count follows the compute capability. And the nonce part that
+ * keeps a build out of the driver's cache (runtime/register_cap.c) is an
+ * empty kernel whose name changes with its seed. Needs no device. */
 #include "../runtime/nv_resources.h"
+#include "../runtime/register_cap.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -90,12 +93,53 @@ static void test_full_occupancy_registers(void **state)
     assert_int_equal(ck_nv_full_occupancy_registers(9, 0, 0), 0);       /* unknown register file */
 }
 
+/* The nonce part: a kernel declaration of its own name, different for
+ * different seeds, and the parser still reads the megakernel's section of a
+ * log that also names the nonce's entry. */
+static void test_nonce_source(void **state)
+{
+    (void)state;
+    char a[96], b[96];
+    size_t la = ck_register_nonce_source(a, sizeof a, 1u);
+    size_t lb = ck_register_nonce_source(b, sizeof b, 0x0123456789abcdefull);
+    assert_int_equal(la, strlen(a));
+    assert_int_equal(lb, strlen(b));
+    assert_string_equal(a, "\n__kernel void ck_report_nonce_0000000000000001(void) {}\n");
+    assert_string_equal(b, "\n__kernel void ck_report_nonce_0123456789abcdef(void) {}\n");
+    assert_string_not_equal(a, b);
+    /* A kernel declaration: "__kernel void NAME(void) {}" with NAME an identifier. */
+    const char *name = strstr(a, "__kernel void ");
+    assert_non_null(name);
+    name += strlen("__kernel void ");
+    assert_int_equal(strncmp(name, "ck_report_nonce_", 16), 0);
+    size_t id = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+    assert_int_equal(id, 32);
+    assert_string_equal(name + id, "(void) {}\n");
+    /* Exactly as long as the header says (58 bytes with the zero), or nothing. */
+    char c[58];
+    assert_int_equal(ck_register_nonce_source(c, sizeof c, ~0ull), 57);
+    assert_string_equal(c + 31, "ffffffffffffffff(void) {}\n");
+    memset(c, 'x', sizeof c);
+    assert_int_equal(ck_register_nonce_source(c, 57, 7u), 0);
+    assert_string_equal(c, "");
+    assert_int_equal(ck_register_nonce_source(NULL, 64, 7u), 0);
+    /* The nonce's entry does not take the megakernel's place in the report. */
+    const char log[] = "ptxas info    : Compiling entry function 'ck_report_nonce_0000000000000001' for 'sm_90'\n"
+                       "ptxas info    : Used 2 registers, 344 bytes cmem[0]\n"
+                       "ptxas info    : Compiling entry function 'ck_megakernel' for 'sm_90'\n"
+                       "ptxas info    : Used 40 registers, 400 bytes cmem[0]\n";
+    ck_nv_resources r;
+    assert_int_equal(ck_nv_parse_resources(log, "ck_megakernel", &r), 1);
+    assert_int_equal(r.registers, 40);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_finds_the_entry_among_others),
         cmocka_unit_test(test_missing_entry_or_report),
         cmocka_unit_test(test_full_occupancy_registers),
+        cmocka_unit_test(test_nonce_source),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
