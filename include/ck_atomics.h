@@ -235,13 +235,14 @@ void ck_sys_load8_relaxed(CK_PTR p, uint *v)
  * older one). Four consecutive words (32-byte aligned) are read with relaxed
  * loads all in flight at once (the _acquire form makes the last of them an
  * acquire load: what a writer released before the fourth word is visible
- * after it); one is read with acquire or written with release. */
+ * after it); one is read relaxed or with acquire, or written with release. */
 #if defined(CK_PATH_CL20)
 #if defined(cl_khr_int64_base_atomics)
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #endif
 #define CK_PTR64 volatile global atomic_ulong *
 ulong ck_sys_load64_acquire(CK_PTR64 p) { return atomic_load_explicit(p, memory_order_acquire, CK_SCOPE_SYS); }
+ulong ck_sys_load64_relaxed(CK_PTR64 p) { return atomic_load_explicit(p, memory_order_relaxed, CK_SCOPE_SYS); }
 void ck_sys_store64_release(CK_PTR64 p, ulong v) { atomic_store_explicit(p, v, memory_order_release, CK_SCOPE_SYS); }
 void ck_sys_load4x64_relaxed(CK_PTR64 p, ulong *v)
 {
@@ -260,6 +261,12 @@ ulong ck_sys_load64_acquire(CK_PTR64 p)
 {
     ulong v;
     __asm__ volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+ulong ck_sys_load64_relaxed(CK_PTR64 p)
+{
+    ulong v;
+    __asm__ volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
     return v;
 }
 void ck_sys_store64_release(CK_PTR64 p, ulong v)
@@ -287,6 +294,7 @@ void ck_sys_load4x64_acquire(CK_PTR64 p, ulong *v)
 #else
 #define CK_PTR64 volatile global ulong *
 ulong ck_sys_load64_acquire(CK_PTR64 p) { ulong v = *p; ck_sys_fence(); return v; }
+ulong ck_sys_load64_relaxed(CK_PTR64 p) { return *p; }
 void ck_sys_store64_release(CK_PTR64 p, ulong v) { ck_sys_fence(); *p = v; }
 void ck_sys_load4x64_relaxed(CK_PTR64 p, ulong *v)
 {

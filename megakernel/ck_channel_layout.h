@@ -75,8 +75,8 @@
  * (state in the low half), always written and read as one value, in one
  * array: the scheduler reads four tickets' pairs with one batched load; the
  * descriptor says kernel, argument words and groups (CK_TASK_DESC). The
- * argument words sit in a separate entry of CK_CH_TE_WORDS words, read by
- * the worker groups that run the task. */
+ * argument words sit in a separate entry of CK_CH_TE_WORDS words (below),
+ * read by the worker groups that run the task. */
 #define CK_TASK_SLOTS    4096u                    /* power of two, multiple of 16 */
 #define CK_TASK_DESC(kernel, nw, groups) (((unsigned)(kernel) << 22) | ((unsigned)(nw) << 16) | (unsigned)(groups))
 #define CK_TASK_DESC_KERNEL(d) (((d) >> 22) & 511u)
@@ -89,8 +89,22 @@
 #define CK_TASK_DESC_GROUPS(d) ((d) & 0xffffu)
 #define CK_TASK_MAX_KERNELS 512u
 #define CK_CH_TASK_STATE (CK_CH_DONE + CK_CH_DONE_SLOTS)  /* pairs: state, descriptor */
-#define CK_CH_TASK_ENTRY (CK_CH_TASK_STATE + 2u * CK_TASK_SLOTS)
-#define CK_CH_TE_WORDS   56u  /* argument words (as a launch's, 8-byte aligned)       */
+/* An entry: first its express line (one 128-byte line, 16 64-bit words,
+ * host written), word i being (ticket + 1) << 32 | payload, payload 0 the
+ * descriptor and payload i the argument word i - 1 for i up to
+ * CK_CH_XL_ARGS; then the argument words from CK_CH_XL_ARGS on, one 32-bit
+ * word each, at CK_CH_TE_TAIL. The task poller's group reads ticket v's
+ * express line in the same trip as the pairs (ck_task_poll_round), and every
+ * word says by its tag whether it is this ticket's, so a one-group task with
+ * few arguments starts without a second trip across the bus; the host
+ * writes no more lines than the arguments need. */
+#define CK_CH_TASK_ENTRY (((CK_CH_TASK_STATE + 2u * CK_TASK_SLOTS) + 31u) & ~31u) /* 128-byte aligned */
+#define CK_CH_XL_WORDS   32u  /* the express line, in 32-bit words                    */
+#define CK_CH_XL_ARGS    15u  /* argument words it carries                            */
+#define CK_CH_TE_TAIL    CK_CH_XL_WORDS /* where argument word CK_CH_XL_ARGS sits     */
+#define CK_CH_TE_WORDS   96u  /* three lines: 32 + 41 argument words, padded          */
+/* Argument word i of the entry at `base` (a 32-bit word index). */
+#define CK_CH_TE_ARG(base, i) ((i) < CK_CH_XL_ARGS ? (base) + 2u * (1u + (i)) : (base) + CK_CH_TE_TAIL + ((i) - CK_CH_XL_ARGS))
 /* Device times of each entry's task, written by the device only (always:
  * 0 where it has no clock), so the host never writes their lines: clock (ns,
  * lo/hi) when group 0 started, then when the last group finished. */

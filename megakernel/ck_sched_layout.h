@@ -110,7 +110,6 @@
 #define CK_W_STATE       0u   /* 0 idle, 1 running a group                       */
 #define CK_W_SLOT        1u
 #define CK_W_GROUP       2u
-#define CK_W_TASKS       3u   /* groups run                                      */
 #define CK_W_WORDS       8u
 
 /* Fork record: one fork's k groups, their resume point and transmit bytes. */

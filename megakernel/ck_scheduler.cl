@@ -623,6 +623,8 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
 #define CK_WORK_GROUP 1u   /* a logical group of an ordinary launch */
 #define CK_WORK_FORK  2u   /* a fork ticket of the cooperative launch */
 #define CK_WORK_TASK  3u   /* a group of a task of the task table */
+#define CK_WORK_POLL  4u   /* the poller's group reads the task table (ck_task_poll_round) */
+#define CK_POLL_ROUNDS 64u /* rounds of the table's poll between two calls of ck_find_work */
 #define CK_TASK_SCAN  64u  /* tickets a worker looks at per attempt */
 #define CK_TASK_SPREAD 32u /* claimers start among this many newest tickets (a power of two) */
 /* An idle worker that is not hot, between looks. With the scheduler's state
@@ -760,12 +762,52 @@ uint ck_find_fork_record(CK_PTR s, uint max_workers, uint t)
     }
 }
 
+/* The poller (thread 0, holding the token): publishes the written tickets
+ * (ck_task_publish) and keeps group 0 of the oldest when no more wait. A
+ * full batch: more tickets may be written, so the poller goes on
+ * publishing (a burst gets one publisher, and the other workers claim).
+ * Fewer, or the next ticket is the scheduler's: the token goes back, or over
+ * to it. Returns CK_WORK_TASK with the kept group in out (entry, group 0),
+ * else CK_WORK_GROUP; `st` as ck_find_work's. */
+#define CK_FW_HOT     0u
+#define CK_FW_POLLER  1u
+#define CK_FW_BACKOFF 2u
+#define CK_FW_PUBLISH 3u
+#define CK_FW_WORDS   4u
+uint ck_poller_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint tokw, uint *idle, uint *st, uint *out)
+{
+    uint held = 0u, took = 1u;
+    uint n = ck_task_publish(s, ch, max_workers, 0u, 0u, &held, &took);
+    st[CK_FW_PUBLISH] = n == CK_TASK_PUBLISH_MAX && !held;
+    if (!st[CK_FW_PUBLISH] && (n || held)) {
+        ck_store_release(s + CK_H_TASK_POLLER, held ? CK_POLLER_SCHED : 0u);
+        st[CK_FW_POLLER] = 0u;
+    }
+    if (!took)
+        return CK_WORK_GROUP;
+    if (st[CK_FW_POLLER])
+        ck_store_release(s + CK_H_TASK_POLLER, 0u);
+    if (st[CK_FW_HOT])
+        ck_store_relaxed(s + tokw, 0u);
+    st[CK_FW_HOT] = st[CK_FW_POLLER] = st[CK_FW_BACKOFF] = st[CK_FW_PUBLISH] = 0u;
+    *idle = 0;
+    out[0] = took - 1u;
+    out[1] = 0u;
+    out[2] = 0u;
+    return CK_WORK_TASK;
+}
+
 /* Thread 0: the next group this worker runs. A worker back from a group
  * first looks for an ordinary group without counting itself idle; an idle
  * worker takes a promised fork ticket first, else a unit of CK_H_IDLE and
  * then an ordinary group or a task group. out: slot (a task: its table
- * entry), group, resume point, launch id, fork record. `killed` counts this worker back from a kill once it has decided. */
-uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uint killed, uint *out)
+ * entry), group, resume point, launch id, fork record. `killed` counts this
+ * worker back from a kill once it has decided. `st` is thread 0's idle
+ * state kept between calls (CK_FW_*): the worker returns CK_WORK_POLL, with
+ * the visible count in out[0], while it holds the poller token, and its
+ * group then polls the task table (ck_task_poll_round) before it calls
+ * again; any other return leaves `st` zero (every token let go). */
+uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uint killed, uint *out, uint *st)
 {
     if (!*idle) {
         /* A killed worker stops counting as "on its way back" only once it
@@ -794,41 +836,41 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
      * promised count: a fork needs as many workers as it promised. */
     uint clusters = CK_HOT_CLUSTERS(max_workers);
     uint tokw = CK_H_HOT + (w & (clusters - 1u)) * CK_LINE; /* a mask, not a division (any cluster count works) */
-    uint backoff = 0, poller = 0, hot = 0, publishing = 0;
+    uint backoff = st[CK_FW_BACKOFF], poller = st[CK_FW_POLLER], hot = st[CK_FW_HOT];
+    uint publishing = st[CK_FW_PUBLISH];
     for (uint spins = 0;; ++spins) {
-        uint took = 0u; /* the poller kept a group of a ticket it published: entry + 1 */
         if (!hot && ck_load_relaxed(s + tokw) == 0u && ck_cas(s + tokw, 0u, 1u) == 0u)
             hot = 1;
         uint looking = hot || ck_load_relaxed(s + CK_H_DEMAND) > clusters;
-        /* One hot worker at a time holds the poller token and reads the
-         * task table without pause; when it has made tickets visible it lets
-         * the token go (another hot worker takes it) and runs the group it
-         * kept of the oldest of them, or claims a group like any idle worker. */
-        if (CK_TASKS_BUILD && hot) {
-            if (!poller && ck_load_relaxed(s + CK_H_TASK_POLLER) == 0u &&
-                ck_cas(s + CK_H_TASK_POLLER, 0u, 1u) == 0u)
-                poller = 1;
-            uint held = 0, n = 0;
-            took = poller; /* ask for a group of what it publishes */
-            if (poller)
-                n = ck_task_publish(s, ch, max_workers, 0u, 0u, &held, &took);
-            /* A full batch: more tickets may be written, so the poller goes on
-             * publishing (a burst gets one publisher, and the other workers
-             * claim). Fewer, or the next ticket is the scheduler's: the token
-             * goes back, or over to it, and the poller runs the group it kept
-             * (ck_task_publish), or claims one below. */
-            publishing = n == CK_TASK_PUBLISH_MAX && !held;
-            if (poller && !publishing && (n || held)) {
-                ck_store_release(s + CK_H_TASK_POLLER, held ? CK_POLLER_SCHED : 0u);
-                poller = 0;
-            }
+        /* One hot worker at a time holds the poller token; its group reads
+         * the task table (ck_task_poll_round) between this function's
+         * looks at forks, launches and tasks already visible. */
+        if (CK_TASKS_BUILD && hot && !poller && ck_load_relaxed(s + CK_H_TASK_POLLER) == 0u &&
+            ck_cas(s + CK_H_TASK_POLLER, 0u, 1u) == 0u) {
+            poller = 1;
+            publishing = 0;
         }
-        if (!took && (int)ck_load_relaxed(s + CK_H_PROMISED) > 0) {
+        /* The poller publishes written tickets itself, batch after batch,
+         * while a burst lasts (its group's reads of the express line found
+         * more than one ticket written, ck_task_poll_decide): one trip per
+         * batch, the other workers claim. */
+        if (CK_TASKS_BUILD && poller && publishing) {
+            st[CK_FW_HOT] = hot;
+            st[CK_FW_POLLER] = poller;
+            st[CK_FW_BACKOFF] = 0u;
+            st[CK_FW_PUBLISH] = publishing;
+            if (ck_poller_publish(s, ch, max_workers, tokw, idle, st, out) == CK_WORK_TASK)
+                return CK_WORK_TASK;
+            poller = st[CK_FW_POLLER];
+            publishing = st[CK_FW_PUBLISH];
+        }
+        if ((int)ck_load_relaxed(s + CK_H_PROMISED) > 0) {
             if ((int)ck_fetch_sub(s + CK_H_PROMISED, 1u) > 0) {
                 if (poller)
                     ck_store_release(s + CK_H_TASK_POLLER, 0u);
                 if (hot)
                     ck_store_relaxed(s + tokw, 0u);
+                st[CK_FW_HOT] = st[CK_FW_POLLER] = st[CK_FW_BACKOFF] = st[CK_FW_PUBLISH] = 0u;
                 *idle = 0;
                 uint t = ck_fetch_add(s + CK_H_FT_NEXT, 1u);
                 uint f = ck_find_fork_record(s, max_workers, t);
@@ -844,30 +886,31 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
             }
             ck_fetch_add(s + CK_H_PROMISED, 1u); /* someone else's: give it back */
         }
-        /* Ordinary launches first, in arrival order, then tasks; the poller
-         * runs the group it kept (group 0: out[1] is still 0) without taking
-         * another idle unit (ck_task_publish took it). The launch the worker
-         * saw with a group left is tried first; not in a megakernel built
-         * with tasks, where keeping the hint cost 8 registers (64 against 56,
-         * 2111 task workers against 2375; measured). */
+        /* Ordinary launches first, in arrival order, then tasks. The launch
+         * the worker saw with a group left is tried first; not in a
+         * megakernel built with tasks, where keeping the hint cost 8
+         * registers (64 against 56, 2111 task workers against 2375;
+         * measured). A poller that is publishing a burst leaves the claims
+         * to the others. */
         uint hint = 0u;
-        if (took || (looking && !publishing && ((hint = ck_claim_possible(s)) || ck_task_possible(s)))) {
-            if (took || (int)ck_fetch_sub(s + CK_H_IDLE, 1u) > 0) {
+        if (looking && !publishing && ((hint = ck_claim_possible(s)) || ck_task_possible(s))) {
+            if ((int)ck_fetch_sub(s + CK_H_IDLE, 1u) > 0) {
                 uint kind = CK_WORK_TASK;
-                uint slot1 = took;
                 /* A task scan from the newest tickets, at a spread that
                  * changes with each attempt; from the head for the poller
                  * and after four failed attempts in a row (back-off 15 and
                  * more), so older tickets' groups are not left behind. */
-                if (!slot1 && !(slot1 = ck_claim_group(s, CK_TASKS_BUILD ? 0u : hint, &out[1])))
+                uint slot1 = ck_claim_group(s, CK_TASKS_BUILD ? 0u : hint, &out[1]);
+                if (!slot1)
                     slot1 = ck_claim_task(s, max_workers, poller || (backoff & 8u) ? 0u : w + backoff, &out[1]);
-                else if (!took)
+                else
                     kind = CK_WORK_GROUP;
                 if (slot1) {
                     if (poller)
                         ck_store_release(s + CK_H_TASK_POLLER, 0u);
                     if (hot)
                         ck_store_relaxed(s + tokw, 0u);
+                    st[CK_FW_HOT] = st[CK_FW_POLLER] = st[CK_FW_BACKOFF] = st[CK_FW_PUBLISH] = 0u;
                     *idle = 0;
                     out[0] = slot1 - 1u;
                     return kind;
@@ -882,23 +925,156 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
             for (uint i = 0; i < backoff && (int)ck_load_relaxed(s + CK_H_PROMISED) <= 0; ++i)
                 ;
         }
+        if ((spins & CK_SPIN_CHECK) == 0 && ck_load_relaxed(s + CK_H_EXIT)) {
+            if (poller)
+                ck_store_release(s + CK_H_TASK_POLLER, 0u);
+            st[CK_FW_HOT] = st[CK_FW_POLLER] = st[CK_FW_BACKOFF] = st[CK_FW_PUBLISH] = 0u;
+            return CK_WORK_LEAVE;
+        }
+        if (CK_TASKS_BUILD && poller && !publishing) {
+            st[CK_FW_HOT] = hot;
+            st[CK_FW_POLLER] = 1u;
+            st[CK_FW_BACKOFF] = 0u;
+            st[CK_FW_PUBLISH] = 0u;
+            out[0] = ck_load_relaxed(s + CK_H_TASK_VISIBLE); /* the holder's own count */
+            return CK_WORK_POLL;
+        }
         if (!looking)
             ck_pause_ns(CK_IDLE_PAUSE_NS);
-        if ((spins & CK_SPIN_CHECK) == 0 && ck_load_relaxed(s + CK_H_EXIT))
-            return CK_WORK_LEAVE;
+    }
+}
+
+/* Thread 0 of the poller's group, after the group's batched read of the
+ * table (ck_task_poll_round): line[0..15] the express line of ticket v's
+ * entry, line[16] ticket v's pair (acquire), line[17] ticket v + 1's pair.
+ * Express: ticket v alone is written, has one group, at most
+ * CK_CH_XL_ARGS argument words and is not the scheduler's (after a
+ * message), and every word of its express line carries its tag: then the
+ * poller takes an idle unit, writes the ticket's record with no group left
+ * to claim, makes it visible, lets the token go and runs the task with the
+ * arguments it already holds (no second trip across the bus, no system
+ * fence: the acquire load of the pair ordered the host's writes before
+ * whatever the group reads next). Otherwise the written tickets are
+ * published as before, by thread 0 alone in ck_find_work (the publish flag
+ * in `st`; ck_poller_publish reads the table again), and the poller keeps
+ * group 0 of the oldest when no more wait: published from here, a burst
+ * paid the group's barriers on every batch (1.01-1.07 M empty tasks/s on
+ * the H100 against 1.13 M, docs/RESULTS.md). Returns
+ * CK_WORK_TASK (out: entry, group 0, then 1 and the ticket for an express
+ * task),
+ * CK_WORK_POLL to poll again, or CK_WORK_GROUP to go back to
+ * ck_find_work (to publish, or other work may be there). */
+uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, local ulong *line, uint *idle,
+                         uint *st, uint *out)
+{
+    uint e = v & (CK_TASK_SLOTS - 1u);
+    uint clusters = CK_HOT_CLUSTERS(max_workers);
+    uint tokw = CK_H_HOT + (w & (clusters - 1u)) * CK_LINE;
+    ulong p0 = line[16];
+    uint desc = (uint)(p0 >> 32);
+    if ((uint)p0 != 2u * v + 1u) {
+        return CK_WORK_POLL; /* ticket v not written yet */
+    }
+    uint nw = CK_TASK_DESC_NW(desc);
+    uint tag = v + 1u;
+    uint express = (desc & CK_TASK_DESC_AFTER_MSG) == 0u && CK_TASK_DESC_GROUPS(desc) == 1u &&
+                   nw <= CK_CH_XL_ARGS && (uint)line[17] != 2u * v + 3u &&
+                   (uint)(line[0] >> 32) == tag && (uint)line[0] == desc;
+    #pragma unroll 1
+    for (uint i = 1; i <= nw && express; ++i)
+        express = (uint)(line[i] >> 32) == tag;
+    if (express) {
+        if ((int)ck_fetch_sub(s + CK_H_IDLE, 1u) > 0) {
+            CK_PTR R = s + CK_SH_TASK(max_workers, e);
+            ck_store_relaxed(R + CK_T_DONE, 0u);
+            ck_store_relaxed(R + CK_T_TICKET, v);
+            ck_store_relaxed(R + CK_T_DESC, desc);
+            ck_store_relaxed(R + CK_T_CLAIM, CK_CLAIM_BIAS); /* its one group is this worker's */
+            ck_store_relaxed(s + CK_H_TASK_VISIBLE, v + 1u);
+            /* The token's release orders the record and the count before
+             * the next holder's reads; a claimer that reads the count early
+             * finds the claim word at or below the bias and takes nothing. */
+            ck_store_release(s + CK_H_TASK_POLLER, 0u);
+            if (st[CK_FW_HOT])
+                ck_store_relaxed(s + tokw, 0u);
+            st[CK_FW_HOT] = st[CK_FW_POLLER] = st[CK_FW_BACKOFF] = st[CK_FW_PUBLISH] = 0u;
+            *idle = 0;
+            out[0] = e;
+            out[1] = 0u;
+            out[2] = 1u;
+            out[3] = v;
+            return CK_WORK_TASK;
+        }
+        ck_fetch_add(s + CK_H_IDLE, 1u); /* the scheduler has a claim on every idle worker */
+    }
+    st[CK_FW_PUBLISH] = 1u; /* ck_find_work publishes it (ck_poller_publish) */
+    return CK_WORK_GROUP;
+}
+
+/* The poller's group polls the task table: its first CK_CH_XL_WORDS / 2
+ * work-items read ticket v's express line (one 128-byte line, a single
+ * trip across the bus; tools/dispatch_path_cuda.cu measured a line read by
+ * one thread in two pieces 2 us slower), two more the pairs of tickets v
+ * and v + 1, all at once; thread 0 meanwhile looks whether other work waits
+ * (a promised fork, a launch group, a visible task, the end) and then
+ * decides (ck_task_poll_decide). Rounds repeat while nothing is written
+ * and nothing else waits. On return scratch holds the work as ck_worker
+ * reads it (any kind but CK_WORK_TASK: go back to ck_find_work). A group
+ * of fewer than 18 work-items reads the words in turns. */
+void ck_task_poll_round(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, local uint *scratch,
+                        local ulong *line, uint *idle, uint *st)
+{
+    uint lid = get_local_id(0);
+    uint e = v & (CK_TASK_SLOTS - 1u);
+    CK_PTR64 xl = (CK_PTR64)(ch + CK_CH_TASK_ENTRY + e * CK_CH_TE_WORDS);
+    CK_PTR64 pairs = (CK_PTR64)(ch + CK_CH_TASK_STATE);
+    for (uint round = 0;; ++round) {
+        for (uint i = lid; i < CK_CH_XL_WORDS / 2u + 2u; i += get_local_size(0)) {
+            if (i < CK_CH_XL_WORDS / 2u)
+                line[i] = ck_sys_load64_relaxed(xl + i);
+            else if (i == CK_CH_XL_WORDS / 2u)
+                line[i] = ck_sys_load64_acquire(pairs + e);
+            else
+                line[i] = ck_sys_load64_relaxed(pairs + ((v + 1u) & (CK_TASK_SLOTS - 1u)));
+        }
+        uint other = 0u;
+        if (lid == 0u)
+            other = (int)ck_load_relaxed(s + CK_H_PROMISED) > 0 || ck_claim_possible(s) || ck_task_possible(s) ||
+                    ck_load_relaxed(s + CK_H_EXIT) || round >= CK_POLL_ROUNDS;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0u) {
+            uint out[4] = {0u, 0u, 0u, 0u};
+            uint kind = ck_task_poll_decide(s, ch, max_workers, w, v, line, idle, st, out);
+            if (kind == CK_WORK_POLL && other)
+                kind = CK_WORK_GROUP;
+            scratch[0] = kind;
+            scratch[1] = out[0];
+            scratch[2] = out[1];
+            scratch[3] = 0u;
+            scratch[4] = out[3];
+            scratch[5] = out[2];
+            scratch[CK_SCR_BAR_KNOWN] = 0u;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint kind = scratch[0];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (kind != CK_WORK_POLL)
+            return;
     }
 }
 
 void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_workers,
-               uint chaos, uint naive, CK_PTR cx, local uint *scratch, local uchar *pool, local ck_locals_t *locals)
+               uint chaos, uint naive, CK_PTR cx, local uint *scratch, local uchar *pool, local ck_locals_t *locals,
+               local ulong *xline)
 {
     CK_PTR rec = s + CK_SH_WORKER(w);
     uint idle = 0, killed = 0; /* thread 0's view */
     uint birth = 0;            /* thread 0: chaos incarnation of a forked group */
+    uint fw[CK_FW_WORDS] = {0u, 0u, 0u, 0u}; /* thread 0: ck_find_work's idle state */
     for (;;) {
         if (get_local_id(0) == 0) {
             uint out[5] = {0u, 0u, 0u, 0u, 0u};
-            uint kind = ck_find_work(s, ch, max_workers, w, &idle, killed, out);
+            uint kind = ck_find_work(s, ch, max_workers, w, &idle, killed, out, fw);
             scratch[0] = kind;
             scratch[1] = out[0];
             scratch[2] = out[1];
@@ -910,16 +1086,35 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
         ck_group_barrier_device(); /* a task claim's acquire covers the group */
         uint kind = scratch[0], slot = scratch[1], group = scratch[2], resume = scratch[3];
         uint launch = scratch[4], f = scratch[5];
+        uint xticket = 0u; /* an express task's ticket (ck_task_poll_decide) */
         barrier(CLK_LOCAL_MEM_FENCE);
         if (kind == CK_WORK_LEAVE)
             return;
+        /* The poller's group reads the task table; a task it took comes
+         * back as CK_WORK_TASK (f: 1 if its arguments are in xline), anything
+         * else sends thread 0 back to ck_find_work. */
+        if (CK_TASKS_BUILD && kind == CK_WORK_POLL) {
+            ck_task_poll_round(s, ch, max_workers, w, slot, scratch, xline, &idle, fw);
+            kind = scratch[0];
+            slot = scratch[1];
+            group = scratch[2];
+            resume = 0u;
+            launch = 0u;
+            xticket = scratch[4];
+            f = scratch[5];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (kind != CK_WORK_TASK)
+                continue;
+        }
         uint task = CK_TASKS_BUILD && kind == CK_WORK_TASK;
+        uint xpress = task && f == 1u; /* the arguments came with the poll (ck_task_poll_decide) */
         CK_PTR L = s + CK_SH_LAUNCH(task ? 0u : slot);
         CK_PTR R = s + CK_SH_TASK(max_workers, task ? slot : 0u);
         CK_PTR tx = s + CK_SH_TX(max_workers, w);
         CK_PTR F = s + CK_SH_FORK(max_workers, f);
-        /* A task group's descriptor (the claim acquired it). */
-        uint desc = task ? ck_load_relaxed(R + CK_T_DESC) : 0u;
+        /* A task group's descriptor (the claim acquired it; an express
+         * task's came with the poll). */
+        uint desc = task ? (xpress ? (uint)xline[0] : ck_load_relaxed(R + CK_T_DESC)) : 0u;
         /* A forked group copies its fork's transmit bytes, then lets the
          * record go; a task group copies its arguments from the table in host
          * memory into the worker's transmit area (unused by ordinary kernels),
@@ -932,7 +1127,8 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
             ck_store_relaxed(tx + i, ck_load_relaxed(F + CK_F_TX + i));
         uint argw = task ? min(CK_TASK_DESC_NW(desc), 2u * CK_MAX_ARG_WORDS) : 0u;
         for (uint i = get_local_id(0); i < argw; i += get_local_size(0))
-            ck_store_relaxed(tx + i, ck_sys_load_relaxed(ch + CK_CH_TASK_ENTRY + slot * CK_CH_TE_WORDS + i));
+            ck_store_relaxed(tx + i, xpress ? (uint)xline[1u + i]
+                                            : ck_sys_load_relaxed(ch + CK_CH_TE_ARG(CK_CH_TASK_ENTRY + slot * CK_CH_TE_WORDS, i)));
         ck_group_barrier_device(); /* the copy is done; thread 0's acquire covers the group */
         if (get_local_id(0) == 0) {
             if (chaos)
@@ -949,13 +1145,13 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
             ck_store_relaxed(rec + CK_W_GROUP, group);
             ck_store_relaxed(rec + CK_W_STATE, 1u);
             /* An ordinary launch's completion word, or a task's ticket, read
-             * now beside the count (the loads in flight together) rather
-             * than after the kernel, where a load would delay the host's
-             * notice. */
+             * now beside the launch's descriptor (the loads in flight
+             * together) rather than after the kernel, where a load would
+             * delay the host's notice; an express task's came with it. */
             uint dslot = kind == CK_WORK_GROUP ? ck_load_relaxed(L + CK_L_DONE_SLOT)
+                         : xpress              ? xticket
                          : task                ? ck_load_relaxed(R + CK_T_TICKET)
                                                : CK_CH_NO_DONE_SLOT;
-            ck_store_relaxed(rec + CK_W_TASKS, ck_load_relaxed(rec + CK_W_TASKS) + 1u);
             scratch[CK_SCR_DONE_SLOT] = dslot;
             scratch[CK_SCR_TASK_DESC] = desc;
             /* The launch's descriptor, read by thread 0 in the same trip as
@@ -1043,6 +1239,7 @@ kernel void ck_megakernel(CK_PTR sched, CK_PTR ch, CK_PTR poll, global uchar *ar
     local ck_sched_t sched_state; /* group 0's scheduler only */
     local ck_locals_t locals;
     local uchar pool[CK_LOCAL_POOL_BYTES] __attribute__((aligned(16)));
+    local ulong xline[CK_CH_XL_WORDS / 2u + 2u]; /* the task poller's read of the table */
     uint n;
     int ticket = ck_discover(poll, ch, scratch, &n);
     if (ticket < 0)
@@ -1061,5 +1258,5 @@ kernel void ck_megakernel(CK_PTR sched, CK_PTR ch, CK_PTR poll, global uchar *ar
             ck_scheduler(sched, ch, n - 1u, max_workers, chaos_seed, cx, &sched_state);
         return;
     }
-    ck_worker(sched, ch, arena, (uint)ticket - 1u, max_workers, chaos_seed, naive, cx, scratch, pool, &locals);
+    ck_worker(sched, ch, arena, (uint)ticket - 1u, max_workers, chaos_seed, naive, cx, scratch, pool, &locals, xline);
 }

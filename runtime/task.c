@@ -138,8 +138,12 @@ ck_status ck_task_spawn(ck_context *ctx, ck_kernel kernel, unsigned groups, cons
     if (timeout_s == 0)
         timeout_s = ctx->opts.timeout_s;
 
-    /* A ticket whose entry is free. */
+    /* A ticket whose entry is free. Its entry's express line is fetched for
+     * writing while the state is read and the ticket taken: the device's
+     * reads of the line (ck_task_poll_round) take it out of this core's
+     * cache, and a store that misses waits under the locked add below. */
     uint64_t t = atomic_load_explicit(&ctx->task_next, memory_order_relaxed);
+    __builtin_prefetch(&ck_channel_words(ctx->ch)[CK_CH_TASK_ENTRY + (unsigned)(t % T) * CK_CH_TE_WORDS], 1, 3);
     double started = 0;
     unsigned nap = 1;
     for (;;) {
@@ -171,8 +175,6 @@ ck_status ck_task_spawn(ck_context *ctx, ck_kernel kernel, unsigned groups, cons
     unsigned base = CK_CH_TASK_ENTRY + e * CK_CH_TE_WORDS;
     uint32_t w32[2 * CK_MAX_ARG_WORDS];
     memcpy(w32, words, nw * 4u);
-    for (unsigned i = 0; i < nw; ++i)
-        atomic_store_explicit(word(ctx, base + i), w32[i], memory_order_relaxed);
     atomic_store_explicit(&ctx->task_seen_ns[e], 0, memory_order_relaxed);
     atomic_store_explicit(&ctx->task_spawn_ns[e], now_ns(), memory_order_relaxed);
     /* A message (a launch) this thread sent that the scheduler has not taken
@@ -181,6 +183,19 @@ ck_status ck_task_spawn(ck_context *ctx, ck_kernel kernel, unsigned groups, cons
     if (atomic_load_explicit(word(ctx, CK_CH_H2D_TAIL), memory_order_acquire) !=
         atomic_load_explicit(word(ctx, CK_CH_H2D_HEAD), memory_order_relaxed))
         desc |= CK_TASK_DESC_AFTER_MSG;
+    /* The entry's express line: the descriptor and the first argument words,
+     * each beside the ticket's tag, so the poller's one read of the line says
+     * by itself whether all of it is this ticket's; the other argument words
+     * after it (megakernel/ck_channel_layout.h). */
+    _Atomic uint64_t *xl = (_Atomic uint64_t *)&ck_channel_words(ctx->ch)[base];
+    uint64_t tag = (uint64_t)(uint32_t)(t + 1u) << 32;
+    for (unsigned i = 0; i < nw; ++i) {
+        if (i < CK_CH_XL_ARGS)
+            atomic_store_explicit(&xl[1u + i], tag | w32[i], memory_order_relaxed);
+        else
+            atomic_store_explicit(word(ctx, CK_CH_TE_ARG(base, i)), w32[i], memory_order_relaxed);
+    }
+    atomic_store_explicit(&xl[0], tag | desc, memory_order_relaxed);
     atomic_store_explicit(pair(ctx, t), (uint64_t)desc << 32 | written_value(t), memory_order_release);
     /* The hint: the count of written tickets, kept in host memory (an RMW on
      * a word the device reads every pass cost more) and stored to the
