@@ -42,6 +42,25 @@ kernel void many_args(global ulong *out, ulong a1, ulong a2, ulong a3, ulong a4,
         out[get_group_id(0)] = s;
 }
 
+/* Arguments on both sides of the express line's end (15 32-bit words;
+ * every argument takes a 64-bit slot, megakernel/ck_channel_layout.h):
+ * args7 has 7 arguments (14 words, all on the line); args8 has 8, its last
+ * ulong with its low half on the line and its high half in the entry's
+ * tail. Each group writes a weighted sum at its place. */
+kernel void args7(global ulong *out, uint slot, uint a1, uint a2, uint a3, uint a4, ulong a5)
+{
+    ulong s = a1 + 3ul * a2 + 5ul * a3 + 7ul * a4 + 11ul * a5;
+    if (get_local_id(0) == 0)
+        out[slot * 2u + get_group_id(0)] = s ^ ((ulong)get_num_groups(0) << 60);
+}
+
+kernel void args8(global ulong *out, uint slot, uint a1, uint a2, uint a3, uint a4, ulong a5, ulong a6)
+{
+    ulong s = a1 + 3ul * a2 + 5ul * a3 + 7ul * a4 + 11ul * a5 + 13ul * a6;
+    if (get_local_id(0) == 0)
+        out[slot * 2u + get_group_id(0)] = s ^ ((ulong)get_num_groups(0) << 60);
+}
+
 /* Cooperative: holds every group it has until *release is nonzero (never
  * yields: no offer_kill, no resizing barrier). It forks onto idle workers
  * while nothing else wants them, so it comes to hold every worker even if

@@ -159,6 +159,51 @@ static void test_local_memory_and_most_argument_words(void **state)
     assert_int_equal(ck_buffer_free(ctx, b), CK_OK);
 }
 
+/* A task's express line carries its first 15 argument words (7 arguments
+ * of 64-bit slots); the rest sit in the entry's tail. 400 tasks alternating
+ * 7 and 8 arguments (the 8th split across the line's end), of one group
+ * (the poller may take the line) or two (published and claimed), each with
+ * its own values: every group writes what the CPU computes. */
+static void test_arguments_around_the_express_line(void **state)
+{
+    (void)state;
+    enum { N = 400 };
+    static const uint64_t weight[6] = {1, 3, 5, 7, 11, 13};
+    ck_buffer b;
+    assert_int_equal(ck_buffer_alloc(ctx, N * 2 * 8, &b), CK_OK);
+    static uint64_t got[N * 2], want[N * 2];
+    memset(want, 0, sizeof want);
+    assert_int_equal(ck_buffer_write(ctx, b, 0, want, sizeof want), CK_OK);
+    ck_kernel k7 = find(ctx, "args7"), k8 = find(ctx, "args8");
+    for (unsigned i = 0; i < N; ++i) {
+        unsigned eight = i % 2, groups = 1u + (i / 2) % 2;
+        ck_arg a[8];
+        a[0] = ck_arg_buffer(b);
+        a[1] = ck_arg_uint(i);
+        uint64_t sum = 0;
+        for (unsigned j = 0; j < 4; ++j) {
+            uint32_t v = 0x9e3779b9u * (i + 1u) + 0x85ebca6bu * j;
+            a[2 + j] = ck_arg_uint(v);
+            sum += weight[j] * v;
+        }
+        for (unsigned j = 4; j < 5u + eight; ++j) {
+            uint64_t v = 0xd6e8feb86659fd93ull * (i + 1u) + 0xc2b2ae3d27d4eb4full * j;
+            a[2 + j] = ck_arg_ulong(v);
+            sum += weight[j] * v;
+        }
+        for (unsigned g = 0; g < groups; ++g)
+            want[i * 2 + g] = sum ^ ((uint64_t)groups << 60);
+        spawn(ctx, eight ? k8 : k7, groups, a, 7u + eight);
+    }
+    assert_int_equal(ck_task_wait_all(ctx, 60), CK_OK);
+    assert_int_equal(ck_buffer_read(ctx, b, 0, got, sizeof got), CK_OK);
+    for (unsigned i = 0; i < N * 2; ++i)
+        if (got[i] != want[i])
+            fail_msg("task %u (%u arguments) group %u wrote %#llx, not %#llx", i / 2, 7u + i / 2 % 2, i % 2,
+                     (unsigned long long)got[i], (unsigned long long)want[i]);
+    assert_int_equal(ck_buffer_free(ctx, b), CK_OK);
+}
+
 /* Every error is one line, reserves no ticket, and leaves the table usable. */
 static void test_errors_reserve_nothing(void **state)
 {
@@ -427,6 +472,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tasks_run_with_their_ids_and_arguments),
         cmocka_unit_test(test_local_memory_and_most_argument_words),
+        cmocka_unit_test(test_arguments_around_the_express_line),
         cmocka_unit_test(test_errors_reserve_nothing),
         cmocka_unit_test(test_four_threads_spawn_check_and_wait),
         cmocka_unit_test(test_full_table_times_out_and_stays_intact),
