@@ -625,6 +625,8 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
 #define CK_WORK_TASK  3u   /* a group of a task of the task table */
 #define CK_WORK_POLL  4u   /* the poller's group reads the task table (ck_task_poll_round) */
 #define CK_POLL_ROUNDS 64u /* rounds of the table's poll between two calls of ck_find_work */
+#define CK_POLL_TOOK  1u   /* a task the poll round took: its descriptor and ticket came with it */
+#define CK_POLL_ARGS  2u   /* ... and all its argument words (on its express line) */
 #define CK_TASK_SCAN  64u  /* tickets a worker looks at per attempt */
 #define CK_TASK_SPREAD 32u /* claimers start among this many newest tickets (a power of two) */
 /* An idle worker that is not hot, between looks. With the scheduler's state
@@ -947,21 +949,21 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
 /* Thread 0 of the poller's group, after the group's batched read of the
  * table (ck_task_poll_round): line[0..15] the express line of ticket v's
  * entry, line[16] ticket v's pair (acquire), line[17] ticket v + 1's pair.
- * Express: ticket v alone is written, has one group, at most
- * CK_CH_XL_ARGS argument words and is not the scheduler's (after a
+ * Express: ticket v alone is written, is not the scheduler's (after a
  * message), and every word of its express line carries its tag: then the
- * poller takes an idle unit, writes the ticket's record with no group left
- * to claim, makes it visible, lets the token go and runs the task with the
- * arguments it already holds (no second trip across the bus, no system
- * fence: the acquire load of the pair ordered the host's writes before
- * whatever the group reads next). Otherwise the written tickets are
+ * poller takes an idle unit, writes the ticket's record with group 0 taken,
+ * makes it visible, lets the token go and runs group 0 with the arguments
+ * it already holds (no second read of the table; no system fence for a
+ * task of one group: the acquire load of the pair ordered the host's writes
+ * before whatever the group reads next; more than CK_CH_XL_ARGS argument
+ * words are read from the entry's tail as before). Otherwise the written tickets are
  * published as before, by thread 0 alone in ck_find_work (the publish flag
  * in `st`; ck_poller_publish reads the table again), and the poller keeps
  * group 0 of the oldest when no more wait: published from here, a burst
  * paid the group's barriers on every batch (1.01-1.07 M empty tasks/s on
  * the H100 against 1.13 M, docs/RESULTS.md). Returns
- * CK_WORK_TASK (out: entry, group 0, then 1 and the ticket for an express
- * task),
+ * CK_WORK_TASK (out: entry, group 0, then CK_POLL_TOOK, with CK_POLL_ARGS
+ * if its arguments are all on the line, and the ticket),
  * CK_WORK_POLL to poll again, or CK_WORK_GROUP to go back to
  * ck_find_work (to publish, or other work may be there). */
 uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, local ulong *line, uint *idle,
@@ -975,21 +977,30 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
     if ((uint)p0 != 2u * v + 1u) {
         return CK_WORK_POLL; /* ticket v not written yet */
     }
-    uint nw = CK_TASK_DESC_NW(desc);
+    uint nw = CK_TASK_DESC_NW(desc), groups = CK_TASK_DESC_GROUPS(desc);
     uint tag = v + 1u;
-    uint express = (desc & CK_TASK_DESC_AFTER_MSG) == 0u && CK_TASK_DESC_GROUPS(desc) == 1u &&
-                   nw <= CK_CH_XL_ARGS && (uint)line[17] != 2u * v + 3u &&
-                   (uint)(line[0] >> 32) == tag && (uint)line[0] == desc;
+    /* Ticket v alone (not v + 1 too), not the scheduler's, and its line
+     * whole: the words on the line carry v's tag. */
+    uint alone = (desc & CK_TASK_DESC_AFTER_MSG) == 0u && (uint)line[17] != 2u * v + 3u &&
+                 (uint)(line[0] >> 32) == tag && (uint)line[0] == desc;
     #pragma unroll 1
-    for (uint i = 1; i <= nw && express; ++i)
-        express = (uint)(line[i] >> 32) == tag;
-    if (express) {
+    for (uint i = 1; i <= min(nw, CK_CH_XL_ARGS) && alone; ++i)
+        alone = (uint)(line[i] >> 32) == tag;
+    if (alone) {
         if ((int)ck_fetch_sub(s + CK_H_IDLE, 1u) > 0) {
             CK_PTR R = s + CK_SH_TASK(max_workers, e);
             ck_store_relaxed(R + CK_T_DONE, 0u);
             ck_store_relaxed(R + CK_T_TICKET, v);
             ck_store_relaxed(R + CK_T_DESC, desc);
-            ck_store_relaxed(R + CK_T_CLAIM, CK_CLAIM_BIAS); /* its one group is this worker's */
+            ck_store_relaxed(R + CK_T_CLAIM, CK_CLAIM_BIAS + groups - 1u); /* group 0 is this worker's */
+            if (groups > 1u) {
+                /* Others claim the rest and read the arguments from host
+                 * memory: as ck_task_publish, the system fence makes the
+                 * table's loads acquire loads and orders the record and
+                 * the group count before the visible count. */
+                ck_store_relaxed(s + CK_H_TASK_GROUPS, ck_load_relaxed(s + CK_H_TASK_GROUPS) + groups - 1u);
+                ck_sys_fence_acq_rel();
+            }
             ck_store_relaxed(s + CK_H_TASK_VISIBLE, v + 1u);
             /* The token's release orders the record and the count before
              * the next holder's reads; a claimer that reads the count early
@@ -1001,7 +1012,7 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
             *idle = 0;
             out[0] = e;
             out[1] = 0u;
-            out[2] = 1u;
+            out[2] = CK_POLL_TOOK | (nw <= CK_CH_XL_ARGS ? CK_POLL_ARGS : 0u);
             out[3] = v;
             return CK_WORK_TASK;
         }
@@ -1091,7 +1102,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
         if (kind == CK_WORK_LEAVE)
             return;
         /* The poller's group reads the task table; a task it took comes
-         * back as CK_WORK_TASK (f: 1 if its arguments are in xline), anything
+         * back as CK_WORK_TASK (f: CK_POLL_TOOK, CK_POLL_ARGS), anything
          * else sends thread 0 back to ck_find_work. */
         if (CK_TASKS_BUILD && kind == CK_WORK_POLL) {
             ck_task_poll_round(s, ch, max_workers, w, slot, scratch, xline, &idle, fw);
@@ -1107,14 +1118,17 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
                 continue;
         }
         uint task = CK_TASKS_BUILD && kind == CK_WORK_TASK;
-        uint xpress = task && f == 1u; /* the arguments came with the poll (ck_task_poll_decide) */
+        /* A task the poll round took: its descriptor and ticket came with
+         * the poll, and its arguments too if they fit the line. */
+        uint fromround = task && (f & CK_POLL_TOOK) != 0u;
+        uint xpress = task && (f & CK_POLL_ARGS) != 0u;
         CK_PTR L = s + CK_SH_LAUNCH(task ? 0u : slot);
         CK_PTR R = s + CK_SH_TASK(max_workers, task ? slot : 0u);
         CK_PTR tx = s + CK_SH_TX(max_workers, w);
         CK_PTR F = s + CK_SH_FORK(max_workers, f);
         /* A task group's descriptor (the claim acquired it; an express
          * task's came with the poll). */
-        uint desc = task ? (xpress ? (uint)xline[0] : ck_load_relaxed(R + CK_T_DESC)) : 0u;
+        uint desc = task ? (fromround ? (uint)xline[0] : ck_load_relaxed(R + CK_T_DESC)) : 0u;
         /* A forked group copies its fork's transmit bytes, then lets the
          * record go; a task group copies its arguments from the table in host
          * memory into the worker's transmit area (unused by ordinary kernels),
@@ -1149,7 +1163,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
              * together) rather than after the kernel, where a load would
              * delay the host's notice; an express task's came with it. */
             uint dslot = kind == CK_WORK_GROUP ? ck_load_relaxed(L + CK_L_DONE_SLOT)
-                         : xpress              ? xticket
+                         : fromround           ? xticket
                          : task                ? ck_load_relaxed(R + CK_T_TICKET)
                                                : CK_CH_NO_DONE_SLOT;
             scratch[CK_SCR_DONE_SLOT] = dslot;
