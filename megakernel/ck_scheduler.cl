@@ -776,6 +776,12 @@ uint ck_find_fork_record(CK_PTR s, uint max_workers, uint t)
 #define CK_FW_BACKOFF 2u
 #define CK_FW_PUBLISH 3u
 #define CK_FW_WORDS   4u
+/* The worker leaves idleness: its tokens were let go. */
+void ck_fw_clear(uint *st)
+{
+    for (uint i = 0; i < CK_FW_WORDS; ++i)
+        st[i] = 0u;
+}
 uint ck_poller_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint tokw, uint *idle, uint *st, uint *out)
 {
     uint held = 0u, took = 1u;
@@ -791,7 +797,7 @@ uint ck_poller_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint tokw, uint *i
         ck_store_release(s + CK_H_TASK_POLLER, 0u);
     if (st[CK_FW_HOT])
         ck_store_relaxed(s + tokw, 0u);
-    st[CK_FW_HOT] = st[CK_FW_POLLER] = st[CK_FW_BACKOFF] = st[CK_FW_PUBLISH] = 0u;
+    ck_fw_clear(st);
     *idle = 0;
     out[0] = took - 1u;
     out[1] = 0u;
@@ -872,7 +878,7 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
                     ck_store_release(s + CK_H_TASK_POLLER, 0u);
                 if (hot)
                     ck_store_relaxed(s + tokw, 0u);
-                st[CK_FW_HOT] = st[CK_FW_POLLER] = st[CK_FW_BACKOFF] = st[CK_FW_PUBLISH] = 0u;
+                ck_fw_clear(st);
                 *idle = 0;
                 uint t = ck_fetch_add(s + CK_H_FT_NEXT, 1u);
                 uint f = ck_find_fork_record(s, max_workers, t);
@@ -912,7 +918,7 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
                         ck_store_release(s + CK_H_TASK_POLLER, 0u);
                     if (hot)
                         ck_store_relaxed(s + tokw, 0u);
-                    st[CK_FW_HOT] = st[CK_FW_POLLER] = st[CK_FW_BACKOFF] = st[CK_FW_PUBLISH] = 0u;
+                    ck_fw_clear(st);
                     *idle = 0;
                     out[0] = slot1 - 1u;
                     return kind;
@@ -930,7 +936,7 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
         if ((spins & CK_SPIN_CHECK) == 0 && ck_load_relaxed(s + CK_H_EXIT)) {
             if (poller)
                 ck_store_release(s + CK_H_TASK_POLLER, 0u);
-            st[CK_FW_HOT] = st[CK_FW_POLLER] = st[CK_FW_BACKOFF] = st[CK_FW_PUBLISH] = 0u;
+            ck_fw_clear(st);
             return CK_WORK_LEAVE;
         }
         if (CK_TASKS_BUILD && poller && !publishing) {
@@ -974,9 +980,8 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
     uint tokw = CK_H_HOT + (w & (clusters - 1u)) * CK_LINE;
     ulong p0 = line[16];
     uint desc = (uint)(p0 >> 32);
-    if ((uint)p0 != 2u * v + 1u) {
+    if ((uint)p0 != 2u * v + 1u)
         return CK_WORK_POLL; /* ticket v not written yet */
-    }
     uint nw = CK_TASK_DESC_NW(desc), groups = CK_TASK_DESC_GROUPS(desc);
     uint tag = v + 1u;
     /* Ticket v alone (not v + 1 too), not the scheduler's, and its line
@@ -1008,7 +1013,7 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
             ck_store_release(s + CK_H_TASK_POLLER, 0u);
             if (st[CK_FW_HOT])
                 ck_store_relaxed(s + tokw, 0u);
-            st[CK_FW_HOT] = st[CK_FW_POLLER] = st[CK_FW_BACKOFF] = st[CK_FW_PUBLISH] = 0u;
+            ck_fw_clear(st);
             *idle = 0;
             out[0] = e;
             out[1] = 0u;
