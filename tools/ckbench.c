@@ -185,6 +185,7 @@ typedef struct {
     double rt_median, rt_p99, tput;
     double tput_launch_call_us, tput_wait_call_us; /* host time per launch in ck_launch_kernel / ck_wait */
     double task_rt_median, task_rt_p99, task_tput, task_spawn_us; /* the task API, empty 1-group tasks */
+    double task2_rt_median, task2_rt_p99; /* the same, empty 2-group tasks (not on the express line) */
     double task_phase_us[3]; /* medians: spawn call, device execution, the rest (-1: no device clock) */
     unsigned task_workers;   /* workers of the megakernel built with tasks */
     ck_megakernel_resources res, task_res; /* registers as the compiler reported them */
@@ -497,6 +498,49 @@ static void measure_task_burst(const options *o, ck_context *ctx, results *r)
 /* The task API in a megakernel built with it (ck_context_options.tasks),
  * on its own context, so the launch figures above come from the build
  * without the task code. */
+/* Spawn + wait of an empty task of `groups` groups, o->iterations times
+ * after 20 to warm up: the median and p99 round trip in us, and with
+ * `phases` where it went (its statistics): spawn call, device execution
+ * (first group start to last group end, device clock; -1 without one) and
+ * the rest (to a worker, and the notice back). */
+static void task_round_trips(const options *o, ck_context *ctx, ck_kernel ek, unsigned groups, double *median,
+                             double *p99, double phases[3])
+{
+    double *t = malloc(o->iterations * sizeof *t), *ph[3];
+    for (int k = 0; k < 3; ++k)
+        ph[k] = malloc(o->iterations * sizeof(double));
+    if (!t || !ph[0] || !ph[1] || !ph[2])
+        fail("bench_empty (task)", "out of host memory");
+    for (unsigned i = 0; i < 20 + o->iterations; ++i) {
+        ck_task tk;
+        ck_task_stats st;
+        double a = app_now_ms();
+        if (ck_task_spawn(ctx, ek, groups, NULL, 0, o->timeout, &tk) != CK_OK)
+            fail("bench_empty (task)", ck_last_error());
+        double b = app_now_ms();
+        if (ck_task_wait(tk, o->timeout) != CK_OK)
+            fail("bench_empty (task)", ck_last_error());
+        double c = app_now_ms();
+        if (ck_task_get_stats(tk, &st) != CK_OK)
+            fail("bench_empty (task)", ck_last_error());
+        if (i >= 20) { /* the first 20 warm up */
+            t[i - 20] = (c - a) * 1e3;
+            ph[0][i - 20] = (b - a) * 1e3;
+            ph[1][i - 20] = st.exec_ms < 0 ? -1.0 : st.exec_ms * 1e3;
+            ph[2][i - 20] = st.exec_ms < 0 ? -1.0 : (c - b) * 1e3 - st.exec_ms * 1e3;
+        }
+    }
+    app_summary s = app_summarize(t, o->iterations);
+    *median = s.median;
+    *p99 = s.p99;
+    for (int k = 0; k < 3; ++k) {
+        if (phases)
+            phases[k] = app_summarize(ph[k], o->iterations).median;
+        free(ph[k]);
+    }
+    free(t);
+}
+
 static void measure_tasks(const options *o, results *r)
 {
     ck_context_options co = {.device = o->dev, .work_group_size = o->wg, .timeout_s = o->timeout,
@@ -515,39 +559,8 @@ static void measure_tasks(const options *o, results *r)
     ck_kernel ek;
     if (ck_kernel_find(ctx, "bench_empty", &ek) != CK_OK)
         fail("bench_empty (task)", ck_last_error());
-    /* Where a task's round trip goes (its statistics): spawn call, device
-     * execution (first group start to last group end, device clock; -1
-     * without one) and the rest (to a worker, and the notice back). */
-    double *t = malloc(o->iterations * sizeof *t), *ph[3];
-    for (int k = 0; k < 3; ++k)
-        ph[k] = malloc(o->iterations * sizeof(double));
-    for (unsigned i = 0; i < 20 + o->iterations; ++i) {
-        ck_task tk;
-        ck_task_stats st;
-        double a = app_now_ms();
-        if (ck_task_spawn(ctx, ek, 1, NULL, 0, o->timeout, &tk) != CK_OK)
-            fail("bench_empty (task)", ck_last_error());
-        double b = app_now_ms();
-        if (ck_task_wait(tk, o->timeout) != CK_OK)
-            fail("bench_empty (task)", ck_last_error());
-        double c = app_now_ms();
-        if (ck_task_get_stats(tk, &st) != CK_OK)
-            fail("bench_empty (task)", ck_last_error());
-        if (i >= 20) { /* the first 20 warm up */
-            t[i - 20] = (c - a) * 1e3;
-            ph[0][i - 20] = (b - a) * 1e3;
-            ph[1][i - 20] = st.exec_ms < 0 ? -1.0 : st.exec_ms * 1e3;
-            ph[2][i - 20] = st.exec_ms < 0 ? -1.0 : (c - b) * 1e3 - st.exec_ms * 1e3;
-        }
-    }
-    app_summary s = app_summarize(t, o->iterations);
-    r->task_rt_median = s.median;
-    r->task_rt_p99 = s.p99;
-    for (int k = 0; k < 3; ++k) {
-        r->task_phase_us[k] = app_summarize(ph[k], o->iterations).median;
-        free(ph[k]);
-    }
-    free(t);
+    task_round_trips(o, ctx, ek, 1, &r->task_rt_median, &r->task_rt_p99, r->task_phase_us);
+    task_round_trips(o, ctx, ek, 2, &r->task2_rt_median, &r->task2_rt_p99, NULL);
     unsigned n_tasks = o->throughput_launches * 5;
     double t0 = app_now_ms();
     for (unsigned i = 0; i < n_tasks; ++i) {
@@ -633,6 +646,7 @@ int main(int argc, char **argv)
                r.tput_launch_call_us, r.tput_wait_call_us);
         printf(" \"task_rt_us_median\": %.2f, \"task_rt_us_p99\": %.2f, \"task_throughput_per_s\": %.0f, "
                "\"task_spawn_us\": %.3f,\n", r.task_rt_median, r.task_rt_p99, r.task_tput, r.task_spawn_us);
+        printf(" \"task2_rt_us_median\": %.2f, \"task2_rt_us_p99\": %.2f,\n", r.task2_rt_median, r.task2_rt_p99);
         printf(" \"task_workers\": %u,\n", r.task_workers);
         json_resources("megakernel_resources", &r.res);
         json_resources("task_megakernel_resources", &r.task_res);
@@ -680,6 +694,7 @@ int main(int argc, char **argv)
     printf("%-46s %12.1f %12.1f\n", "task spawn + wait, empty 1 group, median us", r.plain_rt_median,
            r.task_rt_median);
     printf("%-46s %12.1f %12.1f\n", "task spawn + wait, p99 us", r.plain_rt_p99, r.task_rt_p99);
+    printf("%-46s %12s %12.1f\n", "task spawn + wait, empty 2 groups, median us", "", r.task2_rt_median);
     printf("%-46s %12.0f %12.0f\n", "empty 1-group tasks per second", r.plain_tput, r.task_tput);
     printf("%-46s %12s %12.3f\n", "  host us per ck_task_spawn", "", r.task_spawn_us);
     printf("%-46s %12s %12u\n", "  workers of the megakernel built with tasks", "", r.task_workers);

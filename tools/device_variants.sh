@@ -40,6 +40,9 @@ print(f"{n:10s} launch {j['launch_rt_us_median']:6.2f} us p99 {j['launch_rt_us_p
       f"p99 {j['task_rt_us_p99']:6.2f} {j['task_throughput_per_s']/1e6:5.3f} M/s | barrier "
       f"{j['global_barrier_us']:5.2f} resizing {j['resizing_barrier_us']:5.2f} | gathers "
       f"{min(g.values()):5.1f}-{max(g.values()):5.1f} | workers {j['workers']} / {j['task_workers']}"
+      + (f" | task phases spawn/exec/rest {ph['spawn_call']:.2f}/{ph['exec']:.2f}/{ph['to_worker_and_back']:.2f}"
+         if (ph := j.get('task_phases_us_median')) else "")
+      + (f" | 2-group task {j['task2_rt_us_median']:5.2f} us" if 'task2_rt_us_median' in j else "")
       + (f" | grid.sync {j['cuda']['grid_sync_us']:5.2f} @{j['cuda']['grid_sync_blocks']}" if 'cuda' in j else ""))
 EOF
 }
