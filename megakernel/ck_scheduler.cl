@@ -1007,6 +1007,13 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
                 ck_sys_fence_acq_rel();
             }
             ck_store_relaxed(s + CK_H_TASK_VISIBLE, v + 1u);
+            /* A ticket of one group has none left: the head moves past it
+             * (a hint, as in ck_claim_task). Left behind, it had the next
+             * poller's rounds and every hot worker see a task possible and
+             * go looking for it: 7.7-7.9 us for an empty task against
+             * 7.2-7.4 with the move (H200, docs/RESULTS.md). */
+            if (groups == 1u)
+                ck_cas(s + CK_H_TASK_HEAD, v, v + 1u);
             /* The token's release orders the record and the count before
              * the next holder's reads; a claimer that reads the count early
              * finds the claim word at or below the bias and takes nothing. */
@@ -1031,12 +1038,22 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
  * work-items read ticket v's express line (one 128-byte line, a single
  * trip across the bus; tools/dispatch_path_cuda.cu measured a line read by
  * one thread in two pieces 2 us slower), two more the pairs of tickets v
- * and v + 1, all at once; thread 0 meanwhile looks whether other work waits
- * (a promised fork, a launch group, a visible task, the end) and then
- * decides (ck_task_poll_decide). Rounds repeat while nothing is written
+ * and v + 1, all at once; another work-item meanwhile looks whether other
+ * work waits (a promised fork, a launch group, a visible task, the end),
+ * and thread 0 then decides (ck_task_poll_decide). Rounds repeat while nothing is written
  * and nothing else waits. On return scratch holds the work as ck_worker
  * reads it (any kind but CK_WORK_TASK: go back to ck_find_work). A group
- * of fewer than 18 work-items reads the words in turns. */
+ * of fewer than 18 work-items reads the words in turns.
+ *
+ * Every work-item's word comes from the same load instruction (an acquire
+ * at system scope; only the address differs), and the look for other work
+ * is made by a work-item of another warp where the group has one. A warp
+ * whose work-items took different branches to different loads, and whose
+ * thread 0 then walked a chain of dependent loads in device memory, made a
+ * round several trips long: an empty task's round trip went from 7.3-7.9
+ * to 5.8-5.9 us with one load and the look elsewhere, and the megakernel
+ * from 64 registers to 56 (H200, docs/RESULTS.md). */
+#define CK_SCR_POLL_OTHER 6u /* a primitives' broadcast word, free between kernels */
 void ck_task_poll_round(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, local uint *scratch,
                         local ulong *line, uint *idle, uint *st)
 {
@@ -1046,19 +1063,17 @@ void ck_task_poll_round(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, l
     CK_PTR64 pairs = (CK_PTR64)(ch + CK_CH_TASK_STATE);
     for (uint round = 0;; ++round) {
         for (uint i = lid; i < CK_CH_XL_WORDS / 2u + 2u; i += get_local_size(0)) {
-            if (i < CK_CH_XL_WORDS / 2u)
-                line[i] = ck_sys_load64_relaxed(xl + i);
-            else if (i == CK_CH_XL_WORDS / 2u)
-                line[i] = ck_sys_load64_acquire(pairs + e);
-            else
-                line[i] = ck_sys_load64_relaxed(pairs + ((v + 1u) & (CK_TASK_SLOTS - 1u)));
+            /* Words 0-15: the line; 16, 17: the pairs of tickets v, v + 1. */
+            uint pair = i - CK_CH_XL_WORDS / 2u;
+            line[i] = ck_sys_load64_acquire(i < CK_CH_XL_WORDS / 2u ? xl + i : pairs + ((v + pair) & (CK_TASK_SLOTS - 1u)));
         }
-        uint other = 0u;
-        if (lid == 0u)
-            other = (int)ck_load_relaxed(s + CK_H_PROMISED) > 0 || ck_claim_possible(s) || ck_task_possible(s) ||
-                    ck_load_relaxed(s + CK_H_EXIT) || round >= CK_POLL_ROUNDS;
+        if (lid == (get_local_size(0) > 32u ? 32u : 0u))
+            scratch[CK_SCR_POLL_OTHER] = (int)ck_load_relaxed(s + CK_H_PROMISED) > 0 || ck_claim_possible(s) ||
+                                         ck_task_possible(s) || ck_load_relaxed(s + CK_H_EXIT) ||
+                                         round >= CK_POLL_ROUNDS;
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid == 0u) {
+            uint other = scratch[CK_SCR_POLL_OTHER];
             uint out[4] = {0u, 0u, 0u, 0u};
             uint kind = ck_task_poll_decide(s, ch, max_workers, w, v, line, idle, st, out);
             if (kind == CK_WORK_POLL && other)
