@@ -49,6 +49,7 @@ typedef struct {
     uint q[CK_MAX_LAUNCHES];  /* published launches with groups left, in order */
     uint q_n;
     uint demand;              /* their groups not yet taken                 */
+    uint task_demand;         /* of which task groups not yet claimed       */
     uint id[CK_MAX_LAUNCHES]; /* per slot: host id, group count, started    */
     uint groups[CK_MAX_LAUNCHES];
     uint started[CK_MAX_LAUNCHES];
@@ -353,13 +354,19 @@ void ck_sched_tasks(local ck_sched_t *S, uint posted, uint ptok, uint drained)
 
 /* Published launches: report those whose first wave has been taken, drop
  * the fully taken ones from the queue, and count the groups still wanted. */
+/* Groups of the launch in `slot` not yet claimed. */
+uint ck_sched_left(local ck_sched_t *S, uint slot)
+{
+    uint c = ck_load_relaxed(S->s + CK_SH_LAUNCH(slot) + CK_L_CLAIM);
+    return c > CK_CLAIM_BIAS ? c - CK_CLAIM_BIAS : 0u;
+}
+
 void ck_sched_track(local ck_sched_t *S)
 {
     uint j = 0, demand = 0;
     for (uint i = 0; i < S->q_n; ++i) {
         uint slot = S->q[i];
-        uint c = ck_load_relaxed(S->s + CK_SH_LAUNCH(slot) + CK_L_CLAIM);
-        uint left = c > CK_CLAIM_BIAS ? c - CK_CLAIM_BIAS : 0u;
+        uint left = ck_sched_left(S, slot);
         if (S->groups[slot] - left >= ck_sched_wave(S, slot))
             ck_sched_send_started(S, slot, ck_sched_wave(S, slot));
         if (left) {
@@ -378,8 +385,8 @@ void ck_sched_track(local ck_sched_t *S)
         uint task_groups = ck_load_relaxed(S->s + CK_H_TASK_GROUPS);
         if (S->task_taken != task_groups)
             S->task_taken = ck_load_relaxed(S->s + CK_H_TASK_TAKEN);
-        if ((int)(task_groups - S->task_taken) > 0)
-            demand += task_groups - S->task_taken;
+        S->task_demand = (int)(task_groups - S->task_taken) > 0 ? task_groups - S->task_taken : 0u;
+        demand += S->task_demand;
     }
     demand = min(demand, S->workers);
     if (demand != S->demand) {
@@ -388,8 +395,34 @@ void ck_sched_track(local ck_sched_t *S)
     }
 }
 
+/* The kills the published launches still need: their groups not yet
+ * claimed, less the idle workers and the killed groups on their way back.
+ * The supply's counts are read first, and the claim words after them: a
+ * killed worker claims its next group before it counts itself back
+ * (ck_find_work), so a count that no longer has it on its way comes with
+ * its claim in view. Read the other way round (the demand of the pass's
+ * start against counts read later), a group that came back and took the
+ * launch's group at once looked missing, and one more group was killed
+ * (seen on an H200: 2 kills for an ordinary launch of 1 group,
+ * tests/megakernel/test_semantics.c). */
+uint ck_sched_kills_wanted(local ck_sched_t *S)
+{
+    CK_PTR s = S->s;
+    uint back = ck_load_acquire(s + CK_H_KILLED_BACK);
+    uint coming = ck_load_relaxed(s + CK_H_KILLS_TOTAL) - back;
+    uint supply = ck_idle_now(s) + coming;
+    uint demand = S->task_demand;
+    for (uint i = 0; i < S->q_n; ++i)
+        demand += ck_sched_left(S, S->q[i]);
+    demand = min(demand, S->workers);
+    return demand > supply ? demand - supply : 0u;
+}
+
 /* Policy: ask the cooperative kernel for the workers the published launches
- * lack, counting idle workers and killed groups on their way back. */
+ * lack (ck_sched_kills_wanted). A group that takes a kill counts it under
+ * the lock, so the request is worked out again under the lock before it is
+ * written: a request from counts read outside could ask again for a kill
+ * just taken. */
 void ck_sched_gather(local ck_sched_t *S)
 {
     CK_PTR s = S->s;
@@ -400,12 +433,11 @@ void ck_sched_gather(local ck_sched_t *S)
     uint cur = ck_load_relaxed(C + CK_L_KILL_REQ);
     if (S->demand == 0u && cur == 0u)
         return;
-    uint coming = ck_load_relaxed(s + CK_H_KILLS_TOTAL) - ck_load_relaxed(s + CK_H_KILLED_BACK);
-    uint supply = ck_idle_now(s) + coming;
-    uint want = S->demand > supply ? S->demand - supply : 0u;
-    if (want == cur || !ck_lock(s, S->ch))
+    if (ck_sched_kills_wanted(S) == cur || !ck_lock(s, S->ch))
         return;
-    ck_store_relaxed(C + CK_L_KILL_REQ, want);
+    uint want = ck_sched_kills_wanted(S);
+    if (want != ck_load_relaxed(C + CK_L_KILL_REQ))
+        ck_store_relaxed(C + CK_L_KILL_REQ, want);
     ck_unlock(s);
 }
 
@@ -524,6 +556,7 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
     S->dirty = 0;
     S->q_n = 0;
     S->demand = 0;
+    S->task_demand = 0;
     S->free_slots = 0xffffffffu;
     S->task_taken = 0;
     uint pend[CK_MAX_LAUNCHES];
