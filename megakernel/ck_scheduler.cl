@@ -352,8 +352,6 @@ void ck_sched_tasks(local ck_sched_t *S, uint posted, uint ptok, uint drained)
     ck_store_release(s + CK_H_TASK_POLLER, 0u);
 }
 
-/* Published launches: report those whose first wave has been taken, drop
- * the fully taken ones from the queue, and count the groups still wanted. */
 /* Groups of the launch in `slot` not yet claimed. */
 uint ck_sched_left(local ck_sched_t *S, uint slot)
 {
@@ -361,6 +359,8 @@ uint ck_sched_left(local ck_sched_t *S, uint slot)
     return c > CK_CLAIM_BIAS ? c - CK_CLAIM_BIAS : 0u;
 }
 
+/* Published launches: report those whose first wave has been taken, drop
+ * the fully taken ones from the queue, and count the groups still wanted. */
 void ck_sched_track(local ck_sched_t *S)
 {
     uint j = 0, demand = 0;
@@ -1073,8 +1073,8 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
  * one thread in two pieces 2 us slower), two more the pairs of tickets v
  * and v + 1, all at once; another work-item meanwhile looks whether other
  * work waits (a promised fork, a launch group, a visible task, the end),
- * and thread 0 then decides (ck_task_poll_decide). Rounds repeat while nothing is written
- * and nothing else waits. On return scratch holds the work as ck_worker
+ * and thread 0 then decides (ck_task_poll_decide). Rounds repeat while
+ * nothing is written and nothing else waits. On return scratch holds the work as ck_worker
  * reads it (any kind but CK_WORK_TASK: go back to ck_find_work). A group
  * of fewer than 18 work-items reads the words in turns.
  *
@@ -1098,7 +1098,8 @@ void ck_task_poll_round(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, l
         for (uint i = lid; i < CK_CH_XL_WORDS / 2u + 2u; i += get_local_size(0)) {
             /* Words 0-15: the line; 16, 17: the pairs of tickets v, v + 1. */
             uint pair = i - CK_CH_XL_WORDS / 2u;
-            line[i] = ck_sys_load64_acquire(i < CK_CH_XL_WORDS / 2u ? xl + i : pairs + ((v + pair) & (CK_TASK_SLOTS - 1u)));
+            line[i] = ck_sys_load64_acquire(i < CK_CH_XL_WORDS / 2u ? xl + i
+                                                                    : pairs + ((v + pair) & (CK_TASK_SLOTS - 1u)));
         }
         if (lid == (get_local_size(0) > 32u ? 32u : 0u))
             scratch[CK_SCR_POLL_OTHER] = (int)ck_load_relaxed(s + CK_H_PROMISED) > 0 || ck_claim_possible(s) ||

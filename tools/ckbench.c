@@ -495,9 +495,6 @@ static void measure_task_burst(const options *o, ck_context *ctx, results *r)
     free(gap);
 }
 
-/* The task API in a megakernel built with it (ck_context_options.tasks),
- * on its own context, so the launch figures above come from the build
- * without the task code. */
 /* Spawn + wait of an empty task of `groups` groups, o->iterations times
  * after 20 to warm up: the median and p99 round trip in us, and with
  * `phases` where it went (its statistics): spawn call, device execution
@@ -541,6 +538,9 @@ static void task_round_trips(const options *o, ck_context *ctx, ck_kernel ek, un
     free(t);
 }
 
+/* The task API in a megakernel built with it (ck_context_options.tasks),
+ * on its own context, so the launch figures above come from the build
+ * without the task code. */
 static void measure_tasks(const options *o, results *r)
 {
     ck_context_options co = {.device = o->dev, .work_group_size = o->wg, .timeout_s = o->timeout,
