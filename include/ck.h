@@ -242,6 +242,16 @@ typedef struct {
      * 2639 co-resident groups of 64 instead of 3167 (docs/RESULTS.md).
      * 0 (default): no tasks, and no cost. */
     int tasks;
+    /* How ck_launch_kernel sends an ordinary launch in a context with tasks:
+     * CK_LAUNCH_PATH_AUTO (0, default) through the task table, like
+     * ck_task_spawn (its round trip is a task's, about 0.6 of the
+     * scheduler's on an H200, docs/RESULTS.md); CK_LAUNCH_PATH_SCHEDULER as
+     * a message to the scheduler, as in a context without tasks (the only
+     * path there). Cooperative launches are always messages. A launch
+     * through the table holds a table entry until it finishes, follows the
+     * calling thread's earlier launches (docs/TASKS_API.md) and has no
+     * gather time in its statistics (ck_launch_stats). */
+    int launch_path;
     /* Registers per work-item the device compiler may give the megakernel,
      * where the compiler takes such a cap (NVIDIA: -cl-nv-maxrregcount);
      * elsewhere it is ignored (ck_context_megakernel_resources says so).
@@ -260,6 +270,10 @@ typedef struct {
      * kernel of a new name) to get it, and builds its capped try with one. */
     unsigned register_cap;
 } ck_context_options;
+
+/* ck_context_options.launch_path. */
+#define CK_LAUNCH_PATH_AUTO 0
+#define CK_LAUNCH_PATH_SCHEDULER 1
 
 /* ck_context_options.register_cap: cap only where it costs no spill. */
 #define CK_REGISTER_CAP_AUTO 0xffffffffu
@@ -299,7 +313,8 @@ typedef struct {
  * Errors: as ck_device_open; CK_ERR_INVALID_ARGUMENT (timeout_s NaN,
  * infinite, negative or above CK_MAX_TIMEOUT_S; arena_bytes above
  * CK_MAX_ARENA_BYTES; local_pool_bytes not a multiple of 16 up to 1 MiB;
- * register_cap, or CK_REGISTER_CAP, not 0, auto or 16..255;
+ * register_cap, or CK_REGISTER_CAP, not 0, auto or 16..255; launch_path
+ * not a CK_LAUNCH_PATH_ value;
  * work-group size above the device's; a chaos replay file that cannot be
  * read or has a malformed line: the message names it); CK_ERR_NO_MEMORY. */
 ck_status ck_context_create(const ck_context_options *opts, ck_context **out);
@@ -412,11 +427,15 @@ ck_arg ck_arg_float(float v);
 
 /* Launches kernel `name` with `groups` work-groups (for a cooperative
  * kernel: the most it may have, N; it starts with at least one). Returns at
- * once; the launch runs when the scheduler has gathered its groups.
+ * once; the launch runs when the scheduler has gathered its groups. In a
+ * context with tasks an ordinary launch goes through the task table unless
+ * ck_context_options.launch_path says otherwise.
  * Thread-safe. Errors: CK_ERR_INVALID_ARGUMENT (not a live or built context,
  * unknown kernel, wrong argument count, kind or size: the message names the
  * parameter; local sizes above the pool; groups 0),
- * CK_ERR_TIMEOUT (the channel stayed full), CK_ERR_NO_MEMORY. */
+ * CK_ERR_TIMEOUT (the channel, or for a launch through the task table the
+ * table, stayed full for the context's timeout: nothing was launched),
+ * CK_ERR_OPENCL (the megakernel is no longer running), CK_ERR_NO_MEMORY. */
 ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, const ck_arg *args, size_t n_args,
                     ck_launch **out);
 /* Waits for the launch to finish; timeout_s 0 uses the context's.
@@ -433,6 +452,13 @@ ck_status ck_wait(ck_launch *l, double timeout_s);
  * is not live gives 1 (ck_wait on it returns its error at once). Cannot fail. */
 int ck_launch_done(const ck_launch *l);
 
+/* A launch's statistics. A launch through the task table
+ * (ck_context_options.launch_path) has a task's times instead
+ * (ck_task_stats): gather_ms is -1, exec_ms runs from its first group's
+ * start to its last group's end on the device's clock, queue_ms is the rest
+ * of total_ms, and both are -1 on a device without a clock (PoCL) or when
+ * the table entry was reused (CK_TASK_TABLE_ENTRIES later spawns) before
+ * the host first saw the launch done; total_ms then ends at that sight. */
 typedef struct {
     double queue_ms;        /* launch sent -> scheduler starts gathering for it    */
     double gather_ms;       /* gathering starts -> all its groups surrendered and

@@ -44,6 +44,9 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
         ck_status bad = ck_timeout_check(opts->timeout_s, "ck_context_create (ck_context_options.timeout_s)");
         if (bad != CK_OK)
             return bad;
+        if (opts->launch_path != CK_LAUNCH_PATH_AUTO && opts->launch_path != CK_LAUNCH_PATH_SCHEDULER)
+            return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_create: launch_path %d is neither "
+                           "CK_LAUNCH_PATH_AUTO (0) nor CK_LAUNCH_PATH_SCHEDULER (1)", opts->launch_path);
         if ((uint64_t)opts->arena_bytes > CK_MAX_ARENA_BYTES)
             return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_create: arena_bytes %zu is above the limit of %llu "
                            "(CK_MAX_ARENA_BYTES)", opts->arena_bytes, (unsigned long long)CK_MAX_ARENA_BYTES);
@@ -651,6 +654,7 @@ ck_status ck_context_destroy(ck_context *ctx)
                            "resources are left allocated");
         megakernel_gone(ctx);
     }
+    ck_launch_table_detach(ctx);
     for (ck_launch *l = ctx->inflight, *n; l; l = n) {
         n = l->next;
         if (l->user_released)

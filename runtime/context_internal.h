@@ -22,7 +22,9 @@ typedef struct {
     size_t n_coop;
 } ck_source;
 
-enum { CK_LAUNCH_SENT, CK_LAUNCH_BEGUN, CK_LAUNCH_STARTED, CK_LAUNCH_DONE };
+/* A launch's state. CK_LAUNCH_SETTLING: a launch through the task table
+ * whose statistics are being copied out of its entry (done follows). */
+enum { CK_LAUNCH_SENT, CK_LAUNCH_BEGUN, CK_LAUNCH_STARTED, CK_LAUNCH_DONE, CK_LAUNCH_SETTLING };
 
 struct ck_launch {
     uint32_t magic;      /* CK_MAGIC_LAUNCH while the memory is ours, then CK_MAGIC_DEAD */
@@ -39,6 +41,15 @@ struct ck_launch {
     int user_released;   /* the user called ck_launch_release (handle unregistered) */
     uint32_t done_slot;  /* ordinary launch: its completion word (CK_CH_DONE), else CK_CH_NO_DONE_SLOT */
     ck_launch *next;     /* in-flight list                                    */
+    /* A launch through the task table (ck_context_options.launch_path): its
+     * ticket, its statistics once seen done (tstats_known 0: the entry was
+     * reused first), and its place in the context's list of such launches
+     * (under the context's lock; the launch leaves it when released). */
+    int table;
+    uint64_t ticket;
+    ck_task_stats tstats;
+    int tstats_known;
+    ck_launch *tprev, *tnext;
 };
 
 struct ck_context {
@@ -79,6 +90,7 @@ struct ck_context {
     pthread_cond_t cond;
     pthread_mutex_t send_lock;
     ck_launch *inflight;
+    ck_launch *table_launches; /* launches through the task table not yet released */
     uint32_t next_id;
     /* Completion words (ck_channel_layout.h) free to hand to a launch: a
      * stack, under lock. A word comes back when its launch's DONE arrives. */
@@ -120,6 +132,28 @@ ck_status ck_arena_set_kernel_arg(ck_context *ctx, cl_kernel k, cl_uint index);
 /* Copies between host memory and the arena at a byte offset, unchecked (the
  * runtime's own areas); to_device 1 writes, 0 reads. */
 ck_status ck_arena_copy(ck_context *ctx, uint64_t offset, void *host, size_t bytes, int to_device);
+
+/* launch.c: at context destruction, after the megakernel stopped and before
+ * the channel goes: settles the launches through the task table that are
+ * done and cuts every such launch off the context (ck_wait on one then says
+ * the context is gone unless it had finished). */
+void ck_launch_table_detach(ck_context *ctx);
+
+/* task.c, for launches through the task table (launch.c):
+ * ck_task_post writes a task of kernel index `kernel` with its packed
+ * argument words (arg_words 64-bit words, checked by ck_pack_args) and
+ * returns its ticket; timeout_s 0 is the context's. Errors: CK_ERR_TIMEOUT
+ * (the table stayed full; nothing was posted), CK_ERR_OPENCL (the
+ * megakernel is no longer running). ck_task_ticket_done: 1 once ticket t is
+ * done (never blocks). ck_task_ticket_wait: waits up to timeout_s (> 0);
+ * `what` names the ticket in its messages. Errors: as ck_task_wait.
+ * ck_task_ticket_stats: 1 and a done ticket's statistics while its entry
+ * still holds it, 0 when a later ticket took the entry (no error is set). */
+ck_status ck_task_post(ck_context *ctx, int kernel, unsigned groups, const uint64_t *words, unsigned arg_words,
+                       double timeout_s, uint64_t *ticket);
+int ck_task_ticket_done(ck_context *ctx, uint64_t t);
+ck_status ck_task_ticket_wait(ck_context *ctx, uint64_t t, double timeout_s, const char *fn, const char *what);
+int ck_task_ticket_stats(ck_context *ctx, uint64_t t, ck_task_stats *out);
 
 /* launch.c: checks args against kernel K (count, kinds, sizes, local bytes
  * against the pool, buffers of this context) and writes its argument words

@@ -1,7 +1,8 @@
 /* Launches: kernel arguments checked against the stitcher's parameter list
- * and packed into launch packets; the scheduler's begin/start/done messages
- * turned into timestamps and statistics; waits with deadlines that explain
- * what a late launch is waiting for. */
+ * and packed into launch packets (or, for an ordinary launch in a context
+ * with tasks, into a ticket of the task table); the scheduler's
+ * begin/start/done messages turned into timestamps and statistics; waits
+ * with deadlines that explain what a late launch is waiting for. */
 #include "context_internal.h"
 #include "clock.h"
 #include "error.h"
@@ -80,6 +81,99 @@ ck_status ck_pack_args(ck_context *ctx, const ck_stitch_kernel *K, const ck_arg 
     return CK_OK;
 }
 
+/* The context's list of launches through the task table (under its lock). */
+static void table_unlink(ck_context *ctx, ck_launch *l)
+{
+    if (l->tprev)
+        l->tprev->tnext = l->tnext;
+    else if (ctx->table_launches == l)
+        ctx->table_launches = l->tnext;
+    if (l->tnext)
+        l->tnext->tprev = l->tprev;
+    l->tprev = l->tnext = NULL;
+}
+
+/* An ordinary launch as a task (ck_context_options.launch_path): one ticket
+ * of the task table, which the device runs as it runs ck_task_spawn's, so
+ * no message goes to the scheduler and no DONE comes back; the launch is
+ * done when its ticket is. */
+static ck_status launch_through_table(ck_context *ctx, int k, unsigned groups, const uint64_t *words, ck_launch **out)
+{
+    const ck_stitch_kernel *K = &ctx->stitch.kernels[k];
+    ck_launch *l = calloc(1, sizeof *l);
+    if (!l)
+        return ck_fail(CK_ERR_NO_MEMORY, "out of host memory for a launch");
+    l->magic = CK_MAGIC_LAUNCH;
+    ck_status s = ck_handle_register(l, CK_HANDLE_LAUNCH);
+    if (s != CK_OK) {
+        free(l);
+        return s;
+    }
+    l->ctx = ctx;
+    l->kernel_index = k;
+    l->groups = groups;
+    l->table = 1;
+    l->done_slot = CK_CH_NO_DONE_SLOT;
+    pthread_mutex_lock(&ctx->lock);
+    l->id = ctx->next_id++;
+    l->tnext = ctx->table_launches;
+    if (l->tnext)
+        l->tnext->tprev = l;
+    ctx->table_launches = l;
+    pthread_mutex_unlock(&ctx->lock);
+    l->t_sent = ck_now_s();
+    s = ck_task_post(ctx, k, groups, words, (unsigned)K->arg_words, 0, &l->ticket);
+    if (s != CK_OK) {
+        pthread_mutex_lock(&ctx->lock);
+        table_unlink(ctx, l);
+        pthread_mutex_unlock(&ctx->lock);
+        ck_handle_unregister(l, CK_HANDLE_LAUNCH);
+        free(l);
+        return ck_fail(s, "launch of '%s' through the task table: %s", K->name, ck_last_error());
+    }
+    *out = l;
+    return CK_OK;
+}
+
+/* A launch through the table that was seen done: its statistics are copied
+ * out of its entry once (the entry is reused CK_TASK_TABLE_ENTRIES spawns
+ * later), then its state says done. Lock-free: ck_launch_done calls it. */
+static void table_settle(ck_launch *l)
+{
+    int expect = CK_LAUNCH_SENT;
+    if (__atomic_compare_exchange_n(&l->state, &expect, CK_LAUNCH_SETTLING, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE)) {
+        l->t_done = ck_now_s();
+        l->tstats_known = ck_task_ticket_stats(l->ctx, l->ticket, &l->tstats);
+        __atomic_store_n(&l->state, CK_LAUNCH_DONE, __ATOMIC_RELEASE);
+        return;
+    }
+    while (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) == CK_LAUNCH_SETTLING)
+        ck_cpu_relax();
+}
+
+/* Done (and settled) if its ticket is; never blocks. */
+static int table_finished(ck_launch *l)
+{
+    if (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) == CK_LAUNCH_DONE)
+        return 1;
+    if (!l->ctx || !ck_task_ticket_done(l->ctx, l->ticket))
+        return 0;
+    table_settle(l);
+    return 1;
+}
+
+void ck_launch_table_detach(ck_context *ctx)
+{
+    for (ck_launch *l = ctx->table_launches, *n; l; l = n) {
+        n = l->tnext;
+        table_finished(l); /* settled while the channel is still there */
+        l->tprev = l->tnext = NULL;
+        l->ctx = NULL;
+    }
+    ctx->table_launches = NULL;
+}
+
 ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, const ck_arg *args, size_t n_args,
                            ck_launch **out)
 {
@@ -102,10 +196,13 @@ ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, c
     const ck_stitch_kernel *K = &ctx->stitch.kernels[k];
     if (K->cooperative && groups > ctx->workers)
         groups = ctx->workers; /* N is at most what can be co-resident */
-    uint64_t words[28];
+    uint64_t words[CK_MAX_ARG_WORDS];
     ck_status s = ck_pack_args(ctx, K, args, n_args, words);
     if (s != CK_OK)
         return s;
+    if (!K->cooperative && ctx->opts.tasks && ctx->opts.launch_path == CK_LAUNCH_PATH_AUTO &&
+        (unsigned)k < CK_TASK_MAX_KERNELS)
+        return launch_through_table(ctx, k, groups, words, out);
     ck_launch *l = calloc(1, sizeof *l);
     if (!l)
         return ck_fail(CK_ERR_NO_MEMORY, "out of host memory for a launch");
@@ -370,6 +467,9 @@ int ck_launch_done(const ck_launch *l)
         return 1;
     if (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) == CK_LAUNCH_DONE)
         return 1;
+    if (l->table)
+        return !l->ctx || table_finished((ck_launch *)l) ||
+               __atomic_load_n(&l->ctx->megakernel_ended, __ATOMIC_ACQUIRE) != 0;
     return l->ctx ? finished(l) || __atomic_load_n(&l->ctx->megakernel_ended, __ATOMIC_ACQUIRE) != 0 : 1;
 }
 
@@ -387,6 +487,16 @@ ck_status ck_wait(ck_launch *l, double timeout_s)
                                                     "destroyed before the launch finished");
     if (timeout_s == 0)
         timeout_s = ctx->opts.timeout_s;
+    if (l->table) {
+        if (table_finished(l))
+            return CK_OK;
+        char what[96];
+        snprintf(what, sizeof what, "launch %u (task %llu)", l->id, (unsigned long long)l->ticket);
+        ck_status s = ck_task_ticket_wait(ctx, l->ticket, timeout_s, "ck_wait", what);
+        if (s == CK_OK)
+            table_settle(l);
+        return s;
+    }
     double deadline = ck_now_s() + timeout_s;
     /* Fast path: an ordinary launch's last group writes its completion word
      * in host memory, and a cooperative launch's DONE reaches us about one
@@ -471,6 +581,22 @@ ck_status ck_launch_get_stats(const ck_launch *l, ck_launch_stats *out)
     ck_status bad = check_launch(l, "ck_launch_get_stats");
     if (bad != CK_OK)
         return bad;
+    if (l->table) {
+        if (!table_finished((ck_launch *)l))
+            return ck_fail(CK_ERR_INVALID_ARGUMENT, "launch %u has not finished: call ck_wait first", l->id);
+        /* A task's times: host ones around the spawn and the first notice of
+         * done, the device's around its groups (none on a device without a
+         * clock, and none once the entry was reused before it was seen). */
+        memset(out, 0, sizeof *out);
+        out->gather_ms = -1.0;
+        out->exec_ms = l->tstats_known ? l->tstats.exec_ms : -1.0;
+        out->queue_ms = l->tstats_known ? l->tstats.queue_ms : -1.0;
+        out->total_ms = l->tstats_known ? l->tstats.total_ms : (l->t_done - l->t_sent) * 1e3;
+        out->groups = l->groups;
+        out->initial_groups = l->groups;
+        out->max_active = l->groups;
+        return CK_OK;
+    }
     if (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) != CK_LAUNCH_DONE && l->ctx && done_word_set(l)) {
         /* Finished on the device (its completion word), and its DONE with
          * the timestamps is one scheduler pass behind: wait for it. */
@@ -514,6 +640,13 @@ ck_status ck_launch_release(ck_launch *l)
                        (void *)l);
     ck_context *ctx = l->ctx;
     if (!ctx) {
+        ck_handle_retire(l, &l->magic, CK_HANDLE_LAUNCH);
+        return CK_OK;
+    }
+    if (l->table) { /* nothing will report on it: its memory can go now */
+        pthread_mutex_lock(&ctx->lock);
+        table_unlink(ctx, l);
+        pthread_mutex_unlock(&ctx->lock);
         ck_handle_retire(l, &l->magic, CK_HANDLE_LAUNCH);
         return CK_OK;
     }

@@ -104,37 +104,18 @@ ck_status ck_kernel_find(ck_context *ctx, const char *name, ck_kernel *out)
 /* The spawn's wait for a free entry ran out: say which task holds it. */
 static ck_status table_full(ck_context *ctx, uint64_t t, double waited)
 {
-    return ck_fail(CK_ERR_TIMEOUT, "ck_task_spawn: the task table (%u entries) stayed full for %.3g s: task %llu "
+    return ck_fail(CK_ERR_TIMEOUT, "the task table (%u entries) stayed full for %.3g s: task %llu "
                    "(the oldest not finished) still holds the entry ticket %llu needs; nothing was spawned (wait for "
                    "tasks, or give the spawn a longer timeout)", T, waited, (unsigned long long)(t - T),
                    (unsigned long long)t);
 }
 
-ck_status ck_task_spawn(ck_context *ctx, ck_kernel kernel, unsigned groups, const ck_arg *args, size_t n_args,
-                        double timeout_s, ck_task *out)
+ck_status ck_task_post(ck_context *ctx, int kernel, unsigned groups, const uint64_t *words, unsigned arg_words,
+                       double timeout_s, uint64_t *ticket)
 {
-    if (!out || (n_args && !args))
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_spawn: args and out must not be NULL");
-    memset(out, 0, sizeof *out);
-    ck_status s = check_built(ctx, "ck_task_spawn");
-    if (s == CK_OK)
-        s = ck_timeout_check(timeout_s, "ck_task_spawn");
-    if (s != CK_OK)
-        return s;
-    if (kernel.ctx != ctx || kernel.index < 0 || (size_t)kernel.index >= ctx->stitch.n_kernels ||
-        ctx->stitch.kernels[kernel.index].cooperative)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_spawn: the kernel handle was not found in this context by "
-                       "ck_kernel_find");
-    const ck_stitch_kernel *K = &ctx->stitch.kernels[kernel.index];
-    if (groups == 0 || groups > 0xffffu)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_spawn: kernel '%s': group count %u is not in 1..65535",
-                       K->name, groups);
-    uint64_t words[CK_MAX_ARG_WORDS];
-    if ((s = ck_pack_args(ctx, K, args, n_args, words)) != CK_OK)
-        return ck_fail(s, "ck_task_spawn: %s", ck_last_error());
     if (ended(ctx))
-        return ck_fail(CK_ERR_OPENCL, "ck_task_spawn: the megakernel is no longer running (status %d); destroy the "
-                       "context", (int)ctx->megakernel_status);
+        return ck_fail(CK_ERR_OPENCL, "the megakernel is no longer running (status %d); destroy the context",
+                       (int)ctx->megakernel_status);
     if (timeout_s == 0)
         timeout_s = ctx->opts.timeout_s;
 
@@ -164,14 +145,13 @@ ck_status ck_task_spawn(ck_context *ctx, ck_kernel kernel, unsigned groups, cons
         else if (now - started >= timeout_s)
             return table_full(ctx, t, now - started);
         if (ended(ctx))
-            return ck_fail(CK_ERR_OPENCL, "ck_task_spawn: the megakernel ended while the task table was full; "
-                           "destroy the context");
+            return ck_fail(CK_ERR_OPENCL, "the megakernel ended while the task table was full; destroy the context");
         pause_wait(ctx, started, &nap);
     }
 
     /* The entry is ours until the state says written: arguments, cleared
      * device times, descriptor, then the state (release), then the hint. */
-    unsigned e = (unsigned)(t % T), nw = (unsigned)K->arg_words * 2u;
+    unsigned e = (unsigned)(t % T), nw = arg_words * 2u;
     unsigned base = CK_CH_TASK_ENTRY + e * CK_CH_TE_WORDS;
     uint32_t w32[2 * CK_MAX_ARG_WORDS];
     memcpy(w32, words, nw * 4u);
@@ -179,7 +159,7 @@ ck_status ck_task_spawn(ck_context *ctx, ck_kernel kernel, unsigned groups, cons
     atomic_store_explicit(&ctx->task_spawn_ns[e], now_ns(), memory_order_relaxed);
     /* A message (a launch) this thread sent that the scheduler has not taken
      * yet must go first: the flag leaves this ticket to the scheduler. */
-    uint32_t desc = CK_TASK_DESC(kernel.index, nw, groups);
+    uint32_t desc = CK_TASK_DESC((unsigned)kernel, nw, groups);
     if (atomic_load_explicit(word(ctx, CK_CH_H2D_TAIL), memory_order_acquire) !=
         atomic_load_explicit(word(ctx, CK_CH_H2D_HEAD), memory_order_relaxed))
         desc |= CK_TASK_DESC_AFTER_MSG;
@@ -209,6 +189,35 @@ ck_status ck_task_spawn(ck_context *ctx, ck_kernel kernel, unsigned groups, cons
             break;
         posted = now_posted;
     }
+    *ticket = t;
+    return CK_OK;
+}
+
+ck_status ck_task_spawn(ck_context *ctx, ck_kernel kernel, unsigned groups, const ck_arg *args, size_t n_args,
+                        double timeout_s, ck_task *out)
+{
+    if (!out || (n_args && !args))
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_spawn: args and out must not be NULL");
+    memset(out, 0, sizeof *out);
+    ck_status s = check_built(ctx, "ck_task_spawn");
+    if (s == CK_OK)
+        s = ck_timeout_check(timeout_s, "ck_task_spawn");
+    if (s != CK_OK)
+        return s;
+    if (kernel.ctx != ctx || kernel.index < 0 || (size_t)kernel.index >= ctx->stitch.n_kernels ||
+        ctx->stitch.kernels[kernel.index].cooperative)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_spawn: the kernel handle was not found in this context by "
+                       "ck_kernel_find");
+    const ck_stitch_kernel *K = &ctx->stitch.kernels[kernel.index];
+    if (groups == 0 || groups > 0xffffu)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_spawn: kernel '%s': group count %u is not in 1..65535",
+                       K->name, groups);
+    uint64_t words[CK_MAX_ARG_WORDS];
+    if ((s = ck_pack_args(ctx, K, args, n_args, words)) != CK_OK)
+        return ck_fail(s, "ck_task_spawn: %s", ck_last_error());
+    uint64_t t;
+    if ((s = ck_task_post(ctx, kernel.index, groups, words, (unsigned)K->arg_words, timeout_s, &t)) != CK_OK)
+        return ck_fail(s, "ck_task_spawn: %s", ck_last_error());
     out->ctx = ctx;
     out->ticket = t;
     return CK_OK;
@@ -251,29 +260,43 @@ int ck_task_check(ck_task task)
     return task_done(task.ctx, task.ticket);
 }
 
-/* Waits for ticket t until `deadline` (ck_now_s). */
-static ck_status wait_ticket(ck_context *ctx, uint64_t t, double deadline, double timeout_s, const char *fn)
+/* Waits for ticket t until `deadline` (ck_now_s); `what` names it in the
+ * messages ("task 12", "launch 7 (task 12)"). */
+static ck_status wait_ticket(ck_context *ctx, uint64_t t, double deadline, double timeout_s, const char *fn,
+                             const char *what)
 {
     double started = ck_now_s();
     unsigned nap = 1;
     while (!task_done(ctx, t)) {
         if (ended(ctx))
-            return ck_fail(CK_ERR_OPENCL, "%s: task %llu cannot finish: the megakernel ended (%s)", fn,
-                           (unsigned long long)t, ck_cl_error_name(ctx->megakernel_status));
+            return ck_fail(CK_ERR_OPENCL, "%s: %s cannot finish: the megakernel ended (%s)", fn, what,
+                           ck_cl_error_name(ctx->megakernel_status));
         if (ck_now_s() >= deadline) {
             uint32_t d = (uint32_t)(atomic_load_explicit(pair(ctx, t), memory_order_relaxed) >> 32);
             unsigned k = CK_TASK_DESC_KERNEL(d);
             const char *kn = k < ctx->stitch.n_kernels ? ctx->stitch.kernels[k].name : "?";
             char *state_text = ck_context_describe_state(ctx, 2.0);
-            ck_status s = ck_fail(CK_ERR_TIMEOUT, "%s: task %llu ('%s', %u groups) did not finish within %.1f s; it "
-                                  "stays spawned.\n%s", fn, (unsigned long long)t, kn, CK_TASK_DESC_GROUPS(d),
-                                  timeout_s, state_text);
+            ck_status s = ck_fail(CK_ERR_TIMEOUT, "%s: %s ('%s', %u groups) did not finish within %.1f s; it "
+                                  "stays pending.\n%s", fn, what, kn, CK_TASK_DESC_GROUPS(d), timeout_s, state_text);
             free(state_text);
             return s;
         }
         pause_wait(ctx, started, &nap);
     }
     return CK_OK;
+}
+
+static const char *task_name(uint64_t t, char *buf, size_t n)
+{
+    snprintf(buf, n, "task %llu", (unsigned long long)t);
+    return buf;
+}
+
+int ck_task_ticket_done(ck_context *ctx, uint64_t t) { return task_done(ctx, t); }
+
+ck_status ck_task_ticket_wait(ck_context *ctx, uint64_t t, double timeout_s, const char *fn, const char *what)
+{
+    return wait_ticket(ctx, t, ck_now_s() + timeout_s, timeout_s, fn, what);
 }
 
 ck_status ck_task_wait(ck_task task, double timeout_s)
@@ -285,7 +308,9 @@ ck_status ck_task_wait(ck_task task, double timeout_s)
         return s;
     if (timeout_s == 0)
         timeout_s = task.ctx->opts.timeout_s;
-    return wait_ticket(task.ctx, task.ticket, ck_now_s() + timeout_s, timeout_s, "ck_task_wait");
+    char name[48];
+    return wait_ticket(task.ctx, task.ticket, ck_now_s() + timeout_s, timeout_s, "ck_task_wait",
+                       task_name(task.ticket, name, sizeof name));
 }
 
 ck_status ck_task_wait_all(ck_context *ctx, double timeout_s)
@@ -300,24 +325,16 @@ ck_status ck_task_wait_all(ck_context *ctx, double timeout_s)
     double deadline = ck_now_s() + timeout_s;
     /* Tickets below next - T are done: their entries were taken again. */
     uint64_t next = atomic_load_explicit(&ctx->task_next, memory_order_relaxed);
+    char name[48];
     for (uint64_t t = next > T ? next - T : 0; t < next; ++t)
-        if ((s = wait_ticket(ctx, t, deadline, timeout_s, "ck_task_wait_all")) != CK_OK)
+        if ((s = wait_ticket(ctx, t, deadline, timeout_s, "ck_task_wait_all", task_name(t, name, sizeof name))) !=
+            CK_OK)
             return s;
     return CK_OK;
 }
 
-ck_status ck_task_get_stats(ck_task task, ck_task_stats *out)
+int ck_task_ticket_stats(ck_context *ctx, uint64_t t, ck_task_stats *out)
 {
-    if (!out)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_get_stats: out must not be NULL");
-    ck_status s = check_task(task, "ck_task_get_stats");
-    if (s != CK_OK)
-        return s;
-    ck_context *ctx = task.ctx;
-    uint64_t t = task.ticket;
-    if (!task_done(ctx, t))
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_get_stats: task %llu has not finished: wait for it first",
-                       (unsigned long long)t);
     /* Read, then check that the entry still held t throughout. */
     unsigned e = (unsigned)(t % T), base = CK_CH_TASK_TIMES + e * CK_CH_TT_WORDS;
     uint32_t d = (uint32_t)(atomic_load_explicit(pair(ctx, t), memory_order_relaxed) >> 32);
@@ -328,8 +345,7 @@ ck_status ck_task_get_stats(ck_task task, ck_task_stats *out)
     uint64_t seen = atomic_load_explicit(&ctx->task_seen_ns[e], memory_order_relaxed);
     atomic_thread_fence(memory_order_acquire);
     if (state_of(ctx, t, memory_order_relaxed) != done_value(t))
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_get_stats: the statistics of task %llu are gone: a later "
-                       "task took its table entry (read them before %u more spawns)", (unsigned long long)t, T);
+        return 0;
     uint64_t start = v[0] | (uint64_t)v[1] << 32, end = v[2] | (uint64_t)v[3] << 32;
     memset(out, 0, sizeof *out);
     out->groups = CK_TASK_DESC_GROUPS(d);
@@ -341,5 +357,22 @@ ck_status ck_task_get_stats(ck_task task, ck_task_stats *out)
         out->exec_ms = -1.0;
         out->queue_ms = -1.0;
     }
+    return 1;
+}
+
+ck_status ck_task_get_stats(ck_task task, ck_task_stats *out)
+{
+    if (!out)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_get_stats: out must not be NULL");
+    ck_status s = check_task(task, "ck_task_get_stats");
+    if (s != CK_OK)
+        return s;
+    if (!task_done(task.ctx, task.ticket))
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_get_stats: task %llu has not finished: wait for it first",
+                       (unsigned long long)task.ticket);
+    if (!ck_task_ticket_stats(task.ctx, task.ticket, out))
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_get_stats: the statistics of task %llu are gone: a later "
+                       "task took its table entry (read them before %u more spawns)",
+                       (unsigned long long)task.ticket, T);
     return CK_OK;
 }

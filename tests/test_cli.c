@@ -333,7 +333,8 @@ static void bench_json_report(void **state)
     const char *keys[] = {"global_barrier_us", "resizing_barrier_us", "launch_rt_us_median", "launch_rt_us_p99",
                           "launch_throughput_per_s", "plain_launch_rt_us_median", "plain_launch_throughput_per_s",
                           "workers", "plain_occupancy", "megakernel_occupancy", "task_rt_us_median",
-                          "task2_rt_us_median", "task_throughput_per_s", "task_workers"};
+                          "task2_rt_us_median", "task_throughput_per_s", "task_workers",
+                          "table_launch_rt_us_median", "table_launch_throughput_per_s"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; ++i)
         if (!(json_number(out, NULL, keys[i]) > 0))
             fail_msg("ckbench --json: \"%s\" is not positive:\n%s", keys[i], out);

@@ -188,6 +188,9 @@ typedef struct {
     double task2_rt_median, task2_rt_p99; /* the same, empty 2-group tasks (not on the express line) */
     double task_phase_us[3]; /* medians: spawn call, device execution, the rest (-1: no device clock) */
     unsigned task_workers;   /* workers of the megakernel built with tasks */
+    /* Ordinary launches in the megakernel built with tasks, which go through
+     * the task table (ck_context_options.launch_path): as rt_*, tput, tput_*. */
+    double table_rt_median, table_rt_p99, table_tput, table_call_us, table_wait_us;
     ck_megakernel_resources res, task_res; /* registers as the compiler reported them */
     unsigned burst_tasks;    /* a burst of stamped empty tasks (0: no device clock, no figures) */
     double burst_starts_per_s, burst_gap_ns_median, burst_gap_ns_p90;
@@ -327,6 +330,80 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Launch + wait of an empty 1-group ordinary kernel, o->iterations times
+ * after 20 to warm up: median and p99 in us, and with `phases` where a round
+ * trip went, from the launch's statistics (host times at which the
+ * scheduler's messages arrived): queued until the scheduler takes it,
+ * gathering its group, running, and the wake-up of ck_wait after the DONE
+ * message arrived (negative when ck_wait saw the launch's completion word in
+ * host memory before DONE came). A launch through the task table has no such
+ * messages: pass NULL. */
+static void launch_round_trips(const options *o, ck_context *ctx, double *median, double *p99, double phases[4])
+{
+    for (int i = 0; i < 20; ++i)
+        finish(launch(ctx, "bench_empty", 1, NULL, 0), "bench_empty", o->timeout, NULL);
+    double *t = malloc(o->iterations * sizeof *t), *ph[4];
+    for (int k = 0; k < 4; ++k)
+        ph[k] = malloc(o->iterations * sizeof(double));
+    if (!t || !ph[0] || !ph[1] || !ph[2] || !ph[3])
+        fail("bench_empty", "out of host memory");
+    for (unsigned i = 0; i < o->iterations; ++i) {
+        ck_launch_stats st;
+        double t0 = app_now_ms();
+        ck_launch *l = launch(ctx, "bench_empty", 1, NULL, 0);
+        if (ck_wait(l, o->timeout) != CK_OK)
+            fail("bench_empty", ck_last_error());
+        t[i] = (app_now_ms() - t0) * 1e3; /* launch + wait: the statistics come after */
+        if (phases && ck_launch_get_stats(l, &st) != CK_OK)
+            fail("bench_empty", ck_last_error());
+        ck_launch_release(l);
+        if (phases) {
+            ph[0][i] = st.queue_ms * 1e3;
+            ph[1][i] = st.gather_ms * 1e3;
+            ph[2][i] = st.exec_ms * 1e3;
+            ph[3][i] = t[i] - st.total_ms * 1e3;
+        }
+    }
+    app_summary s = app_summarize(t, o->iterations);
+    *median = s.median;
+    *p99 = s.p99;
+    for (int k = 0; k < 4; ++k) {
+        if (phases)
+            phases[k] = app_summarize(ph[k], o->iterations).median;
+        free(ph[k]);
+    }
+    free(t);
+}
+
+/* Empty 1-group launches per second with o->inflight kept in flight, and
+ * where the host thread spends a launch's share of the loop: calling
+ * ck_launch_kernel, and waiting for the oldest launch (tells whether the
+ * host or the device bounds the throughput). */
+static void launch_throughput(const options *o, ck_context *ctx, double *tput, double *call_us, double *wait_us)
+{
+    ck_launch **ring = calloc(o->inflight, sizeof *ring);
+    if (!ring)
+        fail("bench_empty (throughput)", "out of host memory");
+    double t0 = app_now_ms(), in_launch = 0, in_wait = 0;
+    for (unsigned i = 0; i < o->throughput_launches; ++i) {
+        unsigned slot = i % o->inflight;
+        double a = app_now_ms();
+        if (ring[slot])
+            finish(ring[slot], "bench_empty", o->timeout, NULL);
+        double b = app_now_ms();
+        ring[slot] = launch(ctx, "bench_empty", 1, NULL, 0);
+        in_wait += b - a;
+        in_launch += app_now_ms() - b;
+    }
+    *call_us = in_launch * 1e3 / o->throughput_launches;
+    *wait_us = in_wait * 1e3 / o->throughput_launches;
+    for (unsigned i = 0; i < o->inflight; ++i)
+        if (ring[i])
+            finish(ring[i], "bench_empty", o->timeout, NULL);
+    *tput = o->throughput_launches / ((app_now_ms() - t0) * 1e-3);
+    free(ring);
+}
+
 static void measure_megakernel(const options *o, results *r)
 {
     ck_context_options co = {.device = o->dev, .work_group_size = o->wg, .timeout_s = o->timeout,
@@ -344,64 +421,8 @@ static void measure_megakernel(const options *o, results *r)
         fail("measuring gathers", "the megakernel found only one worker; gathers need two or more (is the "
              "device busy with another program?)");
 
-    /* Launch round trip of an empty 1-group ordinary kernel. */
-    for (int i = 0; i < 20; ++i)
-        finish(launch(ctx, "bench_empty", 1, NULL, 0), "bench_empty", o->timeout, NULL);
-    /* Where a round trip goes, from the launch's statistics (host times at
-     * which the scheduler's messages arrived): queued until the scheduler
-     * takes it, gathering its group, running, and the wake-up of ck_wait
-     * after the DONE message arrived (negative when ck_wait saw the launch's
-     * completion word in host memory before DONE came). */
-    double *t = malloc(o->iterations * sizeof *t), *ph[4];
-    for (int k = 0; k < 4; ++k)
-        ph[k] = malloc(o->iterations * sizeof(double));
-    for (unsigned i = 0; i < o->iterations; ++i) {
-        ck_launch_stats st;
-        double t0 = app_now_ms();
-        ck_launch *l = launch(ctx, "bench_empty", 1, NULL, 0);
-        if (ck_wait(l, o->timeout) != CK_OK)
-            fail("bench_empty", ck_last_error());
-        t[i] = (app_now_ms() - t0) * 1e3; /* launch + wait: the statistics come after */
-        if (ck_launch_get_stats(l, &st) != CK_OK)
-            fail("bench_empty", ck_last_error());
-        ck_launch_release(l);
-        ph[0][i] = st.queue_ms * 1e3;
-        ph[1][i] = st.gather_ms * 1e3;
-        ph[2][i] = st.exec_ms * 1e3;
-        ph[3][i] = t[i] - st.total_ms * 1e3;
-    }
-    app_summary s = app_summarize(t, o->iterations);
-    r->rt_median = s.median;
-    r->rt_p99 = s.p99;
-    for (int k = 0; k < 4; ++k) {
-        r->phase_us[k] = app_summarize(ph[k], o->iterations).median;
-        free(ph[k]);
-    }
-    free(t);
-
-    /* Throughput: o->inflight launches kept in flight. */
-    ck_launch **ring = calloc(o->inflight, sizeof *ring);
-    double t0 = app_now_ms(), in_launch = 0, in_wait = 0;
-    for (unsigned i = 0; i < o->throughput_launches; ++i) {
-        unsigned slot = i % o->inflight;
-        double a = app_now_ms();
-        if (ring[slot])
-            finish(ring[slot], "bench_empty", o->timeout, NULL);
-        double b = app_now_ms();
-        ring[slot] = launch(ctx, "bench_empty", 1, NULL, 0);
-        in_wait += b - a;
-        in_launch += app_now_ms() - b;
-    }
-    /* Where the host thread spends a launch's share of the loop: calling
-     * ck_launch_kernel, and waiting for the oldest launch (tells whether the
-     * host or the device bounds the throughput). */
-    r->tput_launch_call_us = in_launch * 1e3 / o->throughput_launches;
-    r->tput_wait_call_us = in_wait * 1e3 / o->throughput_launches;
-    for (unsigned i = 0; i < o->inflight; ++i)
-        if (ring[i])
-            finish(ring[i], "bench_empty", o->timeout, NULL);
-    r->tput = o->throughput_launches / ((app_now_ms() - t0) * 1e-3);
-    free(ring);
+    launch_round_trips(o, ctx, &r->rt_median, &r->rt_p99, r->phase_us);
+    launch_throughput(o, ctx, &r->tput, &r->tput_launch_call_us, &r->tput_wait_call_us);
 
     r->global_barrier_us = barrier_us(ctx, "bench_global_barrier", o);
     r->resizing_barrier_us = barrier_us(ctx, "bench_resizing_barrier", o);
@@ -559,6 +580,10 @@ static void measure_tasks(const options *o, results *r)
     ck_kernel ek;
     if (ck_kernel_find(ctx, "bench_empty", &ek) != CK_OK)
         fail("bench_empty (task)", ck_last_error());
+    /* Ordinary launches there go through the task table: the launch figures
+     * of measure_megakernel again, on that path. */
+    launch_round_trips(o, ctx, &r->table_rt_median, &r->table_rt_p99, NULL);
+    launch_throughput(o, ctx, &r->table_tput, &r->table_call_us, &r->table_wait_us);
     task_round_trips(o, ctx, ek, 1, &r->task_rt_median, &r->task_rt_p99, r->task_phase_us);
     task_round_trips(o, ctx, ek, 2, &r->task2_rt_median, &r->task2_rt_p99, NULL);
     unsigned n_tasks = o->throughput_launches * 5;
@@ -644,6 +669,10 @@ int main(int argc, char **argv)
                r.rt_median, r.rt_p99, r.tput);
         printf(" \"throughput_host_us_per_launch\": {\"in_launch_call\": %.2f, \"in_wait\": %.2f},\n",
                r.tput_launch_call_us, r.tput_wait_call_us);
+        printf(" \"table_launch_rt_us_median\": %.2f, \"table_launch_rt_us_p99\": %.2f, "
+               "\"table_launch_throughput_per_s\": %.0f,\n", r.table_rt_median, r.table_rt_p99, r.table_tput);
+        printf(" \"table_throughput_host_us_per_launch\": {\"in_launch_call\": %.2f, \"in_wait\": %.2f},\n",
+               r.table_call_us, r.table_wait_us);
         printf(" \"task_rt_us_median\": %.2f, \"task_rt_us_p99\": %.2f, \"task_throughput_per_s\": %.0f, "
                "\"task_spawn_us\": %.3f,\n", r.task_rt_median, r.task_rt_p99, r.task_tput, r.task_spawn_us);
         printf(" \"task2_rt_us_median\": %.2f, \"task2_rt_us_p99\": %.2f,\n", r.task2_rt_median, r.task2_rt_p99);
@@ -691,6 +720,12 @@ int main(int argc, char **argv)
     printf("%-46s %12.0f %12.0f\n", "empty 1-group launches per second", r.plain_tput, r.tput);
     printf("%-46s %12s %5.2f/%.2f\n", "  host us per launch in ck_launch_kernel/ck_wait", "", r.tput_launch_call_us,
            r.tput_wait_call_us);
+    printf("%-46s %12.1f %12.1f\n", "launch + wait through the task table, median", r.plain_rt_median,
+           r.table_rt_median);
+    printf("%-46s %12.1f %12.1f\n", "  p99 us", r.plain_rt_p99, r.table_rt_p99);
+    printf("%-46s %12.0f %12.0f\n", "  empty 1-group launches per second", r.plain_tput, r.table_tput);
+    printf("%-46s %12s %5.2f/%.2f\n", "  host us per launch in ck_launch_kernel/ck_wait", "", r.table_call_us,
+           r.table_wait_us);
     printf("%-46s %12.1f %12.1f\n", "task spawn + wait, empty 1 group, median us", r.plain_rt_median,
            r.task_rt_median);
     printf("%-46s %12.1f %12.1f\n", "task spawn + wait, p99 us", r.plain_rt_p99, r.task_rt_p99);

@@ -13,6 +13,8 @@ export CK_DEVICE=NVIDIA
 set -o pipefail
 CK_DUMP_SOURCE=$out/megakernel.cl timeout 500 $b/tests/megakernel/test_semantics cl12 tests/megakernel/semantics.cl $seeds 2>&1 | tee $out/semantics.log
 timeout 300 $b/tests/megakernel/test_launch_api cl12 tests/megakernel/launch_kernels.cl 2>&1 | tee $out/launch_api.log
+# The same with ordinary launches through the task table (a context with tasks).
+timeout 300 $b/tests/megakernel/test_launch_api cl12 tests/megakernel/launch_kernels.cl table 2>&1 | tee $out/launch_api_table.log
 # A chaos failure replays (a kernel that breaks a rule on purpose), the API's
 # misuse cases, the loop-phase kernel, and the three examples, plainly and under a chaos seed.
 timeout 300 $b/tests/megakernel/test_chaos_replay cl12 tests/megakernel/chaos_replay.cl 2>&1 | tee $out/chaos_replay.log | tail -4

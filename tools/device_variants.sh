@@ -43,6 +43,8 @@ print(f"{n:10s} launch {j['launch_rt_us_median']:6.2f} us p99 {j['launch_rt_us_p
       + (f" | task phases spawn/exec/rest {ph['spawn_call']:.2f}/{ph['exec']:.2f}/{ph['to_worker_and_back']:.2f}"
          if (ph := j.get('task_phases_us_median')) else "")
       + (f" | 2-group task {j['task2_rt_us_median']:5.2f} us" if 'task2_rt_us_median' in j else "")
+      + (f" | table launch {j['table_launch_rt_us_median']:5.2f} us p99 {j['table_launch_rt_us_p99']:5.2f} "
+         f"{j['table_launch_throughput_per_s']/1e3:6.1f} k/s" if 'table_launch_rt_us_median' in j else "")
       + (f" | grid.sync {j['cuda']['grid_sync_us']:5.2f} @{j['cuda']['grid_sync_blocks']}" if 'cuda' in j else ""))
 EOF
 }

@@ -299,6 +299,27 @@ static void test_trace_misuse(void **state)
     EXPECT(ck_context_take_trace(c, buf, 4, &n, NULL), CK_ERR_INVALID_ARGUMENT, "already destroyed");
 }
 
+/* ck_context_create refuses options o with a message naming `what`, and
+ * clears its out pointer. */
+static void expect_refused(ck_context_options o, const char *what)
+{
+    ck_context *c = (ck_context *)&o;
+    EXPECT(ck_context_create(&o, &c), CK_ERR_INVALID_ARGUMENT, what);
+    assert_null(c);
+}
+
+/* A launch path that is no CK_LAUNCH_PATH_ value is refused, naming it. */
+static void test_launch_path_misuse(void **state)
+{
+    (void)state;
+    const int bad[] = {-1, 2, 99};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        ck_context_options o = options();
+        o.launch_path = bad[i];
+        expect_refused(o, "launch_path");
+    }
+}
+
 /* The register cap: bad values refused (option and CK_REGISTER_CAP), the
  * resources refused before a build and with a NULL out. */
 static void test_register_cap_misuse(void **state)
@@ -308,17 +329,12 @@ static void test_register_cap_misuse(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         ck_context_options o = options();
         o.register_cap = bad[i];
-        ck_context *c = (ck_context *)&o;
-        EXPECT(ck_context_create(&o, &c), CK_ERR_INVALID_ARGUMENT, "register_cap");
-        assert_null(c);
+        expect_refused(o, "register_cap");
     }
     const char *bad_env[] = {"lots", "8", "-32", "32x", "1000"};
     for (size_t i = 0; i < sizeof bad_env / sizeof bad_env[0]; ++i) {
         setenv("CK_REGISTER_CAP", bad_env[i], 1);
-        ck_context_options o = options();
-        ck_context *c = (ck_context *)&o;
-        EXPECT(ck_context_create(&o, &c), CK_ERR_INVALID_ARGUMENT, "CK_REGISTER_CAP");
-        assert_null(c);
+        expect_refused(options(), "CK_REGISTER_CAP");
     }
     unsetenv("CK_REGISTER_CAP");
     ck_megakernel_resources r;
@@ -414,6 +430,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_context_destroyed_twice),
         cmocka_unit_test(test_trace_misuse),
         cmocka_unit_test(test_register_cap_misuse),
+        cmocka_unit_test(test_launch_path_misuse),
         cmocka_unit_test(test_build_retry_after_compile_failure),
         cmocka_unit_test(test_build_deadline_covers_stitching),
     };

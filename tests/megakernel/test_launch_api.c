@@ -1,7 +1,10 @@
 /* The launch API on PoCL (path argv[1]): argument checking with messages
  * that name the parameter, buffers, local arguments, many ordinary launches
  * in flight beside a cooperative one, stitcher rejections surfacing through
- * ck_context_build with file and line, and statistics. */
+ * ck_context_build with file and line, and statistics. With "table" as
+ * argv[3] the contexts have tasks, so every ordinary launch goes through the
+ * task table (ck_context_options.launch_path) and the same rules are
+ * checked on that path. */
 #include "ck.h"
 
 #include <setjmp.h>
@@ -14,10 +17,11 @@
 
 static const char *path_name, *kernel_file;
 static ck_context *ctx;
+static int table; /* ordinary launches through the task table */
 
 static ck_context *make(const char *file, const char *src, const char *const *coop, size_t n)
 {
-    ck_context_options o = {.timeout_s = 120};
+    ck_context_options o = {.timeout_s = 120, .tasks = table};
     ck_path_parse(path_name, &o.device.path);
     o.device.device = getenv("CK_DEVICE") ? NULL : "Portable Computing Language";
     ck_context *c;
@@ -164,8 +168,10 @@ static void test_argument_errors_name_the_parameter(void **state)
     assert_non_null(strstr(ck_last_error(), "takes 3 arguments"));
     /* A context built without ck_context_options.tasks has no task API. */
     ck_kernel k;
-    assert_int_equal(ck_kernel_find(ctx, "scale", &k), CK_ERR_INVALID_ARGUMENT);
-    assert_non_null(strstr(ck_last_error(), "built without tasks"));
+    if (!table) {
+        assert_int_equal(ck_kernel_find(ctx, "scale", &k), CK_ERR_INVALID_ARGUMENT);
+        assert_non_null(strstr(ck_last_error(), "built without tasks"));
+    }
     ck_arg wrong_kind[3] = {ck_arg_float(1), ck_arg_float(1), ck_arg_uint(1)};
     assert_int_equal(ck_launch_kernel(ctx, "scale", 1, wrong_kind, 3, &l), CK_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(ck_last_error(), "'global float * x'"));
@@ -218,7 +224,10 @@ static void test_many_launches_beside_a_cooperative_kernel(void **state)
             assert_int_equal(v[i], (i / 64) * 1000u + g);
         ck_launch_stats st;
         assert_int_equal(ck_launch_get_stats(l[k], &st), CK_OK);
-        assert_true(st.gather_ms >= 0 && st.exec_ms >= 0 && st.total_ms >= st.exec_ms);
+        if (table) /* a task's times: no gather time; no device time without a device clock (PoCL) */
+            assert_true(st.gather_ms == -1.0 && (st.exec_ms == -1.0 || st.exec_ms >= 0) && st.total_ms >= 0);
+        else
+            assert_true(st.gather_ms >= 0 && st.exec_ms >= 0 && st.total_ms >= st.exec_ms);
         assert_int_equal(st.groups, g);
         ck_launch_release(l[k]);
     }
@@ -233,6 +242,49 @@ static void test_many_launches_beside_a_cooperative_kernel(void **state)
     print_message("cooperative: initial %u, max %u, kills %u, forked %u\n", st.initial_groups, st.max_active,
                   st.kills, st.forked);
     ck_launch_release(coop);
+}
+
+/* Which path an ordinary launch took: through the task table it takes a
+ * ticket (tasks spawned around it are two tickets apart), and a
+ * cooperative launch never does; without tasks there is no table. */
+static void test_launch_path_of_ordinary_and_cooperative_launches(void **state)
+{
+    if (!table) {
+        ck_kernel k;
+        assert_int_equal(ck_kernel_find(ctx, "ids", &k), CK_ERR_INVALID_ARGUMENT);
+        return;
+    }
+    ck_kernel k;
+    assert_int_equal(ck_kernel_find(ctx, "ids", &k), CK_OK);
+    ck_buffer b, next, done;
+    uint32_t z[64] = {0};
+    assert_int_equal(ck_buffer_alloc(ctx, 64 * 4, &b), CK_OK);
+    assert_int_equal(ck_buffer_alloc(ctx, 4, &next), CK_OK);
+    assert_int_equal(ck_buffer_alloc(ctx, 64 * 4, &done), CK_OK);
+    ck_buffer_write(ctx, next, 0, z, 4);
+    ck_buffer_write(ctx, done, 0, z, sizeof z);
+    ck_arg a[1] = {ck_arg_buffer(b)};
+    ck_arg ca[3] = {ck_arg_buffer(next), ck_arg_buffer(done), ck_arg_uint(64)};
+    ck_task t0, t1, t2;
+    ck_launch *l, *coop;
+    assert_int_equal(ck_task_spawn(ctx, k, 1, a, 1, 60, &t0), CK_OK);
+    assert_int_equal(ck_launch_kernel(ctx, "ids", 1, a, 1, &l), CK_OK);
+    assert_int_equal(ck_task_spawn(ctx, k, 1, a, 1, 60, &t1), CK_OK);
+    assert_int_equal(t1.ticket, t0.ticket + 2);
+    assert_int_equal(ck_launch_kernel(ctx, "counter", 2, ca, 3, &coop), CK_OK);
+    assert_int_equal(ck_task_spawn(ctx, k, 1, a, 1, 60, &t2), CK_OK);
+    assert_int_equal(t2.ticket, t1.ticket + 1);
+    assert_int_equal(ck_wait(l, 60), CK_OK);
+    assert_int_equal(ck_wait(coop, 60), CK_OK);
+    assert_int_equal(ck_task_wait_all(ctx, 60), CK_OK);
+    ck_launch_release(l);
+    ck_launch_release(coop);
+    ck_buffer_read(ctx, done, 0, z, sizeof z);
+    for (int i = 0; i < 64; ++i)
+        assert_int_equal(z[i], 1);
+    ck_buffer_free(ctx, b);
+    ck_buffer_free(ctx, next);
+    ck_buffer_free(ctx, done);
 }
 
 static void expect_rejection(const char *src, const char *const *coop, size_t n, const char *line_tag,
@@ -258,12 +310,13 @@ static void test_stitcher_rejections_name_file_and_line(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s cl20|cl12 launch_kernels.cl\n", argv[0]);
+    if (argc < 3 || argc > 4 || (argc == 4 && strcmp(argv[3], "table") != 0)) {
+        fprintf(stderr, "usage: %s cl20|cl12 launch_kernels.cl [table]\n", argv[0]);
         return 2;
     }
     path_name = argv[1];
     kernel_file = argv[2];
+    table = argc == 4;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scalar_and_buffer_arguments),
         cmocka_unit_test(test_logical_ids_of_ordinary_launch),
@@ -272,9 +325,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_argument_errors_name_the_parameter),
         cmocka_unit_test(test_most_argument_words),
         cmocka_unit_test(test_many_launches_beside_a_cooperative_kernel),
+        cmocka_unit_test(test_launch_path_of_ordinary_and_cooperative_launches),
         cmocka_unit_test(test_stitcher_rejections_name_file_and_line),
     };
     char name[64];
-    snprintf(name, sizeof name, "launch-api-%s", path_name);
+    snprintf(name, sizeof name, "launch-api-%s%s", table ? "table-" : "", path_name);
     return cmocka_run_group_tests_name(name, tests, setup, teardown);
 }

@@ -2,8 +2,9 @@
  * tasks run with their logical ids and arguments, local memory, the most
  * argument words, errors that reserve nothing, four host threads spawning
  * with checks and waits interleaved, a full table (a spawn that times out
- * leaves the table intact, and everything runs once the table drains), and
- * tasks beside a cooperative kernel, also under chaos seeds. */
+ * leaves the table intact, and everything runs once the table drains),
+ * tasks and ordinary launches (which go through the table) beside a
+ * cooperative kernel, also under chaos seeds, and the launch path option. */
 #include "ck.h"
 
 #include <pthread.h>
@@ -28,9 +29,10 @@ static unsigned chaos_seeds = 2;
 static ck_context *ctx;
 static unsigned wg;
 
-static ck_context *make(uint64_t seed)
+static ck_context *make_with(uint64_t seed, int launch_path)
 {
-    ck_context_options o = {.timeout_s = 120, .chaos_seed = seed, .quiet_warnings = 1, .tasks = 1};
+    ck_context_options o = {.timeout_s = 120, .chaos_seed = seed, .quiet_warnings = 1, .tasks = 1,
+                            .launch_path = launch_path};
     ck_path_parse(path_name, &o.device.path);
     o.device.device = getenv("CK_DEVICE") ? NULL : "Portable Computing Language";
     ck_context *c;
@@ -41,6 +43,8 @@ static ck_context *make(uint64_t seed)
         fail_msg("%s", ck_last_error());
     return c;
 }
+
+static ck_context *make(uint64_t seed) { return make_with(seed, CK_LAUNCH_PATH_AUTO); }
 
 static int setup(void **state)
 {
@@ -405,10 +409,10 @@ static void test_full_table_times_out_and_stays_intact(void **state)
 
 /* Tasks beside a cooperative kernel that yields at offer_kill: both finish
  * with every unit counted once; with chaos seeds in contexts of their own. */
-static void run_beside_counter(ck_context *c)
+static ck_launch *run_beside_counter(ck_context *c)
 {
-    enum { TOTAL = 20000, TASKS = 400 };
-    ck_buffer nb, db, cb;
+    enum { TOTAL = 20000, TASKS = 400, LAUNCHES = 8 };
+    ck_buffer nb, db, cb, lb;
     uint32_t zero = 0;
     uint32_t *done = calloc(TOTAL, 4);
     assert_non_null(done);
@@ -418,17 +422,36 @@ static void run_beside_counter(ck_context *c)
     assert_int_equal(ck_buffer_write(c, nb, 0, &zero, 4), CK_OK);
     assert_int_equal(ck_buffer_write(c, db, 0, done, TOTAL * 4), CK_OK);
     assert_int_equal(ck_buffer_write(c, cb, 0, done, TASKS * 4), CK_OK);
+    assert_int_equal(ck_buffer_alloc(c, LAUNCHES * 4, &lb), CK_OK);
+    assert_int_equal(ck_buffer_write(c, lb, 0, done, LAUNCHES * 4), CK_OK);
     ck_arg ca[3] = {ck_arg_buffer(nb), ck_arg_buffer(db), ck_arg_uint(TOTAL)};
     ck_launch *l;
     assert_int_equal(ck_launch_kernel(c, "counter", ck_context_workers(c), ca, 3, &l), CK_OK);
     ck_kernel k = find(c, "bump");
+    ck_launch *ol[LAUNCHES];
     for (unsigned i = 0; i < TASKS; ++i) {
         ck_arg a[2] = {ck_arg_buffer(cb), ck_arg_uint(i)};
         spawn(c, k, 1 + i % 2, a, 2);
+        if (i % (TASKS / LAUNCHES) == 0) { /* ordinary launches among the tasks */
+            unsigned j = i / (TASKS / LAUNCHES);
+            ck_arg la[2] = {ck_arg_buffer(lb), ck_arg_uint(j)};
+            if (ck_launch_kernel(c, "bump", 1 + j % 3, la, 2, &ol[j]) != CK_OK)
+                fail_msg("%s", ck_last_error());
+        }
     }
     if (ck_task_wait_all(c, 120) != CK_OK || ck_wait(l, 120) != CK_OK)
         fail_msg("%s", ck_last_error());
     ck_launch_release(l);
+    for (unsigned j = 0; j < LAUNCHES; ++j) {
+        if (ck_wait(ol[j], 120) != CK_OK)
+            fail_msg("launch %u: %s", j, ck_last_error());
+        if (j + 1 < LAUNCHES)
+            ck_launch_release(ol[j]);
+    }
+    assert_int_equal(ck_buffer_read(c, lb, 0, done, LAUNCHES * 4), CK_OK);
+    for (unsigned j = 0; j < LAUNCHES; ++j)
+        if (done[j] != 1 + j % 3)
+            fail_msg("launch %u: %u groups ran, want %u", j, done[j], 1 + j % 3);
     assert_int_equal(ck_buffer_read(c, db, 0, done, TOTAL * 4), CK_OK);
     for (unsigned i = 0; i < TOTAL; ++i)
         if (done[i] != 1)
@@ -438,12 +461,51 @@ static void run_beside_counter(ck_context *c)
         if (done[i] != 1 + i % 2)
             fail_msg("task %u: %u groups ran, want %u", i, done[i], 1 + i % 2);
     free(done);
+    return ol[LAUNCHES - 1]; /* finished, not released */
 }
 
 static void test_tasks_beside_a_cooperative_kernel(void **state)
 {
     (void)state;
-    run_beside_counter(ctx);
+    ck_launch_release(run_beside_counter(ctx));
+}
+
+/* A launch through the table keeps its statistics after its entry was
+ * reused, and one that nobody waited for before the reuse still reads as
+ * done, without an error. */
+static void test_launch_statistics_outlive_the_table_entry(void **state)
+{
+    (void)state;
+    ck_buffer b;
+    uint32_t z[4] = {0};
+    assert_int_equal(ck_buffer_alloc(ctx, sizeof z, &b), CK_OK);
+    assert_int_equal(ck_buffer_write(ctx, b, 0, z, sizeof z), CK_OK);
+    ck_arg a0[2] = {ck_arg_buffer(b), ck_arg_uint(0)}, a1[2] = {ck_arg_buffer(b), ck_arg_uint(1)};
+    ck_launch *seen, *unseen;
+    assert_int_equal(ck_launch_kernel(ctx, "bump", 2, a0, 2, &seen), CK_OK);
+    assert_int_equal(ck_wait(seen, 60), CK_OK);
+    assert_int_equal(ck_launch_kernel(ctx, "bump", 3, a1, 2, &unseen), CK_OK);
+    ck_kernel k = find(ctx, "bump");
+    ck_arg a2[2] = {ck_arg_buffer(b), ck_arg_uint(2)};
+    for (unsigned i = 0; i < CK_TASK_TABLE_ENTRIES + 1; ++i)
+        spawn(ctx, k, 1, a2, 2);
+    assert_int_equal(ck_task_wait_all(ctx, 60), CK_OK);
+    assert_int_equal(ck_launch_done(unseen), 1);
+    assert_int_equal(ck_wait(unseen, 60), CK_OK);
+    ck_launch_stats st;
+    assert_int_equal(ck_launch_get_stats(seen, &st), CK_OK);
+    assert_int_equal(st.groups, 2);
+    assert_true(st.total_ms >= 0 && st.gather_ms == -1.0);
+    assert_int_equal(ck_launch_get_stats(unseen, &st), CK_OK);
+    assert_int_equal(st.groups, 3);
+    assert_true(st.total_ms > 0 && st.exec_ms == -1.0 && st.queue_ms == -1.0);
+    assert_int_equal(ck_buffer_read(ctx, b, 0, z, sizeof z), CK_OK);
+    assert_int_equal(z[0], 2);
+    assert_int_equal(z[1], 3);
+    assert_int_equal(z[2], CK_TASK_TABLE_ENTRIES + 1);
+    ck_launch_release(seen);
+    ck_launch_release(unseen);
+    assert_int_equal(ck_buffer_free(ctx, b), CK_OK);
 }
 
 /* Last: the shared context goes first (one megakernel per device at a time). */
@@ -453,9 +515,28 @@ static void test_tasks_beside_a_cooperative_kernel_under_chaos(void **state)
     assert_int_equal(ck_context_destroy(ctx), CK_OK);
     ctx = NULL;
     for (unsigned i = 0; i < chaos_seeds; ++i) {
-        ck_context *c = make(0x7a5c0000u + i * 7919u);
-        run_beside_counter(c);
+        /* The last seed sends its launches to the scheduler as messages. */
+        int by_message = chaos_seeds > 1 && i == chaos_seeds - 1;
+        ck_context *c = make_with(0x7a5c0000u + i * 7919u, by_message ? CK_LAUNCH_PATH_SCHEDULER
+                                                                      : CK_LAUNCH_PATH_AUTO);
+        ck_kernel k = find(c, "bump");
+        ck_buffer b;
+        assert_int_equal(ck_buffer_alloc(c, 4, &b), CK_OK);
+        ck_arg a[2] = {ck_arg_buffer(b), ck_arg_uint(0)};
+        ck_task t0, t1;
+        ck_launch *one;
+        assert_int_equal(ck_task_spawn(c, k, 1, a, 2, 60, &t0), CK_OK);
+        assert_int_equal(ck_launch_kernel(c, "bump", 1, a, 2, &one), CK_OK);
+        assert_int_equal(ck_task_spawn(c, k, 1, a, 2, 60, &t1), CK_OK);
+        assert_int_equal(t1.ticket, t0.ticket + (by_message ? 1 : 2)); /* a ticket only through the table */
+        assert_int_equal(ck_wait(one, 60), CK_OK);
+        ck_launch_release(one);
+        ck_launch *kept = run_beside_counter(c);
         assert_int_equal(ck_context_destroy(c), CK_OK);
+        /* A finished launch outlives its context's destruction. */
+        assert_int_equal(ck_launch_done(kept), 1);
+        assert_int_equal(ck_wait(kept, 1), CK_OK);
+        assert_int_equal(ck_launch_release(kept), CK_OK);
     }
 }
 
@@ -477,6 +558,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_four_threads_spawn_check_and_wait),
         cmocka_unit_test(test_full_table_times_out_and_stays_intact),
         cmocka_unit_test(test_tasks_beside_a_cooperative_kernel),
+        cmocka_unit_test(test_launch_statistics_outlive_the_table_entry),
         cmocka_unit_test(test_tasks_beside_a_cooperative_kernel_under_chaos),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
