@@ -547,8 +547,9 @@ int ck_task_check(ck_task task);
  * ended before the task finished). */
 ck_status ck_task_wait(ck_task task, double timeout_s);
 
-/* Waits for every task spawned on ctx before the call. Errors: as
- * ck_task_wait (the timeout covers them all). */
+/* Waits for every task spawned on ctx before the call, and every ordinary
+ * launch sent through the task table (ck_context_options.launch_path).
+ * Errors: as ck_task_wait (the timeout covers them all). */
 ck_status ck_task_wait_all(ck_context *ctx, double timeout_s);
 
 typedef struct {
