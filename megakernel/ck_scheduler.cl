@@ -263,6 +263,18 @@ uint ck_task_publish_batch(CK_PTR s, CK_PTR ch, uint max_workers, uint v, uint l
             *groups += CK_TASK_DESC_GROUPS(d);
         }
     }
+    if (n == first)
+        return 0u;
+    /* The claim words, from the descriptors still at hand, after a release
+     * fence: a claimer that scans from a head a table's lap behind may
+     * decrement one before the ticket is visible, and its acquire then sees
+     * the record this batch wrote. */
+    ck_fence_release();
+    #pragma unroll
+    for (uint i = 0; i < 4u; ++i)
+        if (i >= first && i < n)
+            ck_store_relaxed(s + CK_SH_TASK(max_workers, base + i) + CK_T_CLAIM,
+                             CK_CLAIM_BIAS + CK_TASK_DESC_GROUPS((uint)(w[i] >> 32)));
     return n - first;
 }
 
@@ -282,7 +294,12 @@ uint ck_task_publish_batch(CK_PTR s, CK_PTR ch, uint max_workers, uint v, uint l
  * can be had, it keeps group 0 of the oldest ticket it published, without
  * racing the other workers for it or reading the table again; that group
  * is counted in neither GROUPS nor TAKEN. On return, that ticket's entry
- * + 1, or 0.
+ * + 1 plus the kept group (usually 0) times 65536, or 0.
+ * Each batch writes its tickets' claim words (ck_task_publish_batch): the
+ * descriptors are at hand there, where a loop over the published tickets
+ * here read each one back from device memory, one trip after another (a
+ * burst of empty tasks: 1.17 -> 1.29-1.30 M/s on an H200 without that loop,
+ * docs/RESULTS.md).
  * (Measured on the H100 with device timestamps: the pass took 3.1 us from
  * the table's answer to the visible count while every word had its own
  * release and the kept group its own count; docs/RESULTS.md.) */
@@ -312,17 +329,25 @@ uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint limit, uint sch
         else
             ck_fetch_add(s + CK_H_IDLE, 1u); /* the scheduler has a claim on every idle worker */
     }
-    #pragma unroll 1
-    for (uint t = v0; t != v; ++t) {
-        CK_PTR R = s + CK_SH_TASK(max_workers, t & (CK_TASK_SLOTS - 1u));
-        uint own = t == v0 ? keep : 0u;
-        ck_store_relaxed(R + CK_T_CLAIM, CK_CLAIM_BIAS + CK_TASK_DESC_GROUPS(ck_load_relaxed(R + CK_T_DESC)) - own);
+    uint kept = 0u; /* the group the poller keeps */
+    if (keep) {
+        /* A claim like any other (a claimer from a lagging head may have
+         * taken a group of the oldest ticket already), before the tickets
+         * are visible, so usually group 0. */
+        CK_PTR R = s + CK_SH_TASK(max_workers, v0 & (CK_TASK_SLOTS - 1u));
+        uint c = ck_fetch_sub(R + CK_T_CLAIM, 1u);
+        if (c > CK_CLAIM_BIAS) {
+            kept = CK_TASK_DESC_GROUPS(ck_load_relaxed(R + CK_T_DESC)) - (c - CK_CLAIM_BIAS);
+        } else {
+            keep = 0u;
+            ck_fetch_add(s + CK_H_IDLE, 1u);
+        }
     }
     ck_sys_fence_acq_rel();
     ck_store_relaxed(s + CK_H_TASK_GROUPS, groups - keep);
     ck_store_relaxed(s + CK_H_TASK_VISIBLE, v);
     if (keep)
-        *took = (v0 & (CK_TASK_SLOTS - 1u)) + 1u;
+        *took = (v0 & (CK_TASK_SLOTS - 1u)) + 1u + (kept << 16);
     return v - v0;
 }
 
@@ -798,11 +823,11 @@ uint ck_find_fork_record(CK_PTR s, uint max_workers, uint t)
 }
 
 /* The poller (thread 0, holding the token): publishes the written tickets
- * (ck_task_publish) and keeps group 0 of the oldest when no more wait. A
- * full batch: more tickets may be written, so the poller goes on
- * publishing (a burst gets one publisher, and the other workers claim).
+ * (ck_task_publish) and keeps a group (usually 0) of the oldest when no
+ * more wait. A full batch: more tickets may be written, so the poller goes
+ * on publishing (a burst gets one publisher, and the other workers claim).
  * Fewer, or the next ticket is the scheduler's: the token goes back, or over
- * to it. Returns CK_WORK_TASK with the kept group in out (entry, group 0),
+ * to it. Returns CK_WORK_TASK with the kept group in out (entry, group),
  * else CK_WORK_GROUP; `st` as ck_find_work's. */
 #define CK_FW_HOT     0u
 #define CK_FW_POLLER  1u
@@ -832,8 +857,8 @@ uint ck_poller_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint tokw, uint *i
         ck_store_relaxed(s + tokw, 0u);
     ck_fw_clear(st);
     *idle = 0;
-    out[0] = took - 1u;
-    out[1] = 0u;
+    out[0] = (took & 0xffffu) - 1u;
+    out[1] = took >> 16; /* the kept group */
     out[2] = 0u;
     return CK_WORK_TASK;
 }
