@@ -230,7 +230,7 @@ uint ck_sched_start(local ck_sched_t *S, uint slot)
  * Reads four tickets with one batched load of host memory (state and
  * descriptor, one 64-bit word each, written by the host as one value); for
  * the run whose state says "written", each ticket's device record is
- * written (its claim word comes after all the records, below). The
+ * written, then, after a release fence, its claim word (below). The
  * publisher's system-scope fence (ck_task_publish) makes these loads
  * acquire loads, so what the host wrote before a state (the arguments) is
  * visible to every worker that later claims a group of it. (Measured on
@@ -291,14 +291,15 @@ uint ck_task_publish_batch(CK_PTR s, CK_PTR ch, uint max_workers, uint v, uint l
  * `*took`: on entry nonzero if the caller is the poller (an idle worker):
  * then `limit` is the visible count + CK_TASK_PUBLISH_MAX, and when the
  * pass published fewer than that (no more tickets wait) and an idle unit
- * can be had, it keeps group 0 of the oldest ticket it published, without
- * racing the other workers for it or reading the table again; that group
- * is counted in neither GROUPS nor TAKEN. On return, that ticket's entry
- * + 1 plus the kept group (usually 0) times 65536, or 0.
+ * can be had, it keeps a group of the oldest ticket it published (group 0
+ * unless a claimer from a lagging head took it first), without racing the
+ * other workers for it or reading the table again; that group is counted in
+ * neither GROUPS nor TAKEN. On return, that ticket's entry + 1 plus the
+ * kept group times 65536, or 0.
  * Each batch writes its tickets' claim words (ck_task_publish_batch): the
  * descriptors are at hand there, where a loop over the published tickets
  * here read each one back from device memory, one trip after another (a
- * burst of empty tasks: 1.17 -> 1.29-1.30 M/s on an H200 without that loop,
+ * burst of empty tasks: 1.13-1.17 -> 1.25-1.30 M/s on an H200 without that loop,
  * docs/RESULTS.md).
  * (Measured on the H100 with device timestamps: the pass took 3.1 us from
  * the table's answer to the visible count while every word had its own

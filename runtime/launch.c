@@ -93,13 +93,10 @@ static void table_unlink(ck_context *ctx, ck_launch *l)
     l->tprev = l->tnext = NULL;
 }
 
-/* An ordinary launch as a task (ck_context_options.launch_path): one ticket
- * of the task table, which the device runs as it runs ck_task_spawn's, so
- * no message goes to the scheduler and no DONE comes back; the launch is
- * done when its ticket is. */
-static ck_status launch_through_table(ck_context *ctx, int k, unsigned groups, const uint64_t *words, ck_launch **out)
+/* A new launch handle of kernel k, registered, its kernel and groups set.
+ * Errors: CK_ERR_NO_MEMORY. */
+static ck_status launch_new(ck_context *ctx, int k, unsigned groups, ck_launch **out)
 {
-    const ck_stitch_kernel *K = &ctx->stitch.kernels[k];
     ck_launch *l = calloc(1, sizeof *l);
     if (!l)
         return ck_fail(CK_ERR_NO_MEMORY, "out of host memory for a launch");
@@ -111,7 +108,23 @@ static ck_status launch_through_table(ck_context *ctx, int k, unsigned groups, c
     }
     l->ctx = ctx;
     l->kernel_index = k;
+    l->coop = ctx->stitch.kernels[k].cooperative;
     l->groups = groups;
+    *out = l;
+    return CK_OK;
+}
+
+/* An ordinary launch as a task (ck_context_options.launch_path): one ticket
+ * of the task table, which the device runs as it runs ck_task_spawn's, so
+ * no message goes to the scheduler and no DONE comes back; the launch is
+ * done when its ticket is. */
+static ck_status launch_through_table(ck_context *ctx, int k, unsigned groups, const uint64_t *words, ck_launch **out)
+{
+    const ck_stitch_kernel *K = &ctx->stitch.kernels[k];
+    ck_launch *l;
+    ck_status s = launch_new(ctx, k, groups, &l);
+    if (s != CK_OK)
+        return s;
     l->table = 1;
     l->done_slot = CK_CH_NO_DONE_SLOT;
     pthread_mutex_lock(&ctx->lock);
@@ -203,18 +216,9 @@ ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, c
     if (!K->cooperative && ctx->opts.tasks && ctx->opts.launch_path == CK_LAUNCH_PATH_AUTO &&
         (unsigned)k < CK_TASK_MAX_KERNELS)
         return launch_through_table(ctx, k, groups, words, out);
-    ck_launch *l = calloc(1, sizeof *l);
-    if (!l)
-        return ck_fail(CK_ERR_NO_MEMORY, "out of host memory for a launch");
-    l->magic = CK_MAGIC_LAUNCH;
-    if ((s = ck_handle_register(l, CK_HANDLE_LAUNCH)) != CK_OK) {
-        free(l);
+    ck_launch *l;
+    if ((s = launch_new(ctx, k, groups, &l)) != CK_OK)
         return s;
-    }
-    l->ctx = ctx;
-    l->kernel_index = k;
-    l->coop = K->cooperative;
-    l->groups = groups;
 
     uint32_t msg[CK_CH_MSG_WORDS];
     unsigned nw = (unsigned)K->arg_words * 2;
