@@ -27,7 +27,13 @@
  * ck_sys_fence is a full (sequentially consistent) system-scope fence;
  * ck_sys_fence_acq_rel only makes the host-memory loads before it acquire
  * loads and the stores after it release stores, at system scope (lighter
- * than membar.sys on NVIDIA). */
+ * than membar.sys on NVIDIA).
+ *
+ * Read-modify-writes are acquire-release, except ck_fetch_add_relaxed and
+ * ck_cas_relaxed: for a word that only counts (no data is published
+ * through it), where the fence of an acquire-release one would wait for
+ * every earlier store of the work-item. On an H200 that wait was most of
+ * a narrow task's time on the device (docs/RESULTS.md, session 33). */
 #ifndef CK_ATOMICS_H
 #define CK_ATOMICS_H
 
@@ -73,6 +79,17 @@ uint ck_cas(CK_PTR p, uint expected, uint desired)
     uint e = expected;
     atomic_compare_exchange_strong_explicit(p, &e, desired, memory_order_acq_rel,
                                             memory_order_acquire, CK_SCOPE_DEV);
+    return e;
+}
+uint ck_fetch_add_relaxed(CK_PTR p, uint v)
+{
+    return atomic_fetch_add_explicit(p, v, memory_order_relaxed, CK_SCOPE_DEV);
+}
+uint ck_cas_relaxed(CK_PTR p, uint expected, uint desired)
+{
+    uint e = expected;
+    atomic_compare_exchange_strong_explicit(p, &e, desired, memory_order_relaxed,
+                                            memory_order_relaxed, CK_SCOPE_DEV);
     return e;
 }
 void ck_fence_acq_rel(void)
@@ -141,6 +158,19 @@ uint ck_cas(CK_PTR p, uint expected, uint desired)
                      : "=r"(r) : "l"(p), "r"(expected), "r"(desired) : "memory");
     return r;
 }
+uint ck_fetch_add_relaxed(CK_PTR p, uint v)
+{
+    uint r;
+    __asm__ volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");
+    return r;
+}
+uint ck_cas_relaxed(CK_PTR p, uint expected, uint desired)
+{
+    uint r;
+    __asm__ volatile("atom.relaxed.gpu.global.cas.b32 %0, [%1], %2, %3;"
+                     : "=r"(r) : "l"(p), "r"(expected), "r"(desired) : "memory");
+    return r;
+}
 #else
 void ck_fence_acq_rel(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }
 void ck_sys_fence(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }
@@ -164,6 +194,8 @@ uint ck_cas(CK_PTR p, uint expected, uint desired)
     ck_fence_acq_rel();
     return r;
 }
+uint ck_fetch_add_relaxed(CK_PTR p, uint v) { return atomic_add(p, v); }
+uint ck_cas_relaxed(CK_PTR p, uint expected, uint desired) { return atomic_cmpxchg(p, expected, desired); }
 #endif
 
 

@@ -41,7 +41,8 @@
 #define CK_H_DEMAND      3u   /* ordinary groups published and not yet taken    */
 #define CK_H_Q_N         4u   /* launch queue: published launches with groups left */
 #define CK_H_Q           8u   /* launch queue entries (slots, oldest first): CK_MAX_LAUNCHES words */
-#define CK_H_IDLE        (2u * CK_LINE)  /* idle workers nobody has a claim on   */
+#define CK_H_IDLE        (2u * CK_LINE)  /* idle workers nobody has a claim on (a count only:
+                                            workers take and give back units with relaxed RMWs) */
 #define CK_H_PROMISED    (3u * CK_LINE)  /* idle workers promised to fork tickets */
 #define CK_H_FT_NEXT     (4u * CK_LINE)  /* fork tickets taken                    */
 #define CK_H_FT_END      (4u * CK_LINE + 1u) /* fork tickets written (under the lock) */

@@ -325,10 +325,10 @@ uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint limit, uint sch
         return 0u;
     uint keep = 0u;
     if (want && (v != limit || *held)) {
-        if ((int)ck_fetch_sub(s + CK_H_IDLE, 1u) > 0)
+        if ((int)ck_fetch_add_relaxed(s + CK_H_IDLE, 0u - 1u) > 0)
             keep = 1u;
         else
-            ck_fetch_add(s + CK_H_IDLE, 1u); /* the scheduler has a claim on every idle worker */
+            ck_fetch_add_relaxed(s + CK_H_IDLE, 1u); /* the scheduler has a claim on every idle worker */
     }
     uint kept = 0u; /* the group the poller keeps */
     if (keep) {
@@ -341,7 +341,7 @@ uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint limit, uint sch
             kept = CK_TASK_DESC_GROUPS(ck_load_relaxed(R + CK_T_DESC)) - (c - CK_CLAIM_BIAS);
         } else {
             keep = 0u;
-            ck_fetch_add(s + CK_H_IDLE, 1u);
+            ck_fetch_add_relaxed(s + CK_H_IDLE, 1u);
         }
     }
     ck_sys_fence_acq_rel();
@@ -779,7 +779,7 @@ uint ck_claim_task(CK_PTR s, uint max_workers, uint spread, uint *group)
             }
         }
         if (t == head) { /* a hint: losing the race to another worker is fine */
-            ck_cas(s + CK_H_TASK_HEAD, t, t + 1u);
+            ck_cas_relaxed(s + CK_H_TASK_HEAD, t, t + 1u);
             head = t + 1u;
         }
     }
@@ -885,7 +885,7 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
         if (!slot1 && (slot1 = ck_claim_task(s, max_workers, w, &out[1])))
             kind = CK_WORK_TASK;
         if (!slot1) {
-            ck_fetch_add(s + CK_H_IDLE, 1u);
+            ck_fetch_add_relaxed(s + CK_H_IDLE, 1u);
             *idle = 1;
         }
         if (killed)
@@ -961,7 +961,7 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
          * to the others. */
         uint hint = 0u;
         if (looking && !publishing && ((hint = ck_claim_possible(s)) || ck_task_possible(s))) {
-            if ((int)ck_fetch_sub(s + CK_H_IDLE, 1u) > 0) {
+            if ((int)ck_fetch_add_relaxed(s + CK_H_IDLE, 0u - 1u) > 0) {
                 uint kind = CK_WORK_TASK;
                 /* A task scan from the newest tickets, at a spread that
                  * changes with each attempt; from the head for the poller
@@ -983,7 +983,7 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
                     return kind;
                 }
             }
-            ck_fetch_add(s + CK_H_IDLE, 1u); /* no unit, or no group: stay idle */
+            ck_fetch_add_relaxed(s + CK_H_IDLE, 1u); /* no unit, or no group: stay idle */
             /* Lost the race: back off before the next try (up to 256 reads,
              * doubling), so that a burst of tasks or groups is not served
              * through one atomic word that every idle worker hammers; a
@@ -1051,7 +1051,13 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
     for (uint i = 1; i <= min(nw, CK_CH_XL_ARGS) && alone; ++i)
         alone = (uint)(line[i] >> 32) == tag;
     if (alone) {
-        if ((int)ck_fetch_sub(s + CK_H_IDLE, 1u) > 0) {
+        /* The idle unit and the head's move are relaxed (counts and a hint:
+         * the token's release below orders what the next holder reads).
+         * With acquire-release forms each waited for the stores before it:
+         * device timestamps on an H200 put 0.6 us on the unit and 0.9 us on
+         * the rest of this branch; relaxed, an empty task's round trip went
+         * from 5.7 to 4.7-4.8 us (docs/RESULTS.md, session 33). */
+        if ((int)ck_fetch_add_relaxed(s + CK_H_IDLE, 0u - 1u) > 0) {
             CK_PTR R = s + CK_SH_TASK(max_workers, e);
             ck_store_relaxed(R + CK_T_DONE, 0u);
             ck_store_relaxed(R + CK_T_TICKET, v);
@@ -1072,7 +1078,7 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
              * go looking for it: 7.7-7.9 us for an empty task against
              * 7.2-7.4 with the move (H200, docs/RESULTS.md). */
             if (groups == 1u)
-                ck_cas(s + CK_H_TASK_HEAD, v, v + 1u);
+                ck_cas_relaxed(s + CK_H_TASK_HEAD, v, v + 1u);
             /* The token's release orders the record and the count before
              * the next holder's reads; a claimer that reads the count early
              * finds the claim word at or below the bias and takes nothing. */
@@ -1087,7 +1093,7 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
             out[3] = v;
             return CK_WORK_TASK;
         }
-        ck_fetch_add(s + CK_H_IDLE, 1u); /* the scheduler has a claim on every idle worker */
+        ck_fetch_add_relaxed(s + CK_H_IDLE, 1u); /* the scheduler has a claim on every idle worker */
     }
     st[CK_FW_PUBLISH] = 1u; /* ck_find_work publishes it (ck_poller_publish) */
     return CK_WORK_GROUP;

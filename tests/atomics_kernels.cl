@@ -17,22 +17,32 @@ kernel void single_ops(CK_PTR a, global uint *res)
     ck_sys_store_release(a + 1, 77u); res[13] = ck_sys_load_acquire(a + 1);   /* 77 */
     ck_sys_store_relaxed(a + 1, 78u); res[14] = ck_sys_load_relaxed(a + 1);   /* 78 */
     res[15] = 1u; /* ran */
+    ck_store_relaxed(a, 0x12au);
+    res[16] = ck_fetch_add_relaxed(a, 1u);    res[17] = ck_load_relaxed(a);  /* 0x12a, 0x12b */
+    res[18] = ck_cas_relaxed(a, 0x12bu, 3u);  res[19] = ck_load_relaxed(a);  /* 0x12b, 3 */
+    res[20] = ck_cas_relaxed(a, 0x12bu, 9u);  res[21] = ck_load_relaxed(a);  /* 3, 3 */
 }
 
-/* Every work-item of every group adds 1, iters times. */
-kernel void contended_add(CK_PTR counter, uint iters)
+/* Every work-item of every group adds 1, iters times (with the relaxed
+ * form when `relaxed` is nonzero: no update may be lost either way). */
+kernel void contended_add(CK_PTR counter, uint iters, uint relaxed)
 {
-    for (uint i = 0; i < iters; ++i)
-        ck_fetch_add(counter, 1u);
+    for (uint i = 0; i < iters; ++i) {
+        if (relaxed)
+            ck_fetch_add_relaxed(counter, 1u);
+        else
+            ck_fetch_add(counter, 1u);
+    }
 }
 
-/* Every work-item increments through a compare-exchange loop. */
-kernel void contended_cas(CK_PTR counter, uint iters)
+/* Every work-item increments through a compare-exchange loop (the relaxed
+ * form when `relaxed` is nonzero). */
+kernel void contended_cas(CK_PTR counter, uint iters, uint relaxed)
 {
     for (uint i = 0; i < iters; ++i) {
         uint seen = ck_load_relaxed(counter);
         for (;;) {
-            uint found = ck_cas(counter, seen, seen + 1u);
+            uint found = relaxed ? ck_cas_relaxed(counter, seen, seen + 1u) : ck_cas(counter, seen, seen + 1u);
             if (found == seen) break;
             seen = found;
         }

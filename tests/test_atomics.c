@@ -71,41 +71,38 @@ static void launch(const char *name, size_t groups, size_t wg, int nargs, ...)
 
 static void test_single_operations(void **state)
 {
-    cl_mem a = support_zeroed(dev, 2), res = support_zeroed(dev, 16);
+    cl_mem a = support_zeroed(dev, 2), res = support_zeroed(dev, 22);
     launch("single_ops", 1, 1, 2, MEM(a), MEM(res));
-    cl_uint r[16];
-    support_read(dev, res, r, 16);
-    const cl_uint want[16] = {5, 7, 7, 10, 10, 6, 11, 11, 11, 11, 42, 42, 0x12a, 77, 78, 1};
-    for (int i = 0; i < 16; ++i)
+    cl_uint r[22];
+    support_read(dev, res, r, 22);
+    const cl_uint want[22] = {5, 7, 7, 10, 10, 6, 11, 11, 11, 11, 42, 42, 0x12a, 77, 78, 1,
+                              0x12a, 0x12b, 0x12b, 3, 3, 3};
+    for (int i = 0; i < 22; ++i)
         if (r[i] != want[i])
             fail_msg("single_ops result %d is %u, expected %u", i, r[i], want[i]);
     clReleaseMemObject(a);
     clReleaseMemObject(res);
 }
 
-static void test_fetch_add_contention(void **state)
+/* A counter every work-item bumps `iters` times through `kernel`, with the
+ * acquire-release form and then the relaxed one: no update may be lost. */
+static void check_contended_counter(const char *kernel, size_t groups, size_t wg, cl_uint iters)
 {
-    const size_t groups = 32, wg = 32;
-    const cl_uint iters = 200;
-    cl_mem c = support_zeroed(dev, 1);
-    launch("contended_add", groups, wg, 2, MEM(c), U(iters));
-    cl_uint total;
-    support_read(dev, c, &total, 1);
-    assert_int_equal(total, groups * wg * iters);
-    clReleaseMemObject(c);
+    for (cl_uint relaxed = 0; relaxed <= 1; ++relaxed) {
+        cl_mem c = support_zeroed(dev, 1);
+        launch(kernel, groups, wg, 3, MEM(c), U(iters), U(relaxed));
+        cl_uint total;
+        support_read(dev, c, &total, 1);
+        if (total != groups * wg * iters)
+            fail_msg("%s (%s): counter %u, expected %zu", kernel, relaxed ? "relaxed" : "acq_rel", total,
+                     groups * wg * iters);
+        clReleaseMemObject(c);
+    }
 }
 
-static void test_cas_contention(void **state)
-{
-    const size_t groups = 16, wg = 16;
-    const cl_uint iters = 200;
-    cl_mem c = support_zeroed(dev, 1);
-    launch("contended_cas", groups, wg, 2, MEM(c), U(iters));
-    cl_uint total;
-    support_read(dev, c, &total, 1);
-    assert_int_equal(total, groups * wg * iters);
-    clReleaseMemObject(c);
-}
+static void test_fetch_add_contention(void **state) { check_contended_counter("contended_add", 32, 32, 200); }
+
+static void test_cas_contention(void **state) { check_contended_counter("contended_cas", 16, 16, 200); }
 
 static void test_exchange_contention(void **state)
 {
