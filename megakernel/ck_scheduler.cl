@@ -56,6 +56,18 @@ typedef struct {
     uint coop[CK_MAX_LAUNCHES];
     uint free_slots;          /* bit i set: launch slot i is free (the scheduler alone takes and frees slots) */
     uint task_taken;          /* tasks: CK_H_TASK_TAKEN when last read        */
+    /* The pass loop's own values live here too. Held in registers, they
+     * were live across every step of a pass, and a register cap that lets
+     * a compute unit hold the most groups (32 on the H100) spilled them to
+     * the stack anyway (ptxas: 40 bytes stored, 64 loaded, all in the
+     * scheduler's code; docs/RESULTS.md, session 34). */
+    uint pend[CK_MAX_LAUNCHES]; /* received launches not yet started, in arrival order */
+    uint pend_head, pend_n;
+    uint pass;                /* passes so far (the heartbeat)               */
+    uint shutdown;            /* the host asked the megakernel to stop       */
+    uint ptok, posted;        /* this pass: the task poller's token, the host's posted count */
+    uint taken, more;         /* this pass: messages taken; 1 if more may wait */
+    uint msg[CK_CH_TAGGED];   /* tagged words of the host message in hand    */
 } ck_sched_t;
 
 /* Writes a device-to-host message; the pass's flush publishes it. */
@@ -533,13 +545,14 @@ void ck_send_state(local ck_sched_t *S, uint pend_n)
     ck_sched_send(S, m, 2 + 2 * n);
 }
 
-/* Takes one LAUNCH message (its tagged words already in w: header, id,
+/* Takes one LAUNCH message (its tagged words already in S->msg: header, id,
  * CK_LAUNCH_KIND, CK_LAUNCH_SIZE) into a free slot; its argument words, if
  * any, are read from the channel now (ck_ch_next acquired them).
  * Returns the slot, or CK_MAX_LAUNCHES if every slot is in use (the message
  * stays in the ring). */
-uint ck_sched_receive_launch(local ck_sched_t *S, uint in, const uint *w)
+uint ck_sched_receive_launch(local ck_sched_t *S, uint in)
 {
+    local const uint *w = S->msg;
     if (!S->free_slots)
         return CK_MAX_LAUNCHES;
     uint slot = 31u - clz(S->free_slots & (0u - S->free_slots)); /* the lowest free slot */
@@ -585,16 +598,17 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
     S->task_demand = 0;
     S->free_slots = 0xffffffffu;
     S->task_taken = 0;
-    uint pend[CK_MAX_LAUNCHES];
-    uint pend_head = 0, pend_n = 0, shutdown = 0;
+    S->pend_head = 0;
+    S->pend_n = 0;
+    S->shutdown = 0;
     /* Every worker counts itself idle when it starts: wait for all of them,
      * so that a first cooperative launch gets every worker. */
     for (uint spins = 0; ck_load_relaxed(s + CK_H_IDLE) < workers; ++spins)
         if ((spins & CK_SPIN_CHECK) == 0 && ck_ch_aborted(ch))
             break;
-    for (uint iter = 0;; ++iter) {
-        if ((iter & 63u) == 0) {
-            ck_store_relaxed(s + CK_H_HEARTBEAT, iter);
+    for (S->pass = 0;; S->pass += 1u) {
+        if ((S->pass & 63u) == 0) {
+            ck_store_relaxed(s + CK_H_HEARTBEAT, S->pass);
             if (ck_ch_aborted(ch))
                 break;
         }
@@ -614,46 +628,49 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
          * read before them, and only while no worker polls the task table.
          * A launch is started (published, in arrival order) before the next
          * slot is read, so that read's trip does not delay it. */
-        uint ptok = CK_TASKS_BUILD ? ck_load_acquire(s + CK_H_TASK_POLLER) : 1u;
-        uint posted = ptok != 1u ? ck_sys_load_relaxed(ch + CK_CH_TASK_POSTED) : 0u;
-        uint taken = 0, more;
+        S->ptok = CK_TASKS_BUILD ? ck_load_acquire(s + CK_H_TASK_POLLER) : 1u;
+        S->posted = S->ptok != 1u ? ck_sys_load_relaxed(ch + CK_CH_TASK_POSTED) : 0u;
+        S->taken = 0;
         for (;;) {
-            while (pend_n && ck_sched_start(S, pend[pend_head])) {
-                pend_head = (pend_head + 1u) % CK_MAX_LAUNCHES;
-                pend_n -= 1u;
+            while (S->pend_n && ck_sched_start(S, S->pend[S->pend_head])) {
+                S->pend_head = (S->pend_head + 1u) % CK_MAX_LAUNCHES;
+                S->pend_n -= 1u;
+            }
+            if (S->taken == CK_SCHED_MSGS_PER_PASS) {
+                S->more = 1u; /* the bound: more may wait */
+                break;
             }
             uint w[CK_CH_TAGGED];
-            if (taken == CK_SCHED_MSGS_PER_PASS) {
-                more = 1u; /* the bound: more may wait */
+            S->more = ck_ch_next(ch, &S->cur, w);
+            if (!S->more)
                 break;
-            }
-            if (!(more = ck_ch_next(ch, &S->cur, w)))
-                break;
+            for (uint i = 0; i < CK_CH_TAGGED; ++i)
+                S->msg[i] = w[i];
             uint type = CK_MSG_TYPE(w[0]);
             if (type == CK_MSG_LAUNCH) {
-                uint slot = ck_sched_receive_launch(S, ck_ch_slot(&S->cur), w);
+                uint slot = ck_sched_receive_launch(S, ck_ch_slot(&S->cur));
                 if (slot == CK_MAX_LAUNCHES)
                     break; /* no free slot: the message waits until a launch ends */
-                pend[(pend_head + pend_n) % CK_MAX_LAUNCHES] = slot;
-                pend_n += 1u;
+                S->pend[(S->pend_head + S->pend_n) % CK_MAX_LAUNCHES] = slot;
+                S->pend_n += 1u;
             } else if (type == CK_MSG_SHUTDOWN) {
-                shutdown = 1;
+                S->shutdown = 1;
             } else if (type == CK_MSG_STATE) {
-                ck_send_state(S, pend_n);
+                ck_send_state(S, S->pend_n);
             }
             ck_ch_take(&S->cur);
-            taken += 1u;
+            S->taken += 1u;
         }
         /* The taken slots go back to the host after the launches are
          * published (its release waits for every store before it). */
-        if (taken)
+        if (S->taken)
             ck_ch_release_taken(ch, &S->cur);
         if (CK_TASKS_BUILD)
-            ck_sched_tasks(S, posted, ptok, !more); /* drained: the next slot was empty */
+            ck_sched_tasks(S, S->posted, S->ptok, !S->more); /* drained: the next slot was empty */
         ck_sched_track(S);
         ck_sched_gather(S);
         ck_sched_flush(S);
-        if (shutdown) {
+        if (S->shutdown) {
             uint active = 0;
             #pragma unroll 1
             for (uint slot = 0; slot < CK_MAX_LAUNCHES; ++slot)
