@@ -258,13 +258,18 @@ typedef struct {
      * The megakernel is one kernel, so its register count is every
      * worker's, and on a GPU it decides how many groups are co-resident.
      * 0 (default): no cap, unless the environment variable CK_REGISTER_CAP
-     * says "auto" or a number. CK_REGISTER_CAP_AUTO: the most registers
-     * with which a compute unit holds its most work-items (32 on the H100),
-     * kept only if the capped build spills no register (otherwise the build
-     * without a cap is kept). 16..255: that cap, spills or not. On the H100
-     * a cap of 32 gave ckbench's megakernel every co-resident group, and
-     * cost BFS about a third of its speed and tasks a fifth of their rate
-     * (docs/RESULTS.md): a cap is the user's trade. NVIDIA's driver serves
+     * says "auto" or a number. CK_REGISTER_CAP_NONE: no cap, whatever the
+     * environment says. CK_REGISTER_CAP_AUTO: the fewest registers that
+     * spill nothing among the most with which a compute unit holds its most
+     * work-items (32 on the H100) and each 8 more below the count without
+     * a cap; none if each of those spills. 16..255: that cap, spills or
+     * not. On an H200 auto gave ckbench's megakernel 32 registers (every
+     * co-resident group, 4223 against 3167) and its megakernel with tasks
+     * 48 (2639 groups against 2375) without a spill; the extra groups cost
+     * a launch through the scheduler about 0.8 us and BFS on a grid 10 %
+     * (docs/RESULTS.md), and the capped tries cost build time (each is a
+     * compile the driver's cache cannot serve): a cap is the user's trade,
+     * so there is none by default. NVIDIA's driver serves
      * a program it compiled before from its compute cache, without the
      * compiler's report: auto then builds once more with a nonce (an empty
      * kernel of a new name) to get it, and builds its capped try with one. */
@@ -277,6 +282,8 @@ typedef struct {
 
 /* ck_context_options.register_cap: cap only where it costs no spill. */
 #define CK_REGISTER_CAP_AUTO 0xffffffffu
+/* ck_context_options.register_cap: no cap, whatever CK_REGISTER_CAP says. */
+#define CK_REGISTER_CAP_NONE 0xfffffffeu
 
 /* The megakernel's resources as the device compiler reported them. */
 typedef struct {

@@ -30,15 +30,18 @@
 
 #define MIN_CAP 16u
 #define MAX_CAP 255u
+#define CAP_STEP 8u /* registers per work-item that the register file hands out at a time (NVIDIA) */
 #define NONCE_PREFIX "ck_report_nonce_"
 
 ck_status ck_register_cap_resolve(unsigned option, unsigned *out)
 {
     *out = 0;
+    if (option == CK_REGISTER_CAP_NONE)
+        return CK_OK;
     if (option) {
         if (option != CK_REGISTER_CAP_AUTO && (option < MIN_CAP || option > MAX_CAP))
             return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_options.register_cap %u is not 0, "
-                           "CK_REGISTER_CAP_AUTO or %u..%u registers", option, MIN_CAP, MAX_CAP);
+                           "CK_REGISTER_CAP_AUTO, CK_REGISTER_CAP_NONE or %u..%u registers", option, MIN_CAP, MAX_CAP);
         *out = option;
         return CK_OK;
     }
@@ -189,36 +192,53 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
                  "work-items (%u or fewer); no cap", res->registers, full);
         return CK_OK;
     }
-    if (ck_now_s() > deadline) {
-        snprintf(res->note, sizeof res->note, "auto: the build's deadline passed before the capped build; "
-                 "built without a cap (%u registers)", res->registers);
-        return CK_OK;
-    }
-    cl_program capped = NULL;
-    ck_megakernel_resources c;
-    memset(&c, 0, sizeof c);
-    /* With a nonce: the capped build's report decides whether to keep it. */
-    if (build(dev, parts, n, options, full, 1, &capped) != CK_OK) {
-        snprintf(res->note, sizeof res->note, "auto: the build capped at %u registers failed; kept %u registers "
-                 "without a cap", full, res->registers);
-        return CK_OK;
-    }
-    if (!read_report(dev, capped, &c) || c.spill_bytes) {
-        if (c.known)
-            snprintf(res->note, sizeof res->note, "auto: capped at %u registers the megakernel spills %u bytes per "
-                     "work-item; kept %u registers without a cap", full, c.spill_bytes, res->registers);
+    /* The capped tries, with a nonce each (their reports decide): the cap
+     * that gives a compute unit its most work-items first, then each step
+     * of the register file's granule (8 per work-item) that still holds
+     * more groups than no cap, until one spills nothing. On the H100 the
+     * megakernel with tasks spills at 32 and 40 registers and not at 48:
+     * 48 holds more groups than its 56 without a cap. */
+    unsigned before = res->registers, tried = 0, first_spill = 0;
+    for (unsigned cap_try = full; cap_try < before; cap_try += CAP_STEP) {
+        if (ck_now_s() > deadline) {
+            snprintf(res->note, sizeof res->note, "auto: the build's deadline passed before the build capped at %u "
+                     "registers; kept %u registers without a cap", cap_try, before);
+            return CK_OK;
+        }
+        cl_program capped = NULL;
+        ck_megakernel_resources c;
+        memset(&c, 0, sizeof c);
+        if (build(dev, parts, n, options, cap_try, 1, &capped) != CK_OK) {
+            snprintf(res->note, sizeof res->note, "auto: the build capped at %u registers failed; kept %u registers "
+                     "without a cap", cap_try, before);
+            return CK_OK;
+        }
+        if (!read_report(dev, capped, &c)) {
+            snprintf(res->note, sizeof res->note, "auto: the build capped at %u registers was not reported; kept %u "
+                     "registers without a cap", cap_try, before);
+            clReleaseProgram(capped);
+            return CK_OK;
+        }
+        if (c.spill_bytes) {
+            if (!tried++)
+                first_spill = c.spill_bytes;
+            clReleaseProgram(capped);
+            continue;
+        }
+        clReleaseProgram(*out);
+        *out = capped;
+        c.register_cap = cap_try;
+        c.full_occupancy_registers = full;
+        if (cap_try == full)
+            snprintf(c.note, sizeof c.note, "auto: capped at %u registers (%u without a cap), no spill", full, before);
         else
-            snprintf(res->note, sizeof res->note, "auto: the capped build was not reported; kept %u registers "
-                     "without a cap", res->registers);
-        clReleaseProgram(capped);
+            snprintf(c.note, sizeof c.note, "auto: capped at %u registers (%u without a cap), no spill; at %u "
+                     "registers it spilled %u bytes per work-item", cap_try, before, full, first_spill);
+        *res = c;
         return CK_OK;
     }
-    unsigned before = res->registers;
-    clReleaseProgram(*out);
-    *out = capped;
-    c.register_cap = full;
-    c.full_occupancy_registers = full;
-    snprintf(c.note, sizeof c.note, "auto: capped at %u registers (%u without a cap), no spill", full, before);
-    *res = c;
+    snprintf(res->note, sizeof res->note, "auto: capped at %u registers the megakernel spills %u bytes per work-item, "
+             "and every cap up to %u spills too; kept %u registers without a cap", full, first_spill,
+             before - 1u, before);
     return CK_OK;
 }

@@ -11,7 +11,8 @@
 
 /* The cap to build with: `option` (ck_context_options.register_cap) unless
  * it is 0, then the environment variable CK_REGISTER_CAP ("auto", "none"
- * or "0", or a number). *out: 0, CK_REGISTER_CAP_AUTO or 16..255.
+ * or "0", or a number); CK_REGISTER_CAP_NONE gives 0 whatever the
+ * environment says. *out: 0, CK_REGISTER_CAP_AUTO or 16..255.
  * Errors: CK_ERR_INVALID_ARGUMENT (a value outside those; the message
  * names the option or the variable). */
 ck_status ck_register_cap_resolve(unsigned option, unsigned *out);
@@ -31,10 +32,12 @@ ck_status ck_register_cap_resolve(unsigned option, unsigned *out);
  * with a nonce (an extra source part: an empty kernel of a name never used,
  * ck_register_nonce_source), which the cache cannot serve, and that build
  * replaces the first; then, with more registers than
- * ck_nv_full_occupancy_registers, a build with that cap, always with a
- * nonce, replaces it only when it reports no spill; a rebuild or capped
- * build that fails or is not reported leaves what was there. Both extra
- * builds are skipped once ck_now_s() passes `deadline` (the note says so).
+ * ck_nv_full_occupancy_registers, builds capped at that count and at each
+ * 8 registers more below the uncapped count, each with a nonce, in that
+ * order: the first that reports no spill replaces it; a rebuild or capped
+ * build that fails or is not reported ends the tries and leaves what was
+ * there. The extra builds are skipped once ck_now_s() passes `deadline`
+ * (the note says so).
  * With an explicit cap or none, the build is done once, cache or not (the
  * cache saves the compile), and a missing report is said in the note.
  * Errors: those of ck_program_build_parts for the first build;

@@ -188,6 +188,9 @@ static void bench_out_of_range(void **state)
     expect_usage_error("--json extra", "unexpected argument");
     expect_usage_error("--max-groups 1", "at least 2");
     expect_usage_error("--max-groups 1048577", "at most 1048576");
+    expect_usage_error("--register-cap 8", "at least 16");
+    expect_usage_error("--register-cap 256", "at most 255");
+    expect_usage_error("--register-cap lots", "auto, none");
 }
 
 static void bench_timeouts(void **state) { expect_bad_timeouts(""); }
@@ -196,7 +199,7 @@ static void bench_version_help(void **state)
 {
     const char *opts[] = {"--device",   "--path",     "--wg-size",  "--iterations", "--barriers",
                           "--gather-reps", "--gather-work", "--launches", "--inflight", "--timeout",
-                          "--max-groups", "--cuda",     "--json",     "--version",  "--help"};
+                          "--max-groups", "--register-cap", "--cuda", "--json",     "--version",  "--help"};
     expect_version_and_help(opts, sizeof opts / sizeof *opts);
 }
 
@@ -361,8 +364,11 @@ static void bench_json_report(void **state)
         if (strncmp(at + strlen(rk[i]), "null", 4) && !(json_number(at, NULL, "registers") > 0))
             fail_msg("ckbench --json: %s has no positive register count:\n%s", rk[i], out);
     }
-    if (!strstr(out, "\"register_cap_note\": \""))
-        fail_msg("ckbench --json lacks register_cap_note:\n%s", out);
+    if (!strstr(out, "\"register_cap_note\": \"") || !strstr(out, "\"task_register_cap_note\": \""))
+        fail_msg("ckbench --json lacks register_cap_note or task_register_cap_note:\n%s", out);
+    /* The run sets no CK_REGISTER_CAP and no --register-cap: auto. */
+    if (!strstr(out, "\"register_cap_mode\": \"auto\""))
+        fail_msg("ckbench --json: register_cap_mode is not \"auto\" by default:\n%s", out);
 }
 
 int main(int argc, char **argv)

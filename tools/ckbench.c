@@ -77,6 +77,8 @@ typedef struct {
     double timeout;
     int json;
     const char *cuda;
+    unsigned register_cap; /* ck_context_options.register_cap of both megakernels */
+    const char *register_cap_mode; /* how it was chosen, for the report */
 } options;
 
 /* Bounds of the numeric options (each in --help): the arrays of samples are
@@ -108,14 +110,18 @@ static void usage(FILE *f)
             "  --max-groups N     cap the megakernel at N groups (scheduler + N-1 workers), 2..%u (default:\n"
             "                     the discovered occupancy); to see how costs grow with the worker count\n"
             "  --timeout S        deadline of every wait in seconds, above 0 and at most %.0f (default 60)\n"
+            "  --register-cap C   the megakernels' register cap where the compiler takes one (NVIDIA):\n"
+            "                     auto (the fewest registers that spill nothing, from the count that gives\n"
+            "                     the most co-resident groups up), none, or 16..255 registers (default: the\n"
+            "                     environment's CK_REGISTER_CAP if set, else auto)\n"
             "  --cuda BIN         also run the CUDA reference BIN at the same block count (default: not run)\n"
             "  --json             one JSON object on stdout\n"
             "  --version          print the version and exit\n"
             "  --help             this text\n"
             "Exit status: 0 ok, 1 a measurement failed, 2 bad command line, unknown device or a work-group\n"
             "size the device refuses (one line on stderr).\n"
-            "Environment: CK_REGISTER_CAP=auto|N caps the megakernels' registers where the compiler takes a\n"
-            "cap (NVIDIA; ck_context_options.register_cap); both megakernels' registers are reported.\n",
+            "Environment: CK_REGISTER_CAP=auto|none|N, when --register-cap is not given (see above); both\n"
+            "megakernels' registers, caps and the cap's note are reported.\n",
             MAX_WG_SIZE, MAX_ITERATIONS, MAX_BARRIERS, MAX_GATHER_REPS, MAX_GATHER_WORK, MAX_LAUNCHES, MAX_INFLIGHT,
             MAX_GROUPS, CLI_MAX_TIMEOUT_S);
 }
@@ -128,7 +134,7 @@ static int parse_args(int argc, char **argv, options *o)
     o->inflight = 64;
     o->timeout = 60;
     enum { OPT_DEVICE = 256, OPT_PATH, OPT_WG, OPT_ITER, OPT_BARRIERS, OPT_GREPS, OPT_GWORK, OPT_LAUNCHES,
-           OPT_INFLIGHT, OPT_TIMEOUT, OPT_CUDA, OPT_JSON, OPT_VERSION, OPT_MAX_GROUPS };
+           OPT_INFLIGHT, OPT_TIMEOUT, OPT_CUDA, OPT_JSON, OPT_VERSION, OPT_MAX_GROUPS, OPT_REGISTER_CAP };
     static const struct option longopts[] = {
         {"device", required_argument, NULL, OPT_DEVICE},        {"path", required_argument, NULL, OPT_PATH},
         {"wg-size", required_argument, NULL, OPT_WG},           {"iterations", required_argument, NULL, OPT_ITER},
@@ -138,7 +144,19 @@ static int parse_args(int argc, char **argv, options *o)
         {"cuda", required_argument, NULL, OPT_CUDA},            {"json", no_argument, NULL, OPT_JSON},
         {"version", no_argument, NULL, OPT_VERSION},            {"help", no_argument, NULL, 'h'},
         {"max-groups", required_argument, NULL, OPT_MAX_GROUPS},
+        {"register-cap", required_argument, NULL, OPT_REGISTER_CAP},
         {NULL, 0, NULL, 0}};
+    /* ckbench measures what dispatch can do, so by default it builds as
+     * CK_REGISTER_CAP=auto would: the most co-resident groups that cost no
+     * spill (the library's own default is no cap, docs/DISPATCH.md). */
+    const char *env_cap = getenv("CK_REGISTER_CAP");
+    if (env_cap && *env_cap) {
+        o->register_cap = 0; /* the library reads the variable */
+        o->register_cap_mode = "environment";
+    } else {
+        o->register_cap = CK_REGISTER_CAP_AUTO;
+        o->register_cap_mode = "auto";
+    }
     cli_init("ckbench");
     int c;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -170,6 +188,18 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_TIMEOUT: o->timeout = cli_timeout("--timeout", optarg); break;
         case OPT_MAX_GROUPS:
             o->max_groups = (unsigned)cli_uint("--max-groups", optarg, 2, MAX_GROUPS, "work-groups");
+            break;
+        case OPT_REGISTER_CAP:
+            if (!strcmp(optarg, "auto")) {
+                o->register_cap = CK_REGISTER_CAP_AUTO;
+                o->register_cap_mode = "auto";
+            } else if (!strcmp(optarg, "none")) {
+                o->register_cap = CK_REGISTER_CAP_NONE;
+                o->register_cap_mode = "none";
+            } else {
+                o->register_cap = (unsigned)cli_uint("--register-cap", optarg, 16, 255, "registers (or auto, none)");
+                o->register_cap_mode = "given";
+            }
             break;
         default: cli_getopt_error(c, argv);
         }
@@ -407,7 +437,7 @@ static void launch_throughput(const options *o, ck_context *ctx, double *tput, d
 static void measure_megakernel(const options *o, results *r)
 {
     ck_context_options co = {.device = o->dev, .work_group_size = o->wg, .timeout_s = o->timeout,
-                             .max_groups = o->max_groups};
+                             .max_groups = o->max_groups, .register_cap = o->register_cap};
     ck_context *ctx;
     const char *coop[] = {"bench_global_barrier", "bench_resizing_barrier", "bench_gather_coop"};
     if (ck_context_create(&co, &ctx) != CK_OK || ck_context_add_source(ctx, "ckbench.cl", bench_source, coop, 3) ||
@@ -565,7 +595,7 @@ static void task_round_trips(const options *o, ck_context *ctx, ck_kernel ek, un
 static void measure_tasks(const options *o, results *r)
 {
     ck_context_options co = {.device = o->dev, .work_group_size = o->wg, .timeout_s = o->timeout,
-                             .max_groups = o->max_groups, .tasks = 1};
+                             .max_groups = o->max_groups, .tasks = 1, .register_cap = o->register_cap};
     ck_context *ctx;
     const char *coop[] = {"bench_global_barrier", "bench_resizing_barrier", "bench_gather_coop"};
     if (ck_context_create(&co, &ctx) != CK_OK || ck_context_add_source(ctx, "ckbench.cl", bench_source, coop, 3) ||
@@ -679,8 +709,12 @@ int main(int argc, char **argv)
         printf(" \"task_workers\": %u,\n", r.task_workers);
         json_resources("megakernel_resources", &r.res);
         json_resources("task_megakernel_resources", &r.task_res);
-        printf(" \"register_cap_note\": ");
+        printf(" \"register_cap_mode\": ");
+        cli_json_string(stdout, o.register_cap_mode);
+        printf(", \"register_cap_note\": ");
         cli_json_string(stdout, r.res.note);
+        printf(", \"task_register_cap_note\": ");
+        cli_json_string(stdout, r.task_res.note);
         printf(",\n");
         if (r.burst_tasks)
             printf(" \"task_burst\": {\"tasks\": %u, \"starts_per_s\": %.0f, \"start_gap_ns_median\": %.0f, "
@@ -733,6 +767,7 @@ int main(int argc, char **argv)
     printf("%-46s %12.0f %12.0f\n", "empty 1-group tasks per second", r.plain_tput, r.task_tput);
     printf("%-46s %12s %12.3f\n", "  host us per ck_task_spawn", "", r.task_spawn_us);
     printf("%-46s %12s %12u\n", "  workers of the megakernel built with tasks", "", r.task_workers);
+    printf("%-46s %12s %12s\n", "register cap asked (--register-cap)", "", o.register_cap_mode);
     table_resources("registers per work-item, megakernel", &r.res);
     table_resources("registers per work-item, with tasks", &r.task_res);
     if (r.burst_tasks) {
