@@ -790,7 +790,7 @@ uint ck_claim_task(CK_PTR s, uint max_workers, uint spread, uint *group)
                  * is visible to the group after this acquire and the group
                  * barrier that follows: the publisher acquired the state at
                  * system scope before it wrote the claim word. */
-                ck_fetch_add(s + CK_H_TASK_TAKEN, 1u);
+                ck_fetch_add_relaxed(s + CK_H_TASK_TAKEN, 1u); /* a count: its acquire held up the start */
                 *group = CK_TASK_DESC_GROUPS(ck_load_relaxed(R + CK_T_DESC)) - (c - CK_CLAIM_BIAS);
                 return e + 1u;
             }
@@ -923,7 +923,7 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
     uint backoff = st[CK_FW_BACKOFF], poller = st[CK_FW_POLLER], hot = st[CK_FW_HOT];
     uint publishing = st[CK_FW_PUBLISH];
     for (uint spins = 0;; ++spins) {
-        if (!hot && ck_load_relaxed(s + tokw) == 0u && ck_cas(s + tokw, 0u, 1u) == 0u)
+        if (!hot && ck_load_relaxed(s + tokw) == 0u && ck_cas_relaxed(s + tokw, 0u, 1u) == 0u)
             hot = 1;
         uint looking = hot || ck_load_relaxed(s + CK_H_DEMAND) > clusters;
         /* One hot worker at a time holds the poller token; its group reads
@@ -1321,7 +1321,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
                     ck_sys_store64_release((CK_PTR64)(ch + CK_CH_TASK_STATE) + slot,
                                            ((ulong)scratch[CK_SCR_TASK_DESC] << 32) |
                                                (2u * scratch[CK_SCR_DONE_SLOT] + 2u));
-                    ck_fetch_add(s + CK_H_TASK_FINISHED, 1u);
+                    ck_fetch_add_relaxed(s + CK_H_TASK_FINISHED, 1u); /* a count (the scheduler's end) */
                 }
             } else if (!ctx.coop) {
                 if (ctx.groups == 1u || ck_fetch_add(L + CK_L_DONE, 1u) + 1u == ctx.groups) {
