@@ -61,6 +61,19 @@ ck_status ck_register_cap_resolve(unsigned option, unsigned *out)
     return CK_OK;
 }
 
+unsigned ck_register_cap_tries(unsigned full, unsigned registers, unsigned *caps, unsigned n)
+{
+    unsigned count = 0;
+    if (!full)
+        return 0;
+    for (unsigned cap = full; cap < registers && cap <= MAX_CAP; cap += CAP_STEP) {
+        if (count < n)
+            caps[count] = cap;
+        ++count;
+    }
+    return count;
+}
+
 size_t ck_register_nonce_source(char *buf, size_t n, uint64_t seed)
 {
     if (!buf || !n)
@@ -199,7 +212,10 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
      * megakernel with tasks spills at 32 and 40 registers and not at 48:
      * 48 holds more groups than its 56 without a cap. */
     unsigned before = res->registers, tried = 0, first_spill = 0;
-    for (unsigned cap_try = full; cap_try < before; cap_try += CAP_STEP) {
+    unsigned tries[(MAX_CAP + 1u) / CAP_STEP];
+    unsigned n_tries = ck_register_cap_tries(full, before, tries, (unsigned)(sizeof tries / sizeof tries[0]));
+    for (unsigned k = 0; k < n_tries; ++k) {
+        unsigned cap_try = tries[k];
         if (ck_now_s() > deadline) {
             snprintf(res->note, sizeof res->note, "auto: the build's deadline passed before the build capped at %u "
                      "registers; kept %u registers without a cap", cap_try, before);
@@ -237,8 +253,12 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
         *res = c;
         return CK_OK;
     }
-    snprintf(res->note, sizeof res->note, "auto: capped at %u registers the megakernel spills %u bytes per work-item, "
-             "and every cap up to %u spills too; kept %u registers without a cap", full, first_spill,
-             before - 1u, before);
+    if (n_tries > 1u)
+        snprintf(res->note, sizeof res->note, "auto: capped at %u registers the megakernel spills %u bytes per "
+                 "work-item, and at each cap up to %u too; kept %u registers without a cap", full, first_spill,
+                 tries[n_tries - 1u], before);
+    else
+        snprintf(res->note, sizeof res->note, "auto: capped at %u registers the megakernel spills %u bytes per "
+                 "work-item; kept %u registers without a cap", full, first_spill, before);
     return CK_OK;
 }

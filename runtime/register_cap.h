@@ -46,6 +46,15 @@ ck_status ck_register_cap_resolve(unsigned option, unsigned *out);
 ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, const char *options, unsigned cap,
                                 double deadline, cl_program *out, ck_megakernel_resources *res);
 
+/* The caps CK_REGISTER_CAP_AUTO tries, in order, for a megakernel that
+ * the compiler gave `registers` registers without a cap, on a device where
+ * `full` registers let a compute unit hold its most work-items: `full`,
+ * then each 8 more (the register file's granule per work-item on NVIDIA),
+ * every one below `registers`. Writes at most n of them to caps (which
+ * may be NULL when n is 0) and returns how many there are in all (0 when
+ * full is 0, unknown, or registers <= full: no cap can add groups). Pure. */
+unsigned ck_register_cap_tries(unsigned full, unsigned registers, unsigned *caps, unsigned n);
+
 /* Writes the nonce part of a build that must not come from the driver's
  * cache into buf (n bytes):
  *   "\n__kernel void ck_report_nonce_<16 hex digits of seed>(void) {}\n"

@@ -133,10 +133,39 @@ static void test_nonce_source(void **state)
     assert_int_equal(r.registers, 40);
 }
 
+/* The caps auto tries: the full-occupancy count, then steps of 8 below
+ * the uncapped count; none where no cap can add groups. */
+static void test_cap_tries(void **state)
+{
+    (void)state;
+    unsigned caps[8];
+    assert_int_equal(ck_register_cap_tries(32, 56, caps, 8), 3);
+    assert_int_equal(caps[0], 32);
+    assert_int_equal(caps[1], 40);
+    assert_int_equal(caps[2], 48);
+    assert_int_equal(ck_register_cap_tries(32, 40, caps, 8), 1);
+    assert_int_equal(caps[0], 32);
+    assert_int_equal(ck_register_cap_tries(32, 41, caps, 8), 2);
+    assert_int_equal(caps[1], 40);
+    assert_int_equal(ck_register_cap_tries(32, 33, caps, 8), 1);
+    assert_int_equal(ck_register_cap_tries(32, 32, caps, 8), 0);
+    assert_int_equal(ck_register_cap_tries(32, 20, caps, 8), 0);
+    assert_int_equal(ck_register_cap_tries(0, 56, caps, 8), 0);
+    assert_int_equal(ck_register_cap_tries(24, 64, caps, 8), 5); /* 24 32 40 48 56 (compute capability 8.6) */
+    assert_int_equal(caps[4], 56);
+    /* The count is the whole sequence; only n are written. */
+    caps[1] = 12345u;
+    assert_int_equal(ck_register_cap_tries(32, 255, caps, 1), 28);
+    assert_int_equal(caps[0], 32);
+    assert_int_equal(caps[1], 12345u);
+    assert_int_equal(ck_register_cap_tries(32, 255, NULL, 0), 28);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_finds_the_entry_among_others),
+        cmocka_unit_test(test_cap_tries),
         cmocka_unit_test(test_missing_entry_or_report),
         cmocka_unit_test(test_full_occupancy_registers),
         cmocka_unit_test(test_nonce_source),
