@@ -191,6 +191,9 @@ static void bench_out_of_range(void **state)
     expect_usage_error("--register-cap 8", "at least 16");
     expect_usage_error("--register-cap 256", "at most 255");
     expect_usage_error("--register-cap lots", "auto, none");
+    setenv("CK_REGISTER_CAP", "lots", 1); /* the variable, where no option overrides it */
+    expect_usage_error("", "CK_REGISTER_CAP lots");
+    unsetenv("CK_REGISTER_CAP");
 }
 
 static void bench_timeouts(void **state) { expect_bad_timeouts(""); }
