@@ -266,7 +266,7 @@ typedef struct {
      * not. On an H200 auto gave ckbench's megakernel 32 registers (every
      * co-resident group, 4223 against 3167) and its megakernel with tasks
      * 48 (2639 groups against 2375) without a spill; the extra groups cost
-     * a launch through the scheduler about 0.8 us and BFS on a grid 10 %
+     * a launch through the scheduler about 0.6 us and BFS on a grid 8 %
      * (docs/RESULTS.md), and the capped tries cost build time (each is a
      * compile the driver's cache cannot serve): a cap is the user's trade,
      * so there is none by default. NVIDIA's driver serves

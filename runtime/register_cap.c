@@ -208,10 +208,10 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
     /* The capped tries, with a nonce each (their reports decide): the cap
      * that gives a compute unit its most work-items first, then each step
      * of the register file's granule (8 per work-item) that still holds
-     * more groups than no cap, until one spills nothing. On the H100 the
+     * more groups than no cap, until one spills nothing. On an H200 the
      * megakernel with tasks spills at 32 and 40 registers and not at 48:
      * 48 holds more groups than its 56 without a cap. */
-    unsigned before = res->registers, tried = 0, first_spill = 0;
+    unsigned before = res->registers, first_spill = 0;
     unsigned tries[(MAX_CAP + 1u) / CAP_STEP];
     unsigned n_tries = ck_register_cap_tries(full, before, tries, (unsigned)(sizeof tries / sizeof tries[0]));
     for (unsigned k = 0; k < n_tries; ++k) {
@@ -236,7 +236,7 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
             return CK_OK;
         }
         if (c.spill_bytes) {
-            if (!tried++)
+            if (!first_spill)
                 first_spill = c.spill_bytes;
             clReleaseProgram(capped);
             continue;
