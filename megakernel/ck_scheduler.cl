@@ -1068,49 +1068,56 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
     for (uint i = 1; i <= min(nw, CK_CH_XL_ARGS) && alone; ++i)
         alone = (uint)(line[i] >> 32) == tag;
     if (alone) {
-        /* The idle unit and the head's move are relaxed (counts and a hint:
+        /* This worker runs group 0 whatever the idle count says, so its
+         * unit's decrement is not waited for: the token's release (or the
+         * system fence) below waits for it and the record's stores at once,
+         * one trip to device memory instead of two in a row
+         * (docs/RESULTS.md, session 35). If the scheduler had taken every
+         * unit for promised forks (the count goes below zero here), the
+         * worker borrows one: the count stays one short until the worker
+         * counts itself idle again after the group, and a promised fork
+         * waits for that or for another idle worker (ck_find_work).
+         * The unit and the head's move are relaxed (a count and a hint:
          * the token's release below orders what the next holder reads).
          * With acquire-release forms each waited for the stores before it:
          * device timestamps on an H200 put 0.6 us on the unit and 0.9 us on
          * the rest of this branch; relaxed, an empty task's round trip went
          * from 5.7 to 4.7-4.8 us (docs/RESULTS.md, session 33). */
-        if ((int)ck_fetch_add_relaxed(s + CK_H_IDLE, 0u - 1u) > 0) {
-            CK_PTR R = s + CK_SH_TASK(max_workers, e);
-            ck_store_relaxed(R + CK_T_DONE, 0u);
-            ck_store_relaxed(R + CK_T_TICKET, v);
-            ck_store_relaxed(R + CK_T_DESC, desc);
-            ck_store_relaxed(R + CK_T_CLAIM, CK_CLAIM_BIAS + groups - 1u); /* group 0 is this worker's */
-            if (groups > 1u) {
-                /* Others claim the rest and read the arguments from host
-                 * memory: as ck_task_publish, the system fence makes the
-                 * table's loads acquire loads and orders the record and
-                 * the group count before the visible count. */
-                ck_store_relaxed(s + CK_H_TASK_GROUPS, ck_load_relaxed(s + CK_H_TASK_GROUPS) + groups - 1u);
-                ck_sys_fence_acq_rel();
-            }
-            ck_store_relaxed(s + CK_H_TASK_VISIBLE, v + 1u);
-            /* A ticket of one group has none left: the head moves past it
-             * (a hint, as in ck_claim_task). Left behind, it had the next
-             * poller's rounds and every hot worker see a task possible and
-             * go looking for it: 7.7-7.9 us for an empty task against
-             * 7.2-7.4 with the move (H200, docs/RESULTS.md). */
-            if (groups == 1u)
-                ck_cas_relaxed(s + CK_H_TASK_HEAD, v, v + 1u);
-            /* The token's release orders the record and the count before
-             * the next holder's reads; a claimer that reads the count early
-             * finds the claim word at or below the bias and takes nothing. */
-            ck_store_release(s + CK_H_TASK_POLLER, 0u);
-            if (st[CK_FW_HOT])
-                ck_store_relaxed(s + tokw, 0u);
-            ck_fw_clear(st);
-            *idle = 0;
-            out[0] = e;
-            out[1] = 0u;
-            out[2] = CK_POLL_TOOK | (nw <= CK_CH_XL_ARGS ? CK_POLL_ARGS : 0u);
-            out[3] = v;
-            return CK_WORK_TASK;
+        ck_fetch_add_relaxed(s + CK_H_IDLE, 0u - 1u);
+        CK_PTR R = s + CK_SH_TASK(max_workers, e);
+        ck_store_relaxed(R + CK_T_DONE, 0u);
+        ck_store_relaxed(R + CK_T_TICKET, v);
+        ck_store_relaxed(R + CK_T_DESC, desc);
+        ck_store_relaxed(R + CK_T_CLAIM, CK_CLAIM_BIAS + groups - 1u); /* group 0 is this worker's */
+        if (groups > 1u) {
+            /* Others claim the rest and read the arguments from host
+             * memory: as ck_task_publish, the system fence makes the
+             * table's loads acquire loads and orders the record and
+             * the group count before the visible count. */
+            ck_store_relaxed(s + CK_H_TASK_GROUPS, ck_load_relaxed(s + CK_H_TASK_GROUPS) + groups - 1u);
+            ck_sys_fence_acq_rel();
         }
-        ck_fetch_add_relaxed(s + CK_H_IDLE, 1u); /* the scheduler has a claim on every idle worker */
+        ck_store_relaxed(s + CK_H_TASK_VISIBLE, v + 1u);
+        /* A ticket of one group has none left: the head moves past it
+         * (a hint, as in ck_claim_task). Left behind, it had the next
+         * poller's rounds and every hot worker see a task possible and
+         * go looking for it: 7.7-7.9 us for an empty task against
+         * 7.2-7.4 with the move (H200, docs/RESULTS.md). */
+        if (groups == 1u)
+            ck_cas_relaxed(s + CK_H_TASK_HEAD, v, v + 1u);
+        /* The token's release orders the record and the count before
+         * the next holder's reads; a claimer that reads the count early
+         * finds the claim word at or below the bias and takes nothing. */
+        ck_store_release(s + CK_H_TASK_POLLER, 0u);
+        if (st[CK_FW_HOT])
+            ck_store_relaxed(s + tokw, 0u);
+        ck_fw_clear(st);
+        *idle = 0;
+        out[0] = e;
+        out[1] = 0u;
+        out[2] = CK_POLL_TOOK | (nw <= CK_CH_XL_ARGS ? CK_POLL_ARGS : 0u);
+        out[3] = v;
+        return CK_WORK_TASK;
     }
     st[CK_FW_PUBLISH] = 1u; /* ck_find_work publishes it (ck_poller_publish) */
     return CK_WORK_GROUP;
@@ -1136,6 +1143,7 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
  * to 5.8-5.9 us with one load and the look elsewhere, and the megakernel
  * from 64 registers to 56 (H200, docs/RESULTS.md). */
 #define CK_SCR_POLL_OTHER 6u /* a primitives' broadcast word, free between kernels */
+#define CK_XL_START 17u /* xline: a task group 0's start time (the poll's word 17 is free then) */
 void ck_task_poll_round(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, local uint *scratch,
                         local ulong *line, uint *idle, uint *st)
 {
@@ -1252,12 +1260,13 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
                 birth = kind == CK_WORK_FORK ? ck_load_relaxed(F + CK_F_BIRTH) : 0u;
             if (kind == CK_WORK_FORK)
                 ck_fetch_sub(F + CK_F_REFS, 1u);
-            if (task && group == 0u) {
-                ulong now = ck_device_clock_ns();
-                CK_PTR tt = ch + CK_CH_TASK_TIMES + slot * CK_CH_TT_WORDS + CK_CH_TT_START;
-                ck_sys_store_relaxed(tt, (uint)now);
-                ck_sys_store_relaxed(tt + 1u, (uint)(now >> 32));
-            }
+            /* A task's start time, kept in the poll's local line (free
+             * while the group runs) and stored after the kernel: two stores
+             * to host memory here held up the start by about 0.1 us (an
+             * empty task's round trip 4.68-4.78 -> 4.56-4.58 us on an
+             * H200, docs/RESULTS.md, session 35). */
+            if (task && group == 0u)
+                xline[CK_XL_START] = ck_device_clock_ns();
             ck_store_relaxed(rec + CK_W_SLOT, task ? CK_W_SLOT_TASK | slot : slot);
             ck_store_relaxed(rec + CK_W_GROUP, group);
             ck_store_relaxed(rec + CK_W_STATE, 1u);
@@ -1307,6 +1316,14 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
             ck_store_relaxed(rec + CK_W_STATE, 0u);
             killed = ctx.coop && ctx.killed;
             if (task) {
+                /* Group 0's start time, before the count that the last
+                 * group's release of the done state covers. */
+                if (group == 0u) {
+                    ulong t0 = xline[CK_XL_START];
+                    CK_PTR ts = ch + CK_CH_TASK_TIMES + slot * CK_CH_TT_WORDS + CK_CH_TT_START;
+                    ck_sys_store_relaxed(ts, (uint)t0);
+                    ck_sys_store_relaxed(ts + 1u, (uint)(t0 >> 32));
+                }
                 /* The record holds this ticket until its last group is done. */
                 R = s + CK_SH_TASK(max_workers, slot);
                 if (ctx.groups == 1u || ck_fetch_add(R + CK_T_DONE, 1u) + 1u == ctx.groups) {
