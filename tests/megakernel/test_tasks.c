@@ -343,13 +343,30 @@ static void test_four_threads_spawn_check_and_wait(void **state)
  * previous test's tasks is not idle yet: about one run in 130 on PoCL), so
  * it forks onto the others, and tasks are spawned only once it holds them
  * all: otherwise a free worker keeps emptying the table and it never stays
- * full. */
+ * full. Before it, tasks of one group each waited for in turn, so that the
+ * poller takes each alone (the express path, where it takes its idle unit
+ * without waiting for the count): an idle count they left one short would
+ * keep the kernel below every worker, one too many would promise a fork to
+ * no worker; either fails the wait for all of them below. */
 static void test_full_table_times_out_and_stays_intact(void **state)
 {
     (void)state;
     unsigned n = CK_TASK_TABLE_ENTRIES, workers = ck_context_workers(ctx);
     ck_buffer flag, b, present;
     uint32_t zero = 0, one = 1;
+    ck_kernel bump = find(ctx, "bump");
+    assert_int_equal(ck_buffer_alloc(ctx, 4, &b), CK_OK);
+    assert_int_equal(ck_buffer_write(ctx, b, 0, &zero, 4), CK_OK);
+    for (unsigned i = 0; i < 32; ++i) {
+        ck_arg a[2] = {ck_arg_buffer(b), ck_arg_uint(0)};
+        ck_task t1 = spawn(ctx, bump, 1, a, 2);
+        if (ck_task_wait(t1, 60) != CK_OK)
+            fail_msg("task %u alone: %s", i, ck_last_error());
+    }
+    uint32_t ran = 0;
+    assert_int_equal(ck_buffer_read(ctx, b, 0, &ran, 4), CK_OK);
+    assert_int_equal(ran, 32);
+    assert_int_equal(ck_buffer_free(ctx, b), CK_OK);
     assert_int_equal(ck_buffer_alloc(ctx, 4, &flag), CK_OK);
     assert_int_equal(ck_buffer_write(ctx, flag, 0, &zero, 4), CK_OK);
     assert_int_equal(ck_buffer_alloc(ctx, (n + 1) * 4, &b), CK_OK);
