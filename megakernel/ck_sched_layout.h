@@ -20,7 +20,12 @@
  *   CK_H_PROMISED takes the next ticket, finds the record that holds it and
  *   runs the group it names. Every idle worker is
  *   counted in exactly one of the two (or holds its unit while it looks for
- *   work), so a promised group always has a worker to run it. */
+ *   work), so a promised group always has a worker to run it. One exception:
+ *   the task poller that takes a ticket alone (ck_task_poll_decide) takes its
+ *   unit without looking at the count, and when the scheduler had taken
+ *   every unit the count goes below zero: the worker borrows a unit, and a
+ *   promised group waits for the end of that task (an ordinary kernel, so it
+ *   ends) or for another worker. */
 #ifndef CK_SCHED_LAYOUT_H
 #define CK_SCHED_LAYOUT_H
 
