@@ -1261,10 +1261,11 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
             if (kind == CK_WORK_FORK)
                 ck_fetch_sub(F + CK_F_REFS, 1u);
             /* A task's start time, kept in the poll's local line (free
-             * while the group runs) and stored after the kernel: two stores
-             * to host memory here held up the start by about 0.1 us (an
-             * empty task's round trip 4.68-4.78 -> 4.56-4.58 us on an
-             * H200, docs/RESULTS.md, session 35). */
+             * while the group runs) and stored after the kernel, so that no
+             * store to host memory comes before the kernel (on an H200 an
+             * empty task's round trip was 4.56-4.58 against 4.68-4.78 us in
+             * one call, a difference later calls did not resolve:
+             * docs/RESULTS.md, session 35). */
             if (task && group == 0u)
                 xline[CK_XL_START] = ck_device_clock_ns();
             ck_store_relaxed(rec + CK_W_SLOT, task ? CK_W_SLOT_TASK | slot : slot);
