@@ -58,16 +58,23 @@
 #define CK_H_KILLED_BACK (9u * CK_LINE)  /* killed groups whose workers are idle again */
 #define CK_H_CHAOS_AREA  (10u * CK_LINE) /* chaos record/replay: arena byte offset + 1, 0: none */
 /* Tasks (ck_channel_layout.h has the table in host memory). */
-#define CK_H_TASK_VISIBLE (11u * CK_LINE) /* tickets made visible to workers (the poller) */
+#define CK_H_TASK_VISIBLE (11u * CK_LINE) /* tickets made visible to workers (token holders add to it) */
 #define CK_H_TASK_GROUPS (11u * CK_LINE + 1u) /* their groups, summed (the poller)      */
 #define CK_H_TASK_HEAD   (12u * CK_LINE) /* no ticket below it has a group left (workers move it) */
 #define CK_H_TASK_TAKEN  (13u * CK_LINE) /* task groups claimed by workers        */
 #define CK_H_TASK_FINISHED (13u * CK_LINE + 1u) /* tasks finished                */
-/* Task poller token: 0 free, 1 held by an idle worker, 2 by the scheduler,
- * 3 (CK_POLLER_SCHED) left for the scheduler.
- * Its holder alone reads the task table and makes tickets visible. */
+/* Task poller token. Its holder alone reads the task table and makes
+ * tickets visible. Low two bits the state: 0 free, 1 held by an idle worker,
+ * 2 by the scheduler, 3 (CK_POLLER_SCHED) left for the scheduler; the other
+ * thirty the cursor, the next ticket to read, modulo 2^30 (ck_tok_cursor
+ * gives the whole ticket back). A holder hands over the cursor with the
+ * token itself, so the next holder needs no fence-ordered read of the
+ * visible count: a one-group express take lets the token go with a relaxed
+ * add (ck_task_poll_decide). */
 #define CK_H_TASK_POLLER (14u * CK_LINE)
 #define CK_POLLER_SCHED  3u   /* token left to the scheduler: the next ticket follows a message */
+#define CK_TOK_STATE(t)  ((t) & 3u)
+#define CK_TOK(cursor, state) (((cursor) << 2) | (state))
 /* Hot idle workers: workers are split into CK_HOT_CLUSTERS(W) clusters by
  * index; cluster c's token (a line each, 0 free, 1 held) is held by at most
  * one of its idle workers, which looks for work without pause. The other

@@ -231,6 +231,16 @@ uint ck_sched_start(local ck_sched_t *S, uint slot)
 
 #define CK_TASK_PUBLISH_MAX 16u /* tickets ck_task_publish makes visible at most */
 
+/* The whole ticket number of token `tok`'s cursor: the ticket nearest the
+ * visible count with those low thirty bits. The count read may lag the
+ * cursor by the adds still on their way, never by 2^29. */
+uint ck_tok_cursor(CK_PTR s, uint tok)
+{
+    uint vis = ck_load_relaxed(s + CK_H_TASK_VISIBLE);
+    uint d = ((tok >> 2) - vis) & 0x3fffffffu;
+    return vis + d - (d >= 0x20000000u ? 0x40000000u : 0u);
+}
+
 /* Tasks (runtime/task.c): makes newly written tickets visible to the
  * workers. Only the holder of the poller token (CK_H_TASK_POLLER) does it:
  * an idle worker that polls the table without pause while it has nothing
@@ -295,13 +305,15 @@ uint ck_task_publish_batch(CK_PTR s, CK_PTR ch, uint max_workers, uint v, uint l
  * then makes the table loads acquire loads (the host wrote the table) and
  * orders the records before the visible count, instead of an acquiring
  * reread of the state by every claimer (one more bus round trip per task)
- * and a release store per word. The holder is the only writer of VISIBLE
- * and GROUPS; the token's acquire ordered the previous holder's writes
- * before these reads, and the caller's release of the token orders these
+ * and a release store per word. `v0` is the holder's cursor (the token's).
+ * Holders alone write VISIBLE, by adds (an express take's add may still be
+ * on its way when the next holder's lands), and GROUPS; the token's acquire
+ * ordered the previous holder's writes before these reads, and the caller's
+ * release of the token (with cursor v0 + the count returned) orders these
  * writes before the next holder's reads.
  *
  * `*took`: on entry nonzero if the caller is the poller (an idle worker):
- * then `limit` is the visible count + CK_TASK_PUBLISH_MAX, and when the
+ * then `limit` is the cursor + CK_TASK_PUBLISH_MAX, and when the
  * pass published fewer than that (no more tickets wait) and an idle unit
  * can be had, it keeps a group of the oldest ticket it published (group 0
  * unless a claimer from a lagging head took it first), without racing the
@@ -316,11 +328,12 @@ uint ck_task_publish_batch(CK_PTR s, CK_PTR ch, uint max_workers, uint v, uint l
  * (Measured on the H100 with device timestamps: the pass took 3.1 us from
  * the table's answer to the visible count while every word had its own
  * release and the kept group its own count; docs/RESULTS.md.) */
-uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint limit, uint sched, uint *held, uint *took)
+uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint v0, uint limit, uint sched, uint *held,
+                     uint *took)
 {
-    /* Both counts are the holder's own: read together, before the table, so
-     * that no trip to device memory sits between the fence and the stores. */
-    uint v0 = ck_load_relaxed(s + CK_H_TASK_VISIBLE), v = v0;
+    /* The group count is the holder's own: read before the table, so that
+     * no trip to device memory sits between the fence and the stores. */
+    uint v = v0;
     uint groups = ck_load_relaxed(s + CK_H_TASK_GROUPS); /* + the groups of the tickets published */
     uint want = *took;
     *took = 0u;
@@ -358,7 +371,7 @@ uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint limit, uint sch
     }
     ck_sys_fence_acq_rel();
     ck_store_relaxed(s + CK_H_TASK_GROUPS, groups - keep);
-    ck_store_relaxed(s + CK_H_TASK_VISIBLE, v);
+    ck_fetch_add_relaxed(s + CK_H_TASK_VISIBLE, v - v0);
     if (keep)
         *took = (v0 & (CK_TASK_SLOTS - 1u)) + 1u + (kept << 16);
     return v - v0;
@@ -373,21 +386,23 @@ uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint limit, uint sch
 void ck_sched_tasks(local ck_sched_t *S, uint posted, uint ptok, uint drained)
 {
     CK_PTR s = S->s;
-    uint held = 0;
-    if (ptok == CK_POLLER_SCHED) {
+    uint held = 0, took = 0u;
+    if (CK_TOK_STATE(ptok) == CK_POLLER_SCHED) {
         if (!drained)
             return;
-        uint took = 0u;
-        ck_task_publish(s, S->ch, S->max_workers, posted, 1u, &held, &took);
-        ck_store_release(s + CK_H_TASK_POLLER, 0u);
+        uint v0 = ck_tok_cursor(s, ptok);
+        uint n = ck_task_publish(s, S->ch, S->max_workers, v0, posted, 1u, &held, &took);
+        ck_store_release(s + CK_H_TASK_POLLER, CK_TOK(v0 + n, 0u));
         return;
     }
-    if ((int)(posted - ck_load_relaxed(s + CK_H_TASK_VISIBLE)) <= 0 ||
-        ck_load_relaxed(s + CK_H_TASK_POLLER) != 0u || ck_cas(s + CK_H_TASK_POLLER, 0u, 2u) != 0u)
+    uint t = ck_load_relaxed(s + CK_H_TASK_POLLER);
+    if (CK_TOK_STATE(t) != 0u)
         return;
-    uint took = 0u;
-    ck_task_publish(s, S->ch, S->max_workers, posted, drained, &held, &took);
-    ck_store_release(s + CK_H_TASK_POLLER, 0u);
+    uint v0 = ck_tok_cursor(s, t);
+    if ((int)(posted - v0) <= 0 || ck_cas(s + CK_H_TASK_POLLER, t, t | 2u) != t)
+        return;
+    uint n = ck_task_publish(s, S->ch, S->max_workers, v0, posted, drained, &held, &took);
+    ck_store_release(s + CK_H_TASK_POLLER, CK_TOK(v0 + n, 0u));
 }
 
 /* Groups of the launch in `slot` not yet claimed. */
@@ -629,7 +644,7 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
          * A launch is started (published, in arrival order) before the next
          * slot is read, so that read's trip does not delay it. */
         S->ptok = CK_TASKS_BUILD ? ck_load_acquire(s + CK_H_TASK_POLLER) : 1u;
-        S->posted = S->ptok != 1u ? ck_sys_load_relaxed(ch + CK_CH_TASK_POSTED) : 0u;
+        S->posted = CK_TOK_STATE(S->ptok) != 1u ? ck_sys_load_relaxed(ch + CK_CH_TASK_POSTED) : 0u;
         S->taken = 0;
         for (;;) {
             while (S->pend_n && ck_sched_start(S, S->pend[S->pend_head])) {
@@ -861,16 +876,22 @@ void ck_fw_clear(uint *st)
 uint ck_poller_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint tokw, uint *idle, uint *st, uint *out)
 {
     uint held = 0u, took = 1u;
-    uint n = ck_task_publish(s, ch, max_workers, 0u, 0u, &held, &took);
+    uint v0 = ck_tok_cursor(s, st[CK_FW_POLLER]);
+    uint n = ck_task_publish(s, ch, max_workers, v0, 0u, 0u, &held, &took);
     st[CK_FW_PUBLISH] = n == CK_TASK_PUBLISH_MAX && !held;
     if (!st[CK_FW_PUBLISH] && (n || held)) {
-        ck_store_release(s + CK_H_TASK_POLLER, held ? CK_POLLER_SCHED : 0u);
+        ck_store_release(s + CK_H_TASK_POLLER, CK_TOK(v0 + n, held ? CK_POLLER_SCHED : 0u));
         st[CK_FW_POLLER] = 0u;
+    } else if (n) {
+        /* Still held: the token's own cursor moves (only its holder writes
+         * it; ck_task_poll_decide's release adds to it). */
+        st[CK_FW_POLLER] = CK_TOK(v0 + n, 1u);
+        ck_store_relaxed(s + CK_H_TASK_POLLER, st[CK_FW_POLLER]);
     }
     if (!took)
         return CK_WORK_GROUP;
     if (st[CK_FW_POLLER])
-        ck_store_release(s + CK_H_TASK_POLLER, 0u);
+        ck_store_release(s + CK_H_TASK_POLLER, st[CK_FW_POLLER] & ~3u);
     if (st[CK_FW_HOT])
         ck_store_relaxed(s + tokw, 0u);
     ck_fw_clear(st);
@@ -887,10 +908,11 @@ uint ck_poller_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint tokw, uint *i
  * then an ordinary group or a task group. out: slot (a task: its table
  * entry), group, resume point, launch id, fork record. `killed` counts this
  * worker back from a kill once it has decided. `st` is thread 0's idle
- * state kept between calls (CK_FW_*): the worker returns CK_WORK_POLL, with
- * the visible count in out[0], while it holds the poller token, and its
- * group then polls the task table (ck_task_poll_round) before it calls
- * again; any other return leaves `st` zero (every token let go). */
+ * state kept between calls (CK_FW_*; CK_FW_POLLER the token as held, with
+ * its cursor): the worker returns CK_WORK_POLL, with the ticket to read in
+ * out[0], while it holds the poller token, and its group then polls the
+ * task table (ck_task_poll_round) before it calls again; any other return
+ * leaves `st` zero (every token let go). */
 uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uint killed, uint *out, uint *st)
 {
     if (!*idle) {
@@ -929,10 +951,12 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
         /* One hot worker at a time holds the poller token; its group reads
          * the task table (ck_task_poll_round) between this function's
          * looks at forks, launches and tasks already visible. */
-        if (CK_TASKS_BUILD && hot && !poller && ck_load_relaxed(s + CK_H_TASK_POLLER) == 0u &&
-            ck_cas(s + CK_H_TASK_POLLER, 0u, 1u) == 0u) {
-            poller = 1;
-            publishing = 0;
+        if (CK_TASKS_BUILD && hot && !poller) {
+            uint t = ck_load_relaxed(s + CK_H_TASK_POLLER);
+            if (CK_TOK_STATE(t) == 0u && ck_cas(s + CK_H_TASK_POLLER, t, t | 1u) == t) {
+                poller = t | 1u; /* the token as held: nonzero, with the cursor */
+                publishing = 0;
+            }
         }
         /* The poller publishes written tickets itself, batch after batch,
          * while a burst lasts (its group's reads of the express line found
@@ -951,7 +975,7 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
         if ((int)ck_load_relaxed(s + CK_H_PROMISED) > 0) {
             if ((int)ck_fetch_sub(s + CK_H_PROMISED, 1u) > 0) {
                 if (poller)
-                    ck_store_release(s + CK_H_TASK_POLLER, 0u);
+                    ck_store_release(s + CK_H_TASK_POLLER, poller & ~3u);
                 if (hot)
                     ck_store_relaxed(s + tokw, 0u);
                 ck_fw_clear(st);
@@ -991,7 +1015,7 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
                     kind = CK_WORK_GROUP;
                 if (slot1) {
                     if (poller)
-                        ck_store_release(s + CK_H_TASK_POLLER, 0u);
+                        ck_store_release(s + CK_H_TASK_POLLER, poller & ~3u);
                     if (hot)
                         ck_store_relaxed(s + tokw, 0u);
                     ck_fw_clear(st);
@@ -1011,16 +1035,16 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
         }
         if ((spins & CK_SPIN_CHECK) == 0 && ck_load_relaxed(s + CK_H_EXIT)) {
             if (poller)
-                ck_store_release(s + CK_H_TASK_POLLER, 0u);
+                ck_store_release(s + CK_H_TASK_POLLER, poller & ~3u);
             ck_fw_clear(st);
             return CK_WORK_LEAVE;
         }
         if (CK_TASKS_BUILD && poller && !publishing) {
             st[CK_FW_HOT] = hot;
-            st[CK_FW_POLLER] = 1u;
+            st[CK_FW_POLLER] = poller;
             st[CK_FW_BACKOFF] = 0u;
             st[CK_FW_PUBLISH] = 0u;
-            out[0] = ck_load_relaxed(s + CK_H_TASK_VISIBLE); /* the holder's own count */
+            out[0] = ck_tok_cursor(s, poller); /* the ticket to read */
             return CK_WORK_POLL;
         }
         if (!looking)
@@ -1077,8 +1101,8 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
          * worker borrows one: the count stays one short until the worker
          * counts itself idle again after the group, and a promised fork
          * waits for that or for another idle worker (ck_find_work).
-         * The unit and the head's move are relaxed (a count and a hint:
-         * the token's release below orders what the next holder reads).
+         * The unit and the head's move are relaxed (a count and a hint;
+         * the next holder needs only the cursor the token carries).
          * With acquire-release forms each waited for the stores before it:
          * device timestamps on an H200 put 0.6 us on the unit and 0.9 us on
          * the rest of this branch; relaxed, an empty task's round trip went
@@ -1097,7 +1121,7 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
             ck_store_relaxed(s + CK_H_TASK_GROUPS, ck_load_relaxed(s + CK_H_TASK_GROUPS) + groups - 1u);
             ck_sys_fence_acq_rel();
         }
-        ck_store_relaxed(s + CK_H_TASK_VISIBLE, v + 1u);
+        ck_fetch_add_relaxed(s + CK_H_TASK_VISIBLE, 1u);
         /* A ticket of one group has none left: the head moves past it
          * (a hint, as in ck_claim_task). Left behind, it had the next
          * poller's rounds and every hot worker see a task possible and
@@ -1105,10 +1129,14 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
          * 7.2-7.4 with the move (H200, docs/RESULTS.md). */
         if (groups == 1u)
             ck_cas_relaxed(s + CK_H_TASK_HEAD, v, v + 1u);
-        /* The token's release orders the record and the count before
-         * the next holder's reads; a claimer that reads the count early
-         * finds the claim word at or below the bias and takes nothing. */
-        ck_store_release(s + CK_H_TASK_POLLER, 0u);
+        /* The token goes back with the cursor past v, by a relaxed add
+         * (the token held CK_TOK(v, 1)): no fence waits here for the
+         * stores above. The next holder reads only the cursor; a claimer
+         * that sees the new count before this record finds the claim word
+         * at or below the bias either way and takes nothing; with more
+         * groups the system fence above ordered the record first, and an
+         * add continues the release sequence of the token. */
+        ck_fetch_add_relaxed(s + CK_H_TASK_POLLER, CK_TOK(1u, 0u) - 1u);
         if (st[CK_FW_HOT])
             ck_store_relaxed(s + tokw, 0u);
         ck_fw_clear(st);
