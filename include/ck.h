@@ -272,7 +272,11 @@ typedef struct {
      * so there is none by default. NVIDIA's driver serves
      * a program it compiled before from its compute cache, without the
      * compiler's report: auto then builds once more with a nonce (an empty
-     * kernel of a new name) to get it, and builds its capped try with one. */
+     * kernel of a new name) to get it, and builds its capped try with one.
+     * Whatever this option says, the megakernel gets no more registers than
+     * let one group of work_group_size work-items launch (on NVIDIA 65536
+     * per group: 64 at 1024 work-items, 128 at 512; none lower at 256 or
+     * fewer); ck_context_megakernel_resources' note says when it applied. */
     unsigned register_cap;
 } ck_context_options;
 

@@ -426,8 +426,8 @@ static ck_status build_program(ck_context *ctx, double deadline)
     /* Without chaos, the device compiler drops the chaos code (ck_scheduler.cl). */
     snprintf(opts, sizeof opts, "-DCK_MEGAKERNEL -DCK_LOCAL_POOL_BYTES=%zu -DCK_CHAOS_BUILD=%d -DCK_TASKS_BUILD=%d",
              ctx->opts.local_pool_bytes, ctx->opts.chaos_seed != 0, ctx->opts.tasks != 0);
-    ck_status s = ck_register_cap_build(ctx->dev, parts, n, opts, ctx->opts.register_cap, deadline, &ctx->program,
-                                        &ctx->mk_resources);
+    ck_status s = ck_register_cap_build(ctx->dev, parts, n, opts, ctx->opts.register_cap, ctx->opts.work_group_size,
+                                        deadline, &ctx->program, &ctx->mk_resources);
     if (s != CK_OK)
         return s;
     return ck_kernel_create(ctx->program, "ck_megakernel", &ctx->kernel);

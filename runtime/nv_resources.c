@@ -67,6 +67,15 @@ int ck_nv_parse_resources(const char *log, const char *entry, ck_nv_resources *o
     }
 }
 
+unsigned ck_nv_group_fit_registers(unsigned regs_per_block, size_t group_size)
+{
+    if (!regs_per_block || !group_size)
+        return 0;
+    size_t lanes = (group_size + 31u) / 32u * 32u;
+    size_t fit = regs_per_block / lanes / 8u * 8u;
+    return fit > 255u ? 255u : (unsigned)fit;
+}
+
 unsigned ck_nv_full_occupancy_registers(unsigned major, unsigned minor, unsigned regs_per_cu)
 {
     if (!major || !regs_per_cu)

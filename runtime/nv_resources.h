@@ -1,9 +1,11 @@
 /* What NVIDIA's OpenCL compiler says of a kernel's resources, and the
  * register count that lets an NVIDIA compute unit hold as many work-items
- * as it can. Pure functions over text and numbers: no OpenCL calls, so the
+ * as it can, and the most with which one group fits at all. Pure functions over text and numbers: no OpenCL calls, so the
  * unit tests check them on any machine. */
 #ifndef CK_RUNTIME_NV_RESOURCES_H
 #define CK_RUNTIME_NV_RESOURCES_H
+
+#include <stddef.h>
 
 /* One entry function's lines in a build log made with -cl-nv-verbose
  * (the cl_nv_compiler_options extension), as ptxas prints them:
@@ -33,5 +35,14 @@ int ck_nv_parse_resources(const char *log, const char *entry, ck_nv_resources *o
  * rounded down to the allocation step of 8. 0 when the capability or
  * register count is unknown (0). */
 unsigned ck_nv_full_occupancy_registers(unsigned major, unsigned minor, unsigned regs_per_cu);
+
+/* The most registers per work-item with which one group of `group_size`
+ * work-items fits in `regs_per_block` registers (CL_DEVICE_REGISTERS_PER_BLOCK_NV):
+ * the registers a group may use over its warps of 32 (rounded up), down to
+ * the allocation step of 8, at most 255 (the compiler's most). A megakernel
+ * above it cannot launch at all (CL_OUT_OF_RESOURCES): on an H200, 65536
+ * registers give 64 at 1024 work-items and 128 at 512. 0 when either figure
+ * is unknown (0). Pure. */
+unsigned ck_nv_group_fit_registers(unsigned regs_per_block, size_t group_size);
 
 #endif

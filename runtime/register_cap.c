@@ -12,7 +12,12 @@
  * whose report decides carry a nonce: one more source part, an empty kernel
  * with a name no build had before (ck_register_nonce_source), which the cache
  * has never seen. An explicit cap or none builds once and lets the cache save
- * the compile; a missing report is then only said in the note. */
+ * the compile; a missing report is then only said in the note.
+ * One cap is not the user's to choose: the most registers with which one
+ * group of the context's size fits in a group's register budget. Above it
+ * the megakernel cannot launch (on an H200, the megakernel with the DES
+ * task kernel at 1024 work-items: CL_OUT_OF_RESOURCES), so every build
+ * stays at or below it. */
 #include "register_cap.h"
 #include "clock.h"
 #include "error.h"
@@ -146,7 +151,7 @@ static int read_report(ck_device *dev, cl_program p, ck_megakernel_resources *re
 }
 
 ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, const char *options, unsigned cap,
-                                double deadline, cl_program *out, ck_megakernel_resources *res)
+                                size_t group_size, double deadline, cl_program *out, ck_megakernel_resources *res)
 {
     memset(res, 0, sizeof *res);
     *out = NULL;
@@ -160,7 +165,14 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
     }
     unsigned full = ck_nv_full_occupancy_registers(dev->nv_cc_major, dev->nv_cc_minor, dev->nv_regs_per_cu);
     res->full_occupancy_registers = full;
+    /* The most with which a group launches at all: below the compiler's
+     * own most (255) only for groups above 256 work-items. */
+    unsigned fit = ck_nv_group_fit_registers(dev->nv_regs_per_cu, group_size);
+    unsigned limit = fit && fit < MAX_CAP ? fit : 0u;
     unsigned first = cap == CK_REGISTER_CAP_AUTO ? 0u : cap;
+    int lowered = limit && (first == 0u || first > limit);
+    if (lowered)
+        first = limit;
     ck_status s = build(dev, parts, n, options, first, 0, out);
     if (s != CK_OK)
         return s;
@@ -170,24 +182,30 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
         /* The cache saves the user the compile: no rebuild for the report. */
         const char *why = "the driver's compute cache served this build, so its compiler gave no register report "
                           "(CUDA_CACHE_DISABLE=1 or CK_REGISTER_CAP=auto gives one)";
-        if (first)
+        if (lowered)
+            snprintf(res->note, sizeof res->note, "capped at %u registers: a group of %zu work-items may use %u "
+                     "(the group's cap)%s", first, group_size, dev->nv_regs_per_cu,
+                     known ? "" : "; the driver's cache served the build: no register report");
+        else if (first)
             snprintf(res->note, sizeof res->note, "capped at %u registers as asked%s%s", first,
                      known ? "" : "; ", known ? "" : why);
         else if (!known)
             snprintf(res->note, sizeof res->note, "%s", why);
         return CK_OK;
     }
+    /* Auto's notes say what the first build had: no cap, or the group's. */
+    const char *base = lowered ? "with the group's cap" : "without a cap";
     if (!known) {
         /* Most likely served by the cache: build once more with a nonce. */
         if (ck_now_s() > deadline) {
             snprintf(res->note, sizeof res->note, "auto: the build had no register report (the driver's compute "
-                     "cache served it) and the build's deadline passed before a rebuild; built without a cap");
+                     "cache served it) and the build's deadline passed before a rebuild; built %s", base);
             return CK_OK;
         }
         cl_program fresh = NULL;
-        if (build(dev, parts, n, options, 0, 1, &fresh) != CK_OK) {
+        if (build(dev, parts, n, options, first, 1, &fresh) != CK_OK) {
             snprintf(res->note, sizeof res->note, "auto: the build had no register report and its rebuild for "
-                     "one failed; built without a cap");
+                     "one failed; built %s", base);
             return CK_OK;
         }
         clReleaseProgram(*out);
@@ -195,14 +213,14 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
         known = read_report(dev, *out, res);
     }
     if (!known || !full) {
-        snprintf(res->note, sizeof res->note, "auto: the compiler's report %s; built without a cap",
+        snprintf(res->note, sizeof res->note, "auto: the compiler's report %s; built %s",
                  !known ? "did not give the megakernel's registers, even for a build the driver's cache could "
-                          "not serve" : "came without the device's register budget");
+                          "not serve" : "came without the device's register budget", base);
         return CK_OK;
     }
     if (res->registers <= full) {
         snprintf(res->note, sizeof res->note, "auto: %u registers already let a compute unit hold its most "
-                 "work-items (%u or fewer); no cap", res->registers, full);
+                 "work-items (%u or fewer); no cap%s", res->registers, full, lowered ? " below the group's" : "");
         return CK_OK;
     }
     /* The capped tries, with a nonce each (their reports decide): the cap
@@ -218,7 +236,7 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
         unsigned cap_try = tries[k];
         if (ck_now_s() > deadline) {
             snprintf(res->note, sizeof res->note, "auto: the build's deadline passed before the build capped at %u "
-                     "registers; kept %u registers without a cap", cap_try, before);
+                     "registers; kept %u registers %s", cap_try, before, base);
             return CK_OK;
         }
         cl_program capped = NULL;
@@ -226,12 +244,12 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
         memset(&c, 0, sizeof c);
         if (build(dev, parts, n, options, cap_try, 1, &capped) != CK_OK) {
             snprintf(res->note, sizeof res->note, "auto: the build capped at %u registers failed; kept %u registers "
-                     "without a cap", cap_try, before);
+                     "%s", cap_try, before, base);
             return CK_OK;
         }
         if (!read_report(dev, capped, &c)) {
             snprintf(res->note, sizeof res->note, "auto: the build capped at %u registers was not reported; kept %u "
-                     "registers without a cap", cap_try, before);
+                     "registers %s", cap_try, before, base);
             clReleaseProgram(capped);
             return CK_OK;
         }
@@ -246,19 +264,19 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
         c.register_cap = cap_try;
         c.full_occupancy_registers = full;
         if (cap_try == full)
-            snprintf(c.note, sizeof c.note, "auto: capped at %u registers (%u without a cap), no spill", full, before);
+            snprintf(c.note, sizeof c.note, "auto: capped at %u registers (%u %s), no spill", full, before, base);
         else
-            snprintf(c.note, sizeof c.note, "auto: capped at %u registers (%u without a cap), no spill; at %u "
-                     "registers it spilled %u bytes per work-item", cap_try, before, full, first_spill);
+            snprintf(c.note, sizeof c.note, "auto: capped at %u registers (%u %s), no spill; at %u "
+                     "registers it spilled %u bytes per work-item", cap_try, before, base, full, first_spill);
         *res = c;
         return CK_OK;
     }
     if (n_tries > 1u)
         snprintf(res->note, sizeof res->note, "auto: capped at %u registers the megakernel spills %u bytes per "
-                 "work-item, and at each cap up to %u too; kept %u registers without a cap", full, first_spill,
-                 tries[n_tries - 1u], before);
+                 "work-item, and at each cap up to %u too; kept %u registers %s", full, first_spill,
+                 tries[n_tries - 1u], before, base);
     else
         snprintf(res->note, sizeof res->note, "auto: capped at %u registers the megakernel spills %u bytes per "
-                 "work-item; kept %u registers without a cap", full, first_spill, before);
+                 "work-item; kept %u registers %s", full, first_spill, before, base);
     return CK_OK;
 }

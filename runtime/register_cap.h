@@ -40,11 +40,16 @@ ck_status ck_register_cap_resolve(unsigned option, unsigned *out);
  * (the note says so).
  * With an explicit cap or none, the build is done once, cache or not (the
  * cache saves the compile), and a missing report is said in the note.
+ * Whatever the cap, where the device gives its registers per group, no
+ * build has more than ck_nv_group_fit_registers(that, group_size): above
+ * it a group of `group_size` work-items cannot launch (CL_OUT_OF_RESOURCES),
+ * so no cap or a higher one is lowered to it (the note says so), and
+ * auto's first build is capped there.
  * Errors: those of ck_program_build_parts for the first build;
  * CK_ERR_INVALID_ARGUMENT (internal) for more than
  * CK_REGISTER_CAP_MAX_PARTS parts, on any device. */
 ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, const char *options, unsigned cap,
-                                double deadline, cl_program *out, ck_megakernel_resources *res);
+                                size_t group_size, double deadline, cl_program *out, ck_megakernel_resources *res);
 
 /* The caps CK_REGISTER_CAP_AUTO tries, in order, for a megakernel that
  * the compiler gave `registers` registers without a cap, on a device where

@@ -93,6 +93,25 @@ static void test_full_occupancy_registers(void **state)
     assert_int_equal(ck_nv_full_occupancy_registers(9, 0, 0), 0);       /* unknown register file */
 }
 
+/* The group's cap: the registers a group may use over its warps of 32,
+ * down to a step of 8, at most the compiler's 255. A megakernel above it
+ * does not launch (on an H200, 1024 work-items and the DES task kernel). */
+static void test_group_fit_registers(void **state)
+{
+    (void)state;
+    assert_int_equal(ck_nv_group_fit_registers(65536, 1024), 64);
+    assert_int_equal(ck_nv_group_fit_registers(65536, 512), 128);
+    assert_int_equal(ck_nv_group_fit_registers(65536, 256), 255);  /* 256: the compiler's most is lower */
+    assert_int_equal(ck_nv_group_fit_registers(65536, 64), 255);
+    assert_int_equal(ck_nv_group_fit_registers(65536, 1000), 64);  /* 32 warps, as 1024 */
+    assert_int_equal(ck_nv_group_fit_registers(65536, 993), 64);
+    assert_int_equal(ck_nv_group_fit_registers(65536, 992), 64);   /* 31 warps: 66, down to 64 */
+    assert_int_equal(ck_nv_group_fit_registers(65536, 768), 80);   /* 24 warps: 85, down to 80 */
+    assert_int_equal(ck_nv_group_fit_registers(32768, 1024), 32);
+    assert_int_equal(ck_nv_group_fit_registers(0, 1024), 0);       /* unknown register budget */
+    assert_int_equal(ck_nv_group_fit_registers(65536, 0), 0);
+}
+
 /* The nonce part: a kernel declaration of its own name, different for
  * different seeds, and the parser still reads the megakernel's section of a
  * log that also names the nonce's entry. */
@@ -168,6 +187,7 @@ int main(void)
         cmocka_unit_test(test_cap_tries),
         cmocka_unit_test(test_missing_entry_or_report),
         cmocka_unit_test(test_full_occupancy_registers),
+        cmocka_unit_test(test_group_fit_registers),
         cmocka_unit_test(test_nonce_source),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
