@@ -1,7 +1,8 @@
-/* What NVIDIA's OpenCL compiler says of a kernel's resources, and the
- * register count that lets an NVIDIA compute unit hold as many work-items
- * as it can, and the most with which one group fits at all. Pure functions over text and numbers: no OpenCL calls, so the
- * unit tests check them on any machine. */
+/* What NVIDIA's OpenCL compiler says of a kernel's resources, the register
+ * count that lets an NVIDIA compute unit hold as many work-items as it can,
+ * and the most with which one group fits at all. Pure functions over text
+ * and numbers: no OpenCL calls, so the unit tests check them on any
+ * machine. */
 #ifndef CK_RUNTIME_NV_RESOURCES_H
 #define CK_RUNTIME_NV_RESOURCES_H
 

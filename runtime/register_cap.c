@@ -169,7 +169,7 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
      * own most (255) only for groups above 256 work-items. */
     unsigned fit = ck_nv_group_fit_registers(dev->nv_regs_per_cu, group_size);
     unsigned limit = fit && fit < MAX_CAP ? fit : 0u;
-    unsigned first = cap == CK_REGISTER_CAP_AUTO ? 0u : cap;
+    unsigned first = cap == CK_REGISTER_CAP_AUTO ? 0u : cap, asked = first;
     int lowered = limit && (first == 0u || first > limit);
     if (lowered)
         first = limit;
@@ -183,8 +183,8 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
         const char *why = "the driver's compute cache served this build, so its compiler gave no register report "
                           "(CUDA_CACHE_DISABLE=1 or CK_REGISTER_CAP=auto gives one)";
         if (lowered)
-            snprintf(res->note, sizeof res->note, "capped at %u registers: a group of %zu work-items may use %u "
-                     "(the group's cap)%s", first, group_size, dev->nv_regs_per_cu,
+            snprintf(res->note, sizeof res->note, "capped at %u registers%s: a group of %zu work-items may use %u "
+                     "(the group's cap)%s", first, asked ? ", not as asked" : "", group_size, dev->nv_regs_per_cu,
                      known ? "" : "; the driver's cache served the build: no register report");
         else if (first)
             snprintf(res->note, sizeof res->note, "capped at %u registers as asked%s%s", first,
