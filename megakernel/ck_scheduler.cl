@@ -300,45 +300,29 @@ uint ck_task_publish_batch(CK_PTR s, CK_PTR ch, uint max_workers, uint v, uint l
     return n - first;
 }
 
-/* The token holder: publishes the written tickets below `limit` (at most
- * sixteen). The records and claim words come first; one system-scope fence
- * then makes the table loads acquire loads (the host wrote the table) and
- * orders the records before the visible count, instead of an acquiring
- * reread of the state by every claimer (one more bus round trip per task)
- * and a release store per word. `v0` is the holder's cursor (the token's).
- * Holders alone write VISIBLE, by adds (an express take's add may still be
- * on its way when the next holder's lands), and GROUPS; the token's acquire
- * ordered the previous holder's writes before these reads, and the caller's
- * release of the token (with cursor v0 + the count returned) orders these
- * writes before the next holder's reads.
- *
- * `*took`: on entry nonzero if the caller is the poller (an idle worker):
- * then `limit` is the cursor + CK_TASK_PUBLISH_MAX, and when the
- * pass published fewer than that (no more tickets wait) and an idle unit
- * can be had, it keeps a group of the oldest ticket it published (group 0
- * unless a claimer from a lagging head took it first), without racing the
- * other workers for it or reading the table again; that group is counted in
- * neither GROUPS nor TAKEN. On return, that ticket's entry + 1 plus the
- * kept group times 65536, or 0.
+/* The scheduler, holding the poller token: publishes the written tickets
+ * below `limit` (at most sixteen). The records and claim words come first;
+ * one system-scope fence then makes the table loads acquire loads (the host
+ * wrote the table) and orders the records before the visible count, instead
+ * of an acquiring reread of the state by every claimer (one more bus round
+ * trip per task) and a release store per word. `v0` is the holder's cursor
+ * (the token's). Holders alone write VISIBLE, by adds (an express take's
+ * add may still be on its way when the next holder's lands), and GROUPS;
+ * the token's acquire ordered the previous holder's writes before these
+ * reads, and the caller's release of the token (with cursor v0 + the count
+ * returned) orders these writes before the next holder's reads.
  * Each batch writes its tickets' claim words (ck_task_publish_batch): the
  * descriptors are at hand there, where a loop over the published tickets
  * here read each one back from device memory, one trip after another (a
- * burst of empty tasks: 1.13-1.17 -> 1.25-1.30 M/s on an H200 without that loop,
- * docs/RESULTS.md).
- * (Measured on the H100 with device timestamps: the pass took 3.1 us from
- * the table's answer to the visible count while every word had its own
- * release and the kept group its own count; docs/RESULTS.md.) */
-uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint v0, uint limit, uint sched, uint *held,
-                     uint *took)
+ * burst of empty tasks: 1.13-1.17 -> 1.25-1.30 M/s on an H200 without that
+ * loop, docs/RESULTS.md). A poller (an idle worker) publishes from the
+ * pairs its poll round read instead (ck_poll_publish). */
+uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint v0, uint limit, uint sched, uint *held)
 {
     /* The group count is the holder's own: read before the table, so that
      * no trip to device memory sits between the fence and the stores. */
     uint v = v0;
     uint groups = ck_load_relaxed(s + CK_H_TASK_GROUPS); /* + the groups of the tickets published */
-    uint want = *took;
-    *took = 0u;
-    if (want)
-        limit = v0 + CK_TASK_PUBLISH_MAX;
     #pragma unroll 1
     for (uint b = 0; b < 4u && (int)(limit - v) > 0; ++b) {
         uint n = ck_task_publish_batch(s, ch, max_workers, v, limit, &groups, sched, held);
@@ -348,32 +332,9 @@ uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint v0, uint limit,
     }
     if (v == v0)
         return 0u;
-    uint keep = 0u;
-    if (want && (v != limit || *held)) {
-        if ((int)ck_fetch_add_relaxed(s + CK_H_IDLE, 0u - 1u) > 0)
-            keep = 1u;
-        else
-            ck_fetch_add_relaxed(s + CK_H_IDLE, 1u); /* the scheduler has a claim on every idle worker */
-    }
-    uint kept = 0u; /* the group the poller keeps */
-    if (keep) {
-        /* A claim like any other (a claimer from a lagging head may have
-         * taken a group of the oldest ticket already), before the tickets
-         * are visible, so usually group 0. */
-        CK_PTR R = s + CK_SH_TASK(max_workers, v0 & (CK_TASK_SLOTS - 1u));
-        uint c = ck_fetch_sub(R + CK_T_CLAIM, 1u);
-        if (c > CK_CLAIM_BIAS) {
-            kept = CK_TASK_DESC_GROUPS(ck_load_relaxed(R + CK_T_DESC)) - (c - CK_CLAIM_BIAS);
-        } else {
-            keep = 0u;
-            ck_fetch_add_relaxed(s + CK_H_IDLE, 1u);
-        }
-    }
     ck_sys_fence_acq_rel();
-    ck_store_relaxed(s + CK_H_TASK_GROUPS, groups - keep);
+    ck_store_relaxed(s + CK_H_TASK_GROUPS, groups);
     ck_fetch_add_relaxed(s + CK_H_TASK_VISIBLE, v - v0);
-    if (keep)
-        *took = (v0 & (CK_TASK_SLOTS - 1u)) + 1u + (kept << 16);
     return v - v0;
 }
 
@@ -386,12 +347,12 @@ uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint v0, uint limit,
 void ck_sched_tasks(local ck_sched_t *S, uint posted, uint ptok, uint drained)
 {
     CK_PTR s = S->s;
-    uint held = 0, took = 0u;
+    uint held = 0u;
     if (CK_TOK_STATE(ptok) == CK_POLLER_SCHED) {
         if (!drained)
             return;
         uint v0 = ck_tok_cursor(s, ptok);
-        uint n = ck_task_publish(s, S->ch, S->max_workers, v0, posted, 1u, &held, &took);
+        uint n = ck_task_publish(s, S->ch, S->max_workers, v0, posted, 1u, &held);
         ck_store_release(s + CK_H_TASK_POLLER, CK_TOK(v0 + n, 0u));
         return;
     }
@@ -401,7 +362,7 @@ void ck_sched_tasks(local ck_sched_t *S, uint posted, uint ptok, uint drained)
     uint v0 = ck_tok_cursor(s, t);
     if ((int)(posted - v0) <= 0 || ck_cas(s + CK_H_TASK_POLLER, t, t | 2u) != t)
         return;
-    uint n = ck_task_publish(s, S->ch, S->max_workers, v0, posted, drained, &held, &took);
+    uint n = ck_task_publish(s, S->ch, S->max_workers, v0, posted, drained, &held);
     ck_store_release(s + CK_H_TASK_POLLER, CK_TOK(v0 + n, 0u));
 }
 
@@ -716,6 +677,7 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
 #define CK_WORK_TASK  3u   /* a group of a task of the task table */
 #define CK_WORK_POLL  4u   /* the poller's group reads the task table (ck_task_poll_round) */
 #define CK_POLL_ROUNDS 64u /* rounds of the table's poll between two calls of ck_find_work */
+#define CK_POLL_PAIRS  16u /* pairs a poll round reads: tickets v .. v + 15 (ck_poll_publish) */
 #define CK_POLL_TOOK  1u   /* a task the poll round took: its descriptor and ticket came with it */
 #define CK_POLL_ARGS  2u   /* ... and all its argument words (on its express line) */
 #define CK_TASK_SCAN  64u  /* tickets a worker looks at per attempt */
@@ -855,17 +817,11 @@ uint ck_find_fork_record(CK_PTR s, uint max_workers, uint t)
     }
 }
 
-/* The poller (thread 0, holding the token): publishes the written tickets
- * (ck_task_publish) and keeps a group (usually 0) of the oldest when no
- * more wait. A full batch: more tickets may be written, so the poller goes
- * on publishing (a burst gets one publisher, and the other workers claim).
- * Fewer, or the next ticket is the scheduler's: the token goes back, or over
- * to it. Returns CK_WORK_TASK with the kept group in out (entry, group),
- * else CK_WORK_GROUP; `st` as ck_find_work's. */
-#define CK_FW_HOT     0u
-#define CK_FW_POLLER  1u
+/* Thread 0's idle state, kept between calls of ck_find_work. */
+#define CK_FW_HOT     0u /* holds its cluster's hot token                        */
+#define CK_FW_POLLER  1u /* the poller token as held (with its cursor), or 0     */
 #define CK_FW_BACKOFF 2u
-#define CK_FW_PUBLISH 3u
+#define CK_FW_PUBLISH 3u /* a burst: the poller publishes and polls, claims nothing */
 #define CK_FW_WORDS   4u
 /* The worker leaves idleness: its tokens were let go. */
 void ck_fw_clear(uint *st)
@@ -873,32 +829,98 @@ void ck_fw_clear(uint *st)
     for (uint i = 0; i < CK_FW_WORDS; ++i)
         st[i] = 0u;
 }
-uint ck_poller_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint tokw, uint *idle, uint *st, uint *out)
+
+/* The poller (thread 0, holding the token at cursor v) publishes the run of
+ * written tickets from v among the CK_POLL_PAIRS pairs its group's poll
+ * round read (pairs[i]: ticket v + i's state and descriptor, each loaded
+ * with acquire at system scope), with no further read of the table: the
+ * records, a release fence, the claim words (a claimer that scans from a
+ * head a table's lap behind may decrement one before the ticket is
+ * visible, and its acquire then sees the record), then one system-scope
+ * fence before the group and visible counts, as ck_task_publish. A whole
+ * window published: more may be written, so the poller keeps the token
+ * (its cursor moved) and polls again at once while the others claim.
+ * Fewer, or a ticket after a message (the scheduler's): the poller keeps a
+ * group (usually 0) of the oldest if an idle unit can be had, and the
+ * token goes back with the cursor, or over to the scheduler.
+ * Before, thread 0 published a burst from ck_find_work by reading the table
+ * again, four pairs a trip, the trips one after another: four trips a window
+ * of sixteen, which bounded a burst to about 1.3 M tasks/s on an H200.
+ * Returns CK_WORK_TASK with the kept group (out: entry, group), CK_WORK_POLL
+ * with the cursor in out[0] (the token still held), or CK_WORK_GROUP. */
+uint ck_poll_publish(CK_PTR s, uint max_workers, uint v, local ulong *pairs, uint np, uint tokw, uint *idle,
+                     uint *st, uint *out)
 {
-    uint held = 0u, took = 1u;
-    uint v0 = ck_tok_cursor(s, st[CK_FW_POLLER]);
-    uint n = ck_task_publish(s, ch, max_workers, v0, 0u, 0u, &held, &took);
-    st[CK_FW_PUBLISH] = n == CK_TASK_PUBLISH_MAX && !held;
-    if (!st[CK_FW_PUBLISH] && (n || held)) {
-        ck_store_release(s + CK_H_TASK_POLLER, CK_TOK(v0 + n, held ? CK_POLLER_SCHED : 0u));
-        st[CK_FW_POLLER] = 0u;
-    } else if (n) {
-        /* Still held: the token's own cursor moves (only its holder writes
-         * it; ck_task_poll_decide's release adds to it). */
-        st[CK_FW_POLLER] = CK_TOK(v0 + n, 1u);
-        ck_store_relaxed(s + CK_H_TASK_POLLER, st[CK_FW_POLLER]);
+    uint groups = ck_load_relaxed(s + CK_H_TASK_GROUPS); /* the holder's own count */
+    uint n = 0u, held = 0u;
+    #pragma unroll 1
+    for (; n < np; ++n) {
+        ulong p = pairs[n];
+        uint d = (uint)(p >> 32);
+        if ((uint)p != 2u * (v + n) + 1u)
+            break; /* not written yet */
+        if (d & CK_TASK_DESC_AFTER_MSG) {
+            held = 1u; /* the scheduler's to publish, after the messages before it */
+            break;
+        }
+        CK_PTR R = s + CK_SH_TASK(max_workers, (v + n) & (CK_TASK_SLOTS - 1u));
+        ck_store_relaxed(R + CK_T_DONE, 0u);
+        ck_store_relaxed(R + CK_T_TICKET, v + n);
+        ck_store_relaxed(R + CK_T_DESC, d);
+        groups += CK_TASK_DESC_GROUPS(d);
     }
-    if (!took)
+    uint keep = 0u, kept = 0u;
+    if (n) {
+        ck_fence_release();
+        #pragma unroll 1
+        for (uint i = 0; i < n; ++i)
+            ck_store_relaxed(s + CK_SH_TASK(max_workers, (v + i) & (CK_TASK_SLOTS - 1u)) + CK_T_CLAIM,
+                             CK_CLAIM_BIAS + CK_TASK_DESC_GROUPS((uint)(pairs[i] >> 32)));
+        if (n < np || held) {
+            if ((int)ck_fetch_add_relaxed(s + CK_H_IDLE, 0u - 1u) > 0)
+                keep = 1u;
+            else
+                ck_fetch_add_relaxed(s + CK_H_IDLE, 1u); /* the scheduler has a claim on every idle worker */
+        }
+        if (keep) {
+            /* A claim like any other (a claimer from a lagging head may have
+             * taken a group of the oldest ticket already), before the
+             * tickets are visible, so usually group 0. */
+            CK_PTR R = s + CK_SH_TASK(max_workers, v & (CK_TASK_SLOTS - 1u));
+            uint c = ck_fetch_sub(R + CK_T_CLAIM, 1u);
+            if (c > CK_CLAIM_BIAS) {
+                kept = CK_TASK_DESC_GROUPS((uint)(pairs[0] >> 32)) - (c - CK_CLAIM_BIAS);
+            } else {
+                keep = 0u;
+                ck_fetch_add_relaxed(s + CK_H_IDLE, 1u);
+            }
+        }
+        ck_sys_fence_acq_rel();
+        ck_store_relaxed(s + CK_H_TASK_GROUPS, groups - keep);
+        ck_fetch_add_relaxed(s + CK_H_TASK_VISIBLE, n);
+    }
+    if (n == np && !held) {
+        /* Still held: the token's own cursor moves (only its holder writes
+         * it; ck_task_poll_decide's relaxed add continues from it). */
+        st[CK_FW_POLLER] = CK_TOK(v + n, 1u);
+        st[CK_FW_PUBLISH] = 1u;
+        ck_store_relaxed(s + CK_H_TASK_POLLER, st[CK_FW_POLLER]);
+        out[0] = v + n;
+        return CK_WORK_POLL;
+    }
+    ck_store_release(s + CK_H_TASK_POLLER, CK_TOK(v + n, held ? CK_POLLER_SCHED : 0u));
+    st[CK_FW_POLLER] = 0u;
+    st[CK_FW_PUBLISH] = 0u;
+    if (!keep)
         return CK_WORK_GROUP;
-    if (st[CK_FW_POLLER])
-        ck_store_release(s + CK_H_TASK_POLLER, st[CK_FW_POLLER] & ~3u);
     if (st[CK_FW_HOT])
         ck_store_relaxed(s + tokw, 0u);
     ck_fw_clear(st);
     *idle = 0;
-    out[0] = (took & 0xffffu) - 1u;
-    out[1] = took >> 16; /* the kept group */
+    out[0] = v & (CK_TASK_SLOTS - 1u);
+    out[1] = kept;
     out[2] = 0u;
+    out[3] = 0u;
     return CK_WORK_TASK;
 }
 
@@ -910,7 +932,8 @@ uint ck_poller_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint tokw, uint *i
  * worker back from a kill once it has decided. `st` is thread 0's idle
  * state kept between calls (CK_FW_*; CK_FW_POLLER the token as held, with
  * its cursor): the worker returns CK_WORK_POLL, with the ticket to read in
- * out[0], while it holds the poller token, and its group then polls the
+ * out[0] and in out[2] whether a burst is on (the round reads the whole
+ * window), while it holds the poller token, and its group then polls the
  * task table (ck_task_poll_round) before it calls again; any other return
  * leaves `st` zero (every token let go). */
 uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uint killed, uint *out, uint *st)
@@ -957,20 +980,6 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
                 poller = t | 1u; /* the token as held: nonzero, with the cursor */
                 publishing = 0;
             }
-        }
-        /* The poller publishes written tickets itself, batch after batch,
-         * while a burst lasts (its group's reads of the express line found
-         * more than one ticket written, ck_task_poll_decide): one trip per
-         * batch, the other workers claim. */
-        if (CK_TASKS_BUILD && poller && publishing) {
-            st[CK_FW_HOT] = hot;
-            st[CK_FW_POLLER] = poller;
-            st[CK_FW_BACKOFF] = 0u;
-            st[CK_FW_PUBLISH] = publishing;
-            if (ck_poller_publish(s, ch, max_workers, tokw, idle, st, out) == CK_WORK_TASK)
-                return CK_WORK_TASK;
-            poller = st[CK_FW_POLLER];
-            publishing = st[CK_FW_PUBLISH];
         }
         if ((int)ck_load_relaxed(s + CK_H_PROMISED) > 0) {
             if ((int)ck_fetch_sub(s + CK_H_PROMISED, 1u) > 0) {
@@ -1039,12 +1048,16 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
             ck_fw_clear(st);
             return CK_WORK_LEAVE;
         }
-        if (CK_TASKS_BUILD && poller && !publishing) {
+        /* The poller's group polls, and in a burst publishes from what it
+         * read (ck_poll_publish: `publishing` then keeps the poller off
+         * the claims above, the other workers claim). */
+        if (CK_TASKS_BUILD && poller) {
             st[CK_FW_HOT] = hot;
             st[CK_FW_POLLER] = poller;
             st[CK_FW_BACKOFF] = 0u;
-            st[CK_FW_PUBLISH] = 0u;
+            st[CK_FW_PUBLISH] = publishing;
             out[0] = ck_tok_cursor(s, poller); /* the ticket to read */
+            out[2] = publishing;               /* the round reads the whole window */
             return CK_WORK_POLL;
         }
         if (!looking)
@@ -1054,7 +1067,8 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
 
 /* Thread 0 of the poller's group, after the group's batched read of the
  * table (ck_task_poll_round): line[0..15] the express line of ticket v's
- * entry, line[16] ticket v's pair (acquire), line[17] ticket v + 1's pair.
+ * entry, line[16 + i] ticket v + i's pair (acquire) for i below np (2, or
+ * CK_POLL_PAIRS while a burst lasts).
  * Express: ticket v alone is written, is not the scheduler's (after a
  * message), and every word of its express line carries its tag: then the
  * poller takes an idle unit, writes the ticket's record with group 0 taken,
@@ -1062,26 +1076,28 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
  * it already holds (no second read of the table; no system fence for a
  * task of one group: the acquire load of the pair ordered the host's writes
  * before whatever the group reads next; more than CK_CH_XL_ARGS argument
- * words are read from the entry's tail as before). Otherwise the written tickets are
- * published as before, by thread 0 alone in ck_find_work (the publish flag
- * in `st`; ck_poller_publish reads the table again), and the poller keeps
- * group 0 of the oldest when no more wait: published from here, a burst
- * paid the group's barriers on every batch (1.01-1.07 M empty tasks/s on
- * the H100 against 1.13 M, docs/RESULTS.md). Returns
- * CK_WORK_TASK (out: entry, group 0, then CK_POLL_TOOK, with CK_POLL_ARGS
- * if its arguments are all on the line, and the ticket),
- * CK_WORK_POLL to poll again, or CK_WORK_GROUP to go back to
- * ck_find_work (to publish, or other work may be there). */
-uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, local ulong *line, uint *idle,
-                         uint *st, uint *out)
+ * words are read from the entry's tail as before). Tickets v and v + 1
+ * both written in a round of two pairs: a burst, so the next round reads
+ * the whole window (the publish flag in `st`). Otherwise the written run
+ * is published from the pairs the round read (ck_poll_publish), and the
+ * poller keeps a group of the oldest when no more wait. Returns
+ * CK_WORK_TASK (out: entry, group, then CK_POLL_TOOK, with CK_POLL_ARGS if
+ * its arguments are all on the line, and the ticket, for an express take),
+ * CK_WORK_POLL to poll again (out[0] the ticket to read), or CK_WORK_GROUP
+ * to go back to ck_find_work (other work may be there). */
+uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, local ulong *line, uint np,
+                         uint *idle, uint *st, uint *out)
 {
     uint e = v & (CK_TASK_SLOTS - 1u);
     uint clusters = CK_HOT_CLUSTERS(max_workers);
     uint tokw = CK_H_HOT + (w & (clusters - 1u)) * CK_LINE;
     ulong p0 = line[16];
     uint desc = (uint)(p0 >> 32);
-    if ((uint)p0 != 2u * v + 1u)
+    out[0] = v;
+    if ((uint)p0 != 2u * v + 1u) {
+        st[CK_FW_PUBLISH] = 0u; /* a burst is over: the poller may claim again */
         return CK_WORK_POLL; /* ticket v not written yet */
+    }
     uint nw = CK_TASK_DESC_NW(desc), groups = CK_TASK_DESC_GROUPS(desc);
     uint tag = v + 1u;
     /* Ticket v alone (not v + 1 too), not the scheduler's, and its line
@@ -1147,20 +1163,30 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
         out[3] = v;
         return CK_WORK_TASK;
     }
-    st[CK_FW_PUBLISH] = 1u; /* ck_find_work publishes it (ck_poller_publish) */
-    return CK_WORK_GROUP;
+    if (np < CK_POLL_PAIRS && (desc & CK_TASK_DESC_AFTER_MSG) == 0u && (uint)line[17] == 2u * v + 3u) {
+        st[CK_FW_PUBLISH] = 1u; /* a burst: the next round reads the whole window, at once */
+        return CK_WORK_POLL;
+    }
+    return ck_poll_publish(s, max_workers, v, line + CK_CH_XL_WORDS / 2u, np, tokw, idle, st, out);
 }
 
 /* The poller's group polls the task table: its first CK_CH_XL_WORDS / 2
  * work-items read ticket v's express line (one 128-byte line, a single
  * trip across the bus; tools/dispatch_path_cuda.cu measured a line read by
  * one thread in two pieces 2 us slower), two more the pairs of tickets v
- * and v + 1, all at once; another work-item meanwhile looks whether other
- * work waits (a promised fork, a launch group, a visible task, the end),
- * and thread 0 then decides (ck_task_poll_decide). Rounds repeat while
- * nothing is written and nothing else waits. On return scratch holds the work as ck_worker
- * reads it (any kind but CK_WORK_TASK: go back to ck_find_work). A group
- * of fewer than 18 work-items reads the words in turns.
+ * and v + 1 (while a burst lasts, `wide`: the sixteen of v .. v + 15), all
+ * at once; another work-item meanwhile looks whether other work waits (a
+ * promised fork, a launch group, a visible task, the end), and thread 0
+ * then decides (ck_task_poll_decide). Rounds repeat while nothing is
+ * written and nothing else waits, and while a burst is being published
+ * (the cursor moves by a window a round) unless a fork, the end or the
+ * round limit asks for the worker. On return scratch holds the work as
+ * ck_worker reads it (any kind but CK_WORK_TASK: go back to ck_find_work).
+ * A group with fewer work-items than words reads them in turns.
+ *
+ * The two-pair round while idle keeps the poll as small as it was; a round
+ * that read all sixteen pairs every time measured the same (H200, session
+ * 37, docs/RESULTS.md), so the narrow one is kept for the bus's sake.
  *
  * Every work-item's word comes from the same load instruction (an acquire
  * at system scope; only the address differs), and the look for other work
@@ -1172,41 +1198,47 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
  * from 64 registers to 56 (H200, docs/RESULTS.md). */
 #define CK_SCR_POLL_OTHER 6u /* a primitives' broadcast word, free between kernels */
 #define CK_XL_START 17u /* xline: a task group 0's start time (the poll's word 17 is free then) */
-void ck_task_poll_round(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, local uint *scratch,
+void ck_task_poll_round(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, uint wide, local uint *scratch,
                         local ulong *line, uint *idle, uint *st)
 {
     uint lid = get_local_id(0);
-    uint e = v & (CK_TASK_SLOTS - 1u);
-    CK_PTR64 xl = (CK_PTR64)(ch + CK_CH_TASK_ENTRY + e * CK_CH_TE_WORDS);
     CK_PTR64 pairs = (CK_PTR64)(ch + CK_CH_TASK_STATE);
     for (uint round = 0;; ++round) {
-        for (uint i = lid; i < CK_CH_XL_WORDS / 2u + 2u; i += get_local_size(0)) {
-            /* Words 0-15: the line; 16, 17: the pairs of tickets v, v + 1. */
+        CK_PTR64 xl = (CK_PTR64)(ch + CK_CH_TASK_ENTRY + (v & (CK_TASK_SLOTS - 1u)) * CK_CH_TE_WORDS);
+        uint np = wide ? CK_POLL_PAIRS : 2u;
+        for (uint i = lid; i < CK_CH_XL_WORDS / 2u + np; i += get_local_size(0)) {
+            /* Words 0-15: the line; 16 on: the pairs of tickets v, v + 1, ... */
             uint pair = i - CK_CH_XL_WORDS / 2u;
             line[i] = ck_sys_load64_acquire(i < CK_CH_XL_WORDS / 2u ? xl + i
                                                                     : pairs + ((v + pair) & (CK_TASK_SLOTS - 1u)));
         }
+        /* Bit 1: something asks for this worker (a promised fork, the end,
+         * or enough rounds); bit 0: other work is visible. A poller that is
+         * publishing a burst goes on for bit 1 only. */
         if (lid == (get_local_size(0) > 32u ? 32u : 0u))
-            scratch[CK_SCR_POLL_OTHER] = (int)ck_load_relaxed(s + CK_H_PROMISED) > 0 || ck_claim_possible(s) ||
-                                         ck_task_possible(s) || ck_load_relaxed(s + CK_H_EXIT) ||
-                                         round >= CK_POLL_ROUNDS;
+            scratch[CK_SCR_POLL_OTHER] =
+                ((int)ck_load_relaxed(s + CK_H_PROMISED) > 0 || ck_load_relaxed(s + CK_H_EXIT) ||
+                 round >= CK_POLL_ROUNDS) * 2u +
+                (ck_claim_possible(s) || ck_task_possible(s));
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid == 0u) {
             uint other = scratch[CK_SCR_POLL_OTHER];
             uint out[4] = {0u, 0u, 0u, 0u};
-            uint kind = ck_task_poll_decide(s, ch, max_workers, w, v, line, idle, st, out);
-            if (kind == CK_WORK_POLL && other)
+            uint kind = ck_task_poll_decide(s, ch, max_workers, w, v, line, np, idle, st, out);
+            if (kind == CK_WORK_POLL && (other & (st[CK_FW_PUBLISH] ? 2u : 3u)))
                 kind = CK_WORK_GROUP;
             scratch[0] = kind;
             scratch[1] = out[0];
             scratch[2] = out[1];
-            scratch[3] = 0u;
+            scratch[3] = st[CK_FW_PUBLISH]; /* the next round's width */
             scratch[4] = out[3];
             scratch[5] = out[2];
             scratch[CK_SCR_BAR_KNOWN] = 0u;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         uint kind = scratch[0];
+        v = scratch[1]; /* the cursor: moved by a publication */
+        wide = scratch[3];
         barrier(CLK_LOCAL_MEM_FENCE);
         if (kind != CK_WORK_POLL)
             return;
@@ -1244,7 +1276,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
          * back as CK_WORK_TASK (f: CK_POLL_TOOK, CK_POLL_ARGS), anything
          * else sends thread 0 back to ck_find_work. */
         if (CK_TASKS_BUILD && kind == CK_WORK_POLL) {
-            ck_task_poll_round(s, ch, max_workers, w, slot, scratch, xline, &idle, fw);
+            ck_task_poll_round(s, ch, max_workers, w, slot, resume, scratch, xline, &idle, fw);
             kind = scratch[0];
             slot = scratch[1];
             group = scratch[2];
@@ -1402,7 +1434,7 @@ kernel void ck_megakernel(CK_PTR sched, CK_PTR ch, CK_PTR poll, global uchar *ar
     local ck_sched_t sched_state; /* group 0's scheduler only */
     local ck_locals_t locals;
     local uchar pool[CK_LOCAL_POOL_BYTES] __attribute__((aligned(16)));
-    local ulong xline[CK_CH_XL_WORDS / 2u + 2u]; /* the task poller's read of the table */
+    local ulong xline[CK_CH_XL_WORDS / 2u + CK_POLL_PAIRS]; /* the task poller's read of the table */
     uint n;
     int ticket = ck_discover(poll, ch, scratch, &n);
     if (ticket < 0)

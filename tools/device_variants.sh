@@ -6,7 +6,9 @@
 # `git archive COMMIT | tar -x -C .exp/NAME`; carry .exp) in parallel, runs
 # `ckbench --json` on each in turn, ROUNDS times interleaved, prints one line
 # of key figures per run, and the registers of each tree's two megakernels
-# (ptxas -v on the PTX ckbench built: mk1 without tasks, mk2 with).
+# (ptxas -v on the PTX ckbench built: mk1 without tasks, mk2 with). A file
+# .exp/NAME/ckbench.env (VAR=value lines) sets the environment of NAME's
+# ckbench runs, e.g. CK_REGISTER_CAP=48.
 # Usage: tools/device_variants.sh OUTDIR [ROUNDS]
 set -u
 out=${1:?usage: device_variants.sh OUTDIR [ROUNDS]}; rounds=${2:-2}
@@ -49,8 +51,12 @@ print(f"{n:10s} launch {j['launch_rt_us_median']:6.2f} us p99 {j['launch_rt_us_p
 EOF
 }
 for r in $(seq 1 "$rounds"); do
-  for n in "${names[@]}"; do
-    timeout 200 "/tmp/v_$n/tools/ckbench" --device NVIDIA --json "${cuda[@]}" >"$out/${n}_$r.json" 2>"$out/${n}_$r.err"
+  for i in "${!names[@]}"; do
+    n=${names[$i]}
+    # A variant's ckbench.env (VAR=value lines, e.g. CK_REGISTER_CAP=48)
+    # sets the environment of its runs.
+    envs=(); [ -f "${srcs[$i]}/ckbench.env" ] && mapfile -t envs <"${srcs[$i]}/ckbench.env"
+    env "${envs[@]}" timeout 200 "/tmp/v_$n/tools/ckbench" --device NVIDIA --json "${cuda[@]}" >"$out/${n}_$r.json" 2>"$out/${n}_$r.err"
     line "$n" "$out/${n}_$r.json"
   done
 done

@@ -1,6 +1,7 @@
 /* The task API on PoCL (path argv[1], kernels argv[2], chaos seeds argv[3]):
  * tasks run with their logical ids and arguments, local memory, the most
- * argument words, errors that reserve nothing, four host threads spawning
+ * argument words, bursts round the table at a work-group narrower than the
+ * poll's words, errors that reserve nothing, four host threads spawning
  * with checks and waits interleaved, a full table (a spawn that times out
  * leaves the table intact, and everything runs once the table drains),
  * tasks and ordinary launches (which go through the table) beside a
@@ -29,10 +30,11 @@ static unsigned chaos_seeds = 2;
 static ck_context *ctx;
 static unsigned wg;
 
-static ck_context *make_with(uint64_t seed, int launch_path)
+/* A context with tasks; `group_size` 0 is the default work-group size. */
+static ck_context *make_sized(uint64_t seed, int launch_path, unsigned group_size)
 {
     ck_context_options o = {.timeout_s = 120, .chaos_seed = seed, .quiet_warnings = 1, .tasks = 1,
-                            .launch_path = launch_path};
+                            .launch_path = launch_path, .work_group_size = group_size};
     ck_path_parse(path_name, &o.device.path);
     o.device.device = getenv("CK_DEVICE") ? NULL : "Portable Computing Language";
     ck_context *c;
@@ -44,6 +46,7 @@ static ck_context *make_with(uint64_t seed, int launch_path)
     return c;
 }
 
+static ck_context *make_with(uint64_t seed, int launch_path) { return make_sized(seed, launch_path, 0); }
 static ck_context *make(uint64_t seed) { return make_with(seed, CK_LAUNCH_PATH_AUTO); }
 
 static int setup(void **state)
@@ -81,6 +84,32 @@ static uint32_t stamp_value(uint32_t key, unsigned g, unsigned groups, unsigned 
     return key ^ (g << 20) ^ (groups << 26) ^ lid;
 }
 
+/* A zeroed host array of `words` words and a device buffer holding it. */
+static uint32_t *zeroed_pair(ck_context *c, size_t words, ck_buffer *b)
+{
+    uint32_t *out = calloc(words, 4);
+    assert_non_null(out);
+    assert_int_equal(ck_buffer_alloc(c, words * 4, b), CK_OK);
+    assert_int_equal(ck_buffer_write(c, *b, 0, out, words * 4), CK_OK);
+    return out;
+}
+
+/* The stamps of n tasks of 1 + i % 4 groups of `width` work-items, task i
+ * keyed mul * (i + 1): each group it has wrote its value, the rest zero. */
+static void check_stamps(const uint32_t *out, unsigned n, unsigned width, uint32_t mul)
+{
+    for (unsigned i = 0; i < n; ++i) {
+        unsigned groups = 1 + i % 4;
+        for (unsigned g = 0; g < 4; ++g)
+            for (unsigned l = 0; l < width; ++l) {
+                uint32_t got = out[(size_t)i * 4 * width + g * width + l];
+                uint32_t want = g < groups ? stamp_value(mul * (i + 1), g, groups, l) : 0u;
+                if (got != want)
+                    fail_msg("task %u group %u item %u: got %#x, want %#x", i, g, l, got, want);
+            }
+    }
+}
+
 /* 600 tasks of 1..4 groups: every work-item of every task wrote its value
  * (logical group ids, group count and both arguments arrived), and each
  * task's statistics say its group count. */
@@ -89,11 +118,8 @@ static void test_tasks_run_with_their_ids_and_arguments(void **state)
     (void)state;
     enum { N = 600 };
     size_t words = (size_t)N * 4 * wg;
-    uint32_t *out = calloc(words, 4);
-    assert_non_null(out);
     ck_buffer b;
-    assert_int_equal(ck_buffer_alloc(ctx, words * 4, &b), CK_OK);
-    assert_int_equal(ck_buffer_write(ctx, b, 0, out, words * 4), CK_OK);
+    uint32_t *out = zeroed_pair(ctx, words, &b);
     ck_kernel k = find(ctx, "stamp");
     ck_task *tasks = calloc(N, sizeof *tasks);
     assert_non_null(tasks);
@@ -108,16 +134,7 @@ static void test_tasks_run_with_their_ids_and_arguments(void **state)
         assert_int_equal(ck_task_check(tasks[i]), 1);
     }
     assert_int_equal(ck_buffer_read(ctx, b, 0, out, words * 4), CK_OK);
-    for (unsigned i = 0; i < N; ++i) {
-        unsigned groups = 1 + i % 4;
-        for (unsigned g = 0; g < 4; ++g)
-            for (unsigned l = 0; l < wg; ++l) {
-                uint32_t got = out[(size_t)i * 4 * wg + g * wg + l];
-                uint32_t want = g < groups ? stamp_value(0x9e3779b9u * (i + 1), g, groups, l) : 0u;
-                if (got != want)
-                    fail_msg("task %u group %u item %u: got %#x, want %#x", i, g, l, got, want);
-            }
-    }
+    check_stamps(out, N, wg, 0x9e3779b9u);
     ck_task_stats st;
     assert_int_equal(ck_task_get_stats(tasks[N - 1], &st), CK_OK);
     assert_int_equal(st.groups, 1 + (N - 1) % 4);
@@ -126,6 +143,38 @@ static void test_tasks_run_with_their_ids_and_arguments(void **state)
     free(tasks);
     free(out);
     assert_int_equal(ck_buffer_free(ctx, b), CK_OK);
+}
+
+/* Bursts at a work-group narrower than the poll round's words (eight
+ * work-items read the express line and up to sixteen pairs in turns): 5000
+ * tasks of 1..4 groups spawned without a wait, so the poller publishes
+ * whole windows from its rounds and the tickets go round the table (4096
+ * entries) once; every work-item of every task wrote its value. Its own
+ * context: the shared one goes first (on PoCL a running megakernel keeps
+ * the device's threads, so a second one could not start beside it). */
+static void test_bursts_round_the_table_at_a_narrow_group(void **state)
+{
+    (void)state;
+    enum { N = 5000, G = 8 };
+    if (ctx) {
+        assert_int_equal(ck_context_destroy(ctx), CK_OK);
+        ctx = NULL;
+    }
+    ck_context *c = make_sized(0, CK_LAUNCH_PATH_AUTO, G);
+    size_t words = (size_t)N * 4 * G;
+    ck_buffer b;
+    uint32_t *out = zeroed_pair(c, words, &b);
+    ck_kernel k = find(c, "stamp");
+    for (unsigned i = 0; i < N; ++i) {
+        ck_arg a[3] = {ck_arg_buffer(b), ck_arg_uint(i), ck_arg_uint(0x85ebca6bu * (i + 1))};
+        spawn(c, k, 1 + i % 4, a, 3);
+    }
+    assert_int_equal(ck_task_wait_all(c, 60), CK_OK);
+    assert_int_equal(ck_buffer_read(c, b, 0, out, words * 4), CK_OK);
+    check_stamps(out, N, G, 0x85ebca6bu);
+    free(out);
+    assert_int_equal(ck_buffer_free(c, b), CK_OK);
+    assert_int_equal(ck_context_destroy(c), CK_OK);
 }
 
 /* A local pointer argument gets its bytes from the pool; too many are
@@ -577,6 +626,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_tasks_beside_a_cooperative_kernel),
         cmocka_unit_test(test_launch_statistics_outlive_the_table_entry),
         cmocka_unit_test(test_tasks_beside_a_cooperative_kernel_under_chaos),
+        cmocka_unit_test(test_bursts_round_the_table_at_a_narrow_group),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
