@@ -467,9 +467,11 @@ int ck_launch_done(const ck_launch *l);
  * (ck_context_options.launch_path) has a task's times instead
  * (ck_task_stats): gather_ms is -1, exec_ms runs from its first group's
  * start to its last group's end on the device's clock, queue_ms is the rest
- * of total_ms, and both are -1 on a device without a clock (PoCL) or when
- * the table entry was reused (CK_TASK_TABLE_ENTRIES later spawns) before
- * the host first saw the launch done; total_ms then ends at that sight. */
+ * of total_ms, and both are -1 on a device without a clock (PoCL). When the
+ * table entry was reused (CK_TASK_TABLE_ENTRIES later spawns) before the
+ * host first saw the launch done, total_ms ends at that sight. The times
+ * are copied out of the entry when asked for, or by the spawn that reuses
+ * the entry, not by ck_wait. */
 typedef struct {
     double queue_ms;        /* launch sent -> scheduler starts gathering for it    */
     double gather_ms;       /* gathering starts -> all its groups surrendered and

@@ -44,11 +44,14 @@ struct ck_launch {
     /* A launch through the task table (ck_context_options.launch_path): its
      * ticket, its statistics once seen done (tstats_known 0: the entry was
      * reused first), and its place in the context's list of such launches
-     * (under the context's lock; the launch leaves it when released). */
+     * (under the context's lock; the launch leaves it when released). The
+     * statistics are copied when asked for, or by the post that reuses the
+     * entry, not by ck_wait (task_owner below). */
     int table;
     uint64_t ticket;
     ck_task_stats tstats;
     int tstats_known;
+    int tstats_copied;   /* atomic: 1 once tstats and tstats_known are final */
     ck_launch *tprev, *tnext;
 };
 
@@ -110,6 +113,10 @@ struct ck_context {
     _Atomic uint32_t task_posted;  /* tickets written (CK_CH_TASK_POSTED's source) */
     _Atomic uint64_t task_spawn_ns[CK_TASK_SLOTS];
     _Atomic uint64_t task_seen_ns[CK_TASK_SLOTS];
+    /* Per entry: the launch through the table (ck_launch *) whose ticket the
+     * entry holds and whose statistics are still in it, 0 for none, or
+     * CK_TASK_OWNER_BUSY while one thread copies them out (launch.c). */
+    _Atomic uintptr_t task_owner[CK_TASK_SLOTS];
 
     ck_chaos_state chaos;   /* chaos record/replay (chaos.c)                 */
     ck_trace_state trace;   /* active-group trace (trace.c)                  */
@@ -139,6 +146,13 @@ ck_status ck_arena_copy(ck_context *ctx, uint64_t offset, void *host, size_t byt
  * the context is gone unless it had finished). */
 void ck_launch_table_detach(ck_context *ctx);
 
+#define CK_TASK_OWNER_BUSY ((uintptr_t)1)
+/* launch.c, for ck_task_post: entry e is about to take a new ticket; the
+ * launch recorded in task_owner[e], if any, gets its statistics copied out
+ * of the entry first (the entry still holds its done ticket). Never fails;
+ * waits only for another thread's copy of the same launch. */
+void ck_launch_table_evict(ck_context *ctx, unsigned e);
+
 /* task.c, for launches through the task table (launch.c):
  * ck_task_post writes a task of kernel index `kernel` with its packed
  * argument words (arg_words 64-bit words, checked by ck_pack_args) and
@@ -148,9 +162,13 @@ void ck_launch_table_detach(ck_context *ctx);
  * done (never blocks). ck_task_ticket_wait: waits up to timeout_s (> 0);
  * `what` names the ticket in its messages. Errors: as ck_task_wait.
  * ck_task_ticket_stats: 1 and a done ticket's statistics while its entry
- * still holds it, 0 when a later ticket took the entry (no error is set). */
+ * still holds it, 0 when a later ticket took the entry (no error is set).
+ * `owner`: the launch through the table that the ticket is (NULL: a task);
+ * it is recorded in task_owner before the ticket is written, and the post
+ * that takes its entry next copies its statistics first
+ * (ck_launch_table_evict). */
 ck_status ck_task_post(ck_context *ctx, int kernel, unsigned groups, const uint64_t *words, unsigned arg_words,
-                       double timeout_s, uint64_t *ticket);
+                       double timeout_s, ck_launch *owner, uint64_t *ticket);
 int ck_task_ticket_done(ck_context *ctx, uint64_t t);
 ck_status ck_task_ticket_wait(ck_context *ctx, uint64_t t, double timeout_s, const char *fn, const char *what);
 int ck_task_ticket_stats(ck_context *ctx, uint64_t t, ck_task_stats *out);

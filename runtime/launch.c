@@ -135,7 +135,7 @@ static ck_status launch_through_table(ck_context *ctx, int k, unsigned groups, c
     ctx->table_launches = l;
     pthread_mutex_unlock(&ctx->lock);
     l->t_sent = ck_now_s();
-    s = ck_task_post(ctx, k, groups, words, (unsigned)K->arg_words, 0, &l->ticket);
+    s = ck_task_post(ctx, k, groups, words, (unsigned)K->arg_words, 0, l, &l->ticket);
     if (s != CK_OK) {
         pthread_mutex_lock(&ctx->lock);
         table_unlink(ctx, l);
@@ -148,21 +148,87 @@ static ck_status launch_through_table(ck_context *ctx, int k, unsigned groups, c
     return CK_OK;
 }
 
-/* A launch through the table that was seen done: its statistics are copied
- * out of its entry once (the entry is reused CK_TASK_TABLE_ENTRIES spawns
- * later), then its state says done. Lock-free: ck_launch_done calls it. */
+/* A launch through the table that was seen done: its state says done, with
+ * the host time it was seen. Its statistics stay in its table entry until
+ * they are asked for or the entry is reused (table_copy_stats): copied
+ * here, they put reads of device-written host memory between the device's
+ * done and ck_wait's return. Lock-free: ck_launch_done calls it. */
 static void table_settle(ck_launch *l)
 {
     int expect = CK_LAUNCH_SENT;
     if (__atomic_compare_exchange_n(&l->state, &expect, CK_LAUNCH_SETTLING, 0, __ATOMIC_ACQ_REL,
                                     __ATOMIC_ACQUIRE)) {
         l->t_done = ck_now_s();
-        l->tstats_known = ck_task_ticket_stats(l->ctx, l->ticket, &l->tstats);
         __atomic_store_n(&l->state, CK_LAUNCH_DONE, __ATOMIC_RELEASE);
         return;
     }
     while (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) == CK_LAUNCH_SETTLING)
         ck_cpu_relax();
+}
+
+/* Copies the statistics of the launch in entry slot `slot` (its ticket
+ * done) after the caller swapped the slot from it to CK_TASK_OWNER_BUSY,
+ * marks them copied and frees the slot. */
+static void copy_from_entry(ck_context *ctx, _Atomic uintptr_t *slot, ck_launch *l)
+{
+    l->tstats_known = ck_task_ticket_stats(ctx, l->ticket, &l->tstats);
+    __atomic_store_n(&l->tstats_copied, 1, __ATOMIC_RELEASE);
+    atomic_store_explicit(slot, 0, memory_order_release);
+}
+
+/* The statistics of l, whose ticket is done, out of its table entry, once.
+ * Whoever swaps task_owner[e] from l to CK_TASK_OWNER_BUSY copies them (the
+ * entry cannot take another ticket meanwhile: ck_task_post waits in
+ * ck_launch_table_evict); the others wait for the mark. A launch no longer
+ * in its slot was copied by the post that reused the entry. */
+static void table_copy_stats(ck_launch *l)
+{
+    if (__atomic_load_n(&l->tstats_copied, __ATOMIC_ACQUIRE) || !l->ctx)
+        return;
+    ck_context *ctx = l->ctx;
+    _Atomic uintptr_t *slot = &ctx->task_owner[l->ticket % CK_TASK_SLOTS];
+    while (!__atomic_load_n(&l->tstats_copied, __ATOMIC_ACQUIRE)) {
+        uintptr_t v = (uintptr_t)l;
+        if (atomic_compare_exchange_weak_explicit(slot, &v, CK_TASK_OWNER_BUSY, memory_order_acquire,
+                                                  memory_order_relaxed)) {
+            copy_from_entry(ctx, slot, l);
+            return;
+        }
+        ck_cpu_relax();
+    }
+}
+
+void ck_launch_table_evict(ck_context *ctx, unsigned e)
+{
+    _Atomic uintptr_t *slot = &ctx->task_owner[e];
+    for (;;) {
+        uintptr_t v = atomic_load_explicit(slot, memory_order_acquire);
+        if (!v)
+            return;
+        if (v == CK_TASK_OWNER_BUSY) { /* the launch's own thread is copying */
+            ck_cpu_relax();
+            continue;
+        }
+        if (atomic_compare_exchange_weak_explicit(slot, &v, CK_TASK_OWNER_BUSY, memory_order_acquire,
+                                                  memory_order_relaxed)) {
+            copy_from_entry(ctx, slot, (ck_launch *)v);
+            return;
+        }
+    }
+}
+
+/* l's entry forgets it (its handle goes): no later post copies into it. */
+static void table_disown(ck_launch *l)
+{
+    _Atomic uintptr_t *slot = &l->ctx->task_owner[l->ticket % CK_TASK_SLOTS];
+    for (;;) {
+        uintptr_t v = (uintptr_t)l;
+        if (atomic_compare_exchange_weak_explicit(slot, &v, 0, memory_order_acq_rel, memory_order_acquire))
+            return;
+        if (v != (uintptr_t)l && v != CK_TASK_OWNER_BUSY)
+            return; /* copied already: the slot is free or another launch's */
+        ck_cpu_relax(); /* a copy in progress, or a spurious failure */
+    }
 }
 
 /* Done (and settled) if its ticket is; never blocks. */
@@ -180,7 +246,11 @@ void ck_launch_table_detach(ck_context *ctx)
 {
     for (ck_launch *l = ctx->table_launches, *n; l; l = n) {
         n = l->tnext;
-        table_finished(l); /* settled while the channel is still there */
+        /* Settled, with the statistics, while the channel is still there. */
+        if (table_finished(l))
+            table_copy_stats(l);
+        else
+            table_disown(l);
         l->tprev = l->tnext = NULL;
         l->ctx = NULL;
     }
@@ -588,14 +658,18 @@ ck_status ck_launch_get_stats(const ck_launch *l, ck_launch_stats *out)
     if (l->table) {
         if (!table_finished((ck_launch *)l))
             return ck_fail(CK_ERR_INVALID_ARGUMENT, "launch %u has not finished: call ck_wait first", l->id);
+        table_copy_stats((ck_launch *)l);
         /* A task's times: host ones around the spawn and the first notice of
          * done, the device's around its groups (none on a device without a
-         * clock, and none once the entry was reused before it was seen). */
+         * clock). A launch first seen done after its entry was reused has
+         * no notice time in the entry: its total runs from the launch call
+         * to the first ck_wait or ck_launch_done that saw it done. */
         memset(out, 0, sizeof *out);
         out->gather_ms = -1.0;
-        out->exec_ms = l->tstats_known ? l->tstats.exec_ms : -1.0;
-        out->queue_ms = l->tstats_known ? l->tstats.queue_ms : -1.0;
-        out->total_ms = l->tstats_known ? l->tstats.total_ms : (l->t_done - l->t_sent) * 1e3;
+        int known = l->tstats_known;
+        out->exec_ms = known ? l->tstats.exec_ms : -1.0;
+        out->total_ms = known && l->tstats.total_ms > 0 ? l->tstats.total_ms : (l->t_done - l->t_sent) * 1e3;
+        out->queue_ms = out->exec_ms < 0 ? -1.0 : out->total_ms > out->exec_ms ? out->total_ms - out->exec_ms : 0.0;
         out->groups = l->groups;
         out->initial_groups = l->groups;
         out->max_active = l->groups;
@@ -648,6 +722,7 @@ ck_status ck_launch_release(ck_launch *l)
         return CK_OK;
     }
     if (l->table) { /* nothing will report on it: its memory can go now */
+        table_disown(l);
         pthread_mutex_lock(&ctx->lock);
         table_unlink(ctx, l);
         pthread_mutex_unlock(&ctx->lock);

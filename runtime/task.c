@@ -111,7 +111,7 @@ static ck_status table_full(ck_context *ctx, uint64_t t, double waited)
 }
 
 ck_status ck_task_post(ck_context *ctx, int kernel, unsigned groups, const uint64_t *words, unsigned arg_words,
-                       double timeout_s, uint64_t *ticket)
+                       double timeout_s, ck_launch *owner, uint64_t *ticket)
 {
     if (ended(ctx))
         return ck_fail(CK_ERR_OPENCL, "the megakernel is no longer running (status %d); destroy the context",
@@ -153,6 +153,12 @@ ck_status ck_task_post(ck_context *ctx, int kernel, unsigned groups, const uint6
      * device times, descriptor, then the state (release), then the hint. */
     unsigned e = (unsigned)(t % T), nw = arg_words * 2u;
     unsigned base = CK_CH_TASK_ENTRY + e * CK_CH_TE_WORDS;
+    /* A launch whose done ticket the entry still holds keeps its
+     * statistics: they are copied before anything is overwritten. */
+    if (atomic_load_explicit(&ctx->task_owner[e], memory_order_acquire))
+        ck_launch_table_evict(ctx, e);
+    if (owner)
+        atomic_store_explicit(&ctx->task_owner[e], (uintptr_t)owner, memory_order_relaxed);
     uint32_t w32[2 * CK_MAX_ARG_WORDS];
     memcpy(w32, words, nw * 4u);
     atomic_store_explicit(&ctx->task_seen_ns[e], 0, memory_order_relaxed);
@@ -216,7 +222,7 @@ ck_status ck_task_spawn(ck_context *ctx, ck_kernel kernel, unsigned groups, cons
     if ((s = ck_pack_args(ctx, K, args, n_args, words)) != CK_OK)
         return ck_fail(s, "ck_task_spawn: %s", ck_last_error());
     uint64_t t;
-    if ((s = ck_task_post(ctx, kernel.index, groups, words, (unsigned)K->arg_words, timeout_s, &t)) != CK_OK)
+    if ((s = ck_task_post(ctx, kernel.index, groups, words, (unsigned)K->arg_words, timeout_s, NULL, &t)) != CK_OK)
         return ck_fail(s, "ck_task_spawn: %s", ck_last_error());
     out->ctx = ctx;
     out->ticket = t;

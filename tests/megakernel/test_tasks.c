@@ -539,9 +539,31 @@ static void test_tasks_beside_a_cooperative_kernel(void **state)
 /* A launch through the table keeps its statistics after its entry was
  * reused, and one that nobody waited for before the reuse still reads as
  * done, without an error. */
+/* 1 if the device stamps a task's groups (exec_ms known), as NVIDIA does. */
+static int device_has_clock(ck_context *c)
+{
+    ck_kernel k = find(c, "bump");
+    ck_buffer b;
+    uint32_t z[4] = {0};
+    assert_int_equal(ck_buffer_alloc(c, sizeof z, &b), CK_OK);
+    assert_int_equal(ck_buffer_write(c, b, 0, z, sizeof z), CK_OK);
+    ck_arg a[2] = {ck_arg_buffer(b), ck_arg_uint(3)};
+    ck_task t = spawn(c, k, 1, a, 2);
+    assert_int_equal(ck_task_wait(t, 60), CK_OK);
+    ck_task_stats st;
+    assert_int_equal(ck_task_get_stats(t, &st), CK_OK);
+    assert_int_equal(ck_buffer_free(c, b), CK_OK);
+    return st.exec_ms >= 0;
+}
+
+/* A launch through the table keeps its statistics after its entry is
+ * reused: ck_wait leaves them in the entry, and the spawn that takes the
+ * entry copies them out first (on a device with a clock, exec_ms is known
+ * only if that copy happened). */
 static void test_launch_statistics_outlive_the_table_entry(void **state)
 {
     (void)state;
+    int clock = device_has_clock(ctx);
     ck_buffer b;
     uint32_t z[4] = {0};
     assert_int_equal(ck_buffer_alloc(ctx, sizeof z, &b), CK_OK);
@@ -561,10 +583,15 @@ static void test_launch_statistics_outlive_the_table_entry(void **state)
     ck_launch_stats st;
     assert_int_equal(ck_launch_get_stats(seen, &st), CK_OK);
     assert_int_equal(st.groups, 2);
-    assert_true(st.total_ms >= 0 && st.gather_ms == -1.0);
+    assert_true(st.total_ms > 0 && st.gather_ms == -1.0);
+    if (clock)
+        assert_true(st.exec_ms >= 0 && st.queue_ms >= 0 && st.exec_ms <= st.total_ms);
+    else
+        assert_true(st.exec_ms == -1.0 && st.queue_ms == -1.0);
     assert_int_equal(ck_launch_get_stats(unseen, &st), CK_OK);
     assert_int_equal(st.groups, 3);
-    assert_true(st.total_ms > 0 && st.exec_ms == -1.0 && st.queue_ms == -1.0);
+    assert_true(st.total_ms > 0 && st.gather_ms == -1.0);
+    assert_true(clock ? st.exec_ms >= 0 && st.queue_ms >= 0 : st.exec_ms == -1.0 && st.queue_ms == -1.0);
     assert_int_equal(ck_buffer_read(ctx, b, 0, z, sizeof z), CK_OK);
     assert_int_equal(z[0], 2);
     assert_int_equal(z[1], 3);
@@ -572,6 +599,93 @@ static void test_launch_statistics_outlive_the_table_entry(void **state)
     ck_launch_release(seen);
     ck_launch_release(unseen);
     assert_int_equal(ck_buffer_free(ctx, b), CK_OK);
+}
+
+/* The copy of a launch's statistics races with the spawns that reuse its
+ * entry and with its release: one thread launches, keeps every fourth
+ * launch unreleased for a while, reads statistics and releases, while
+ * another spawns tasks without pause, so that entries turn over under it. */
+typedef struct {
+    ck_kernel k;
+    ck_buffer b;
+    unsigned n;
+    volatile int stop;
+} churn;
+
+static void *churn_main(void *p)
+{
+    churn *c = p;
+    ck_arg a[2] = {ck_arg_buffer(c->b), ck_arg_uint(1)};
+    while (!c->stop) {
+        ck_task t;
+        if (ck_task_spawn(ctx, c->k, 1, a, 2, 60, &t) != CK_OK)
+            return "spawn failed";
+        /* At most 256 in flight: the launches between them stay quick. */
+        if (__atomic_add_fetch(&c->n, 1u, __ATOMIC_RELAXED) % 256 == 0 && ck_task_wait(t, 60) != CK_OK)
+            return "wait failed";
+    }
+    return NULL;
+}
+
+static void test_statistics_copy_races_with_reuse_and_release(void **state)
+{
+    (void)state;
+    enum { LAUNCHES = 1500, KEPT = 64 };
+    churn c;
+    memset(&c, 0, sizeof c);
+    c.k = find(ctx, "bump");
+    uint32_t z[4] = {0};
+    assert_int_equal(ck_buffer_alloc(ctx, sizeof z, &c.b), CK_OK);
+    assert_int_equal(ck_buffer_write(ctx, c.b, 0, z, sizeof z), CK_OK);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, churn_main, &c), 0);
+    ck_arg a[2] = {ck_arg_buffer(c.b), ck_arg_uint(0)};
+    ck_launch *kept[KEPT] = {0};
+    /* Until the spawns have turned every entry over a few times. */
+    double deadline = now_s() + 120;
+    unsigned launched = 0;
+    for (unsigned i = 0; i < LAUNCHES || __atomic_load_n(&c.n, __ATOMIC_RELAXED) < 3u * CK_TASK_TABLE_ENTRIES; ++i) {
+        assert_true(now_s() < deadline);
+        launched++;
+        ck_launch *l;
+        assert_int_equal(ck_launch_kernel(ctx, "bump", 1, a, 2, &l), CK_OK);
+        if (i % 3 == 0) /* released before it is done: its entry must forget it */
+            assert_int_equal(ck_launch_release(l), CK_OK);
+        else if (i % 4 == 0) { /* kept: later spawns reuse its entry and copy */
+            unsigned s = (i / 4) % KEPT;
+            if (kept[s]) {
+                ck_launch_stats st;
+                assert_int_equal(ck_wait(kept[s], 60), CK_OK);
+                assert_int_equal(ck_launch_get_stats(kept[s], &st), CK_OK);
+                assert_true(st.total_ms > 0 && st.groups == 1);
+                assert_int_equal(ck_launch_release(kept[s]), CK_OK);
+            }
+            kept[s] = l;
+        } else {
+            ck_launch_stats st;
+            assert_int_equal(ck_wait(l, 60), CK_OK);
+            assert_int_equal(ck_launch_get_stats(l, &st), CK_OK);
+            assert_true(st.total_ms > 0 && st.groups == 1);
+            assert_int_equal(ck_launch_release(l), CK_OK);
+        }
+    }
+    c.stop = 1;
+    void *why = NULL;
+    pthread_join(th, &why);
+    assert_null(why);
+    for (unsigned s = 0; s < KEPT; ++s)
+        if (kept[s]) {
+            ck_launch_stats st;
+            assert_int_equal(ck_wait(kept[s], 60), CK_OK);
+            assert_int_equal(ck_launch_get_stats(kept[s], &st), CK_OK);
+            assert_true(st.total_ms > 0);
+            assert_int_equal(ck_launch_release(kept[s]), CK_OK);
+        }
+    assert_int_equal(ck_task_wait_all(ctx, 60), CK_OK);
+    assert_int_equal(ck_buffer_read(ctx, c.b, 0, z, sizeof z), CK_OK);
+    assert_int_equal(z[0], launched);
+    assert_int_equal(z[1], c.n);
+    assert_int_equal(ck_buffer_free(ctx, c.b), CK_OK);
 }
 
 /* Last: the shared context goes first (one megakernel per device at a time). */
@@ -625,6 +739,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_full_table_times_out_and_stays_intact),
         cmocka_unit_test(test_tasks_beside_a_cooperative_kernel),
         cmocka_unit_test(test_launch_statistics_outlive_the_table_entry),
+        cmocka_unit_test(test_statistics_copy_races_with_reuse_and_release),
         cmocka_unit_test(test_tasks_beside_a_cooperative_kernel_under_chaos),
         cmocka_unit_test(test_bursts_round_the_table_at_a_narrow_group),
     };
