@@ -229,7 +229,14 @@ uint ck_sched_start(local ck_sched_t *S, uint slot)
     return 1;
 }
 
-#define CK_TASK_PUBLISH_MAX 16u /* tickets ck_task_publish makes visible at most */
+/* A published ticket's device record (its claim word is written apart,
+ * after a release fence). */
+void ck_task_record(CK_PTR R, uint ticket, uint desc)
+{
+    ck_store_relaxed(R + CK_T_DONE, 0u);
+    ck_store_relaxed(R + CK_T_TICKET, ticket);
+    ck_store_relaxed(R + CK_T_DESC, desc);
+}
 
 /* The whole ticket number of token `tok`'s cursor: the ticket nearest the
  * visible count with those low thirty bits. The count read may lag the
@@ -278,10 +285,8 @@ uint ck_task_publish_batch(CK_PTR s, CK_PTR ch, uint max_workers, uint v, uint l
         if (n == i && i - first < lim && (uint)w[i] == 2u * (v + i - first) + 1u && !after_msg) {
             n = i + 1u;
             CK_PTR R = s + CK_SH_TASK(max_workers, base + i);
-            ck_store_relaxed(R + CK_T_DONE, 0u);
-            ck_store_relaxed(R + CK_T_TICKET, v + i - first);
             d &= ~CK_TASK_DESC_AFTER_MSG;
-            ck_store_relaxed(R + CK_T_DESC, d);
+            ck_task_record(R, v + i - first, d);
             *groups += CK_TASK_DESC_GROUPS(d);
         }
     }
@@ -864,9 +869,7 @@ uint ck_poll_publish(CK_PTR s, uint max_workers, uint v, local ulong *pairs, uin
             break;
         }
         CK_PTR R = s + CK_SH_TASK(max_workers, (v + n) & (CK_TASK_SLOTS - 1u));
-        ck_store_relaxed(R + CK_T_DONE, 0u);
-        ck_store_relaxed(R + CK_T_TICKET, v + n);
-        ck_store_relaxed(R + CK_T_DESC, d);
+        ck_task_record(R, v + n, d);
         groups += CK_TASK_DESC_GROUPS(d);
     }
     uint keep = 0u, kept = 0u;
@@ -1125,9 +1128,7 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
          * from 5.7 to 4.7-4.8 us (docs/RESULTS.md, session 33). */
         ck_fetch_add_relaxed(s + CK_H_IDLE, 0u - 1u);
         CK_PTR R = s + CK_SH_TASK(max_workers, e);
-        ck_store_relaxed(R + CK_T_DONE, 0u);
-        ck_store_relaxed(R + CK_T_TICKET, v);
-        ck_store_relaxed(R + CK_T_DESC, desc);
+        ck_task_record(R, v, desc);
         ck_store_relaxed(R + CK_T_CLAIM, CK_CLAIM_BIAS + groups - 1u); /* group 0 is this worker's */
         if (groups > 1u) {
             /* Others claim the rest and read the arguments from host
