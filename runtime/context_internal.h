@@ -42,11 +42,11 @@ struct ck_launch {
     uint32_t done_slot;  /* ordinary launch: its completion word (CK_CH_DONE), else CK_CH_NO_DONE_SLOT */
     ck_launch *next;     /* in-flight list                                    */
     /* A launch through the task table (ck_context_options.launch_path): its
-     * ticket, its statistics once seen done (tstats_known 0: the entry was
-     * reused first), and its place in the context's list of such launches
-     * (under the context's lock; the launch leaves it when released). The
-     * statistics are copied when asked for, or by the post that reuses the
-     * entry, not by ck_wait (task_owner below). */
+     * ticket, its statistics once copied out of its entry (tstats_known 0:
+     * the entry no longer held the ticket), and its place in the context's
+     * list of such launches (under the context's lock; the launch leaves it
+     * when released). The statistics are copied when asked for, or by the
+     * post that reuses the entry, not by ck_wait (task_owner below). */
     int table;
     uint64_t ticket;
     ck_task_stats tstats;
