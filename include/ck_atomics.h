@@ -340,6 +340,27 @@ void ck_sys_load4x64_acquire(CK_PTR64 p, ulong *v)
 }
 #endif
 
+/* Done signals: the store of a launch's completion word or a task's done
+ * state, after which the host reads the kernel's output through the OpenCL
+ * runtime (a copy out of the arena, which is device memory) and reuses the
+ * task's entry. With NVIDIA's PTX a device-scope release (st.release.gpu):
+ * the group's writes (through the group barrier before it) reach the
+ * device's point of coherence, where the copy engine reads, before the word
+ * can leave for the host. Elsewhere the system-scope release. */
+#if defined(CK_PATH_CL12) && defined(CK_NV_PTX_FENCES)
+void ck_sys_store_done(CK_PTR p, uint v)
+{
+    __asm__ volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+void ck_sys_store64_done(CK_PTR64 p, ulong v)
+{
+    __asm__ volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+#else
+void ck_sys_store_done(CK_PTR p, uint v) { ck_sys_store_release(p, v); }
+void ck_sys_store64_done(CK_PTR64 p, ulong v) { ck_sys_store64_release(p, v); }
+#endif
+
 /* The device's clock in nanoseconds, for the task statistics: NVIDIA's
  * %globaltimer where inline PTX is accepted; 0 elsewhere, where OpenCL C has
  * no clock (the host then reports the device times as unavailable). */

@@ -1392,14 +1392,15 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
                     /* The last group (a task of one group counts nothing):
                      * the device time, then the state word that says done and
                      * frees the entry (the release covers every group's
-                     * writes, which the count above has seen). */
+                     * writes, which the count above has seen; at device
+                     * scope, see ck_sys_store64_done). */
                     ulong now = ck_device_clock_ns();
                     CK_PTR tt = ch + CK_CH_TASK_TIMES + slot * CK_CH_TT_WORDS + CK_CH_TT_END;
                     ck_sys_store_relaxed(tt, (uint)now);
                     ck_sys_store_relaxed(tt + 1u, (uint)(now >> 32));
-                    ck_sys_store64_release((CK_PTR64)(ch + CK_CH_TASK_STATE) + slot,
-                                           ((ulong)scratch[CK_SCR_TASK_DESC] << 32) |
-                                               (2u * scratch[CK_SCR_DONE_SLOT] + 2u));
+                    ck_sys_store64_done((CK_PTR64)(ch + CK_CH_TASK_STATE) + slot,
+                                        ((ulong)scratch[CK_SCR_TASK_DESC] << 32) |
+                                            (2u * scratch[CK_SCR_DONE_SLOT] + 2u));
                     ck_fetch_add_relaxed(s + CK_H_TASK_FINISHED, 1u); /* a count (the scheduler's end) */
                 }
             } else if (!ctx.coop) {
@@ -1410,7 +1411,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
                      * the acq_rel count above has seen), then the scheduler. */
                     uint dslot = scratch[CK_SCR_DONE_SLOT];
                     if (dslot < CK_CH_DONE_SLOTS)
-                        ck_sys_store_release(ch + CK_CH_DONE + dslot, launch);
+                        ck_sys_store_done(ch + CK_CH_DONE + dslot, launch);
                     ck_push_finish(s, slot);
                 }
             } else {

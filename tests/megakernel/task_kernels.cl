@@ -103,3 +103,19 @@ kernel void counter(global uint *next, global uint *done, uint total)
             atomic_inc(&done[i]);
     }
 }
+
+/* Round `round` of a relay: each group checks that its share of buf holds
+ * the previous round's number (written by the task or launch before this
+ * one, which the host saw done before it sent this one), adds what did not
+ * to *stale, and writes this round's number. */
+kernel void relay(global uint *buf, uint share, uint round, global uint *stale)
+{
+    global uint *mine = buf + get_group_id(0) * share;
+    uint bad = 0;
+    for (uint i = get_local_id(0); i < share; i += get_local_size(0)) {
+        bad += mine[i] != round - 1u;
+        mine[i] = round;
+    }
+    if (bad)
+        atomic_add(stale, bad);
+}

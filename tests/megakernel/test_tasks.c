@@ -5,7 +5,8 @@
  * with checks and waits interleaved, a full table (a spawn that times out
  * leaves the table intact, and everything runs once the table drains),
  * tasks and ordinary launches (which go through the table) beside a
- * cooperative kernel, also under chaos seeds, and the launch path option. */
+ * cooperative kernel, also under chaos seeds, the launch path option, and
+ * output there as soon as the host sees it done (each path's signal). */
 #include "ck.h"
 
 #include <pthread.h>
@@ -720,6 +721,69 @@ static void test_tasks_beside_a_cooperative_kernel_under_chaos(void **state)
     }
 }
 
+/* What a task or launch wrote is there once the host sees it done: a relay
+ * of rounds, each sent only after the host saw the one before done and
+ * read the whole buffer, each checking on the device that the one before
+ * wrote every word (a done signal that overtook the output fails either
+ * check). Through tasks, launches through the table and launches as
+ * messages (each path has its own done signal); a task's device times
+ * come with its done state too: on a device with a clock every round
+ * reports them, on one without none does. */
+enum { RELAY_GROUPS = 3, RELAY_SHARE = 2048, RELAY_ROUNDS = 300 };
+
+static void relay_round(ck_context *c, int by_task, ck_buffer b, ck_buffer stale, uint32_t round, int *timed)
+{
+    ck_arg a[4] = {ck_arg_buffer(b), ck_arg_uint(RELAY_SHARE), ck_arg_uint(round), ck_arg_buffer(stale)};
+    if (by_task) {
+        ck_task t = spawn(c, find(c, "relay"), RELAY_GROUPS, a, 4);
+        ck_task_stats st;
+        if (ck_task_wait(t, 60) != CK_OK || ck_task_get_stats(t, &st) != CK_OK)
+            fail_msg("relay round %u: %s", round, ck_last_error());
+        *timed += st.exec_ms >= 0;
+    } else {
+        ck_launch *l;
+        if (ck_launch_kernel(c, "relay", RELAY_GROUPS, a, 4, &l) != CK_OK || ck_wait(l, 60) != CK_OK)
+            fail_msg("relay round %u: %s", round, ck_last_error());
+        ck_launch_release(l);
+    }
+}
+
+static void relay(ck_context *c, int by_task)
+{
+    ck_buffer b, stale;
+    uint32_t *got = zeroed_pair(c, RELAY_GROUPS * RELAY_SHARE, &b);
+    free(zeroed_pair(c, 1, &stale));
+    int timed = 0;
+    for (uint32_t r = 1; r <= RELAY_ROUNDS; ++r) {
+        relay_round(c, by_task, b, stale, r, &timed);
+        assert_int_equal(ck_buffer_read(c, b, 0, got, RELAY_GROUPS * RELAY_SHARE * 4), CK_OK);
+        for (unsigned i = 0; i < RELAY_GROUPS * RELAY_SHARE; ++i)
+            if (got[i] != r)
+                fail_msg("%s, round %u: word %u holds %u once the host saw it done", by_task ? "tasks" : "launches",
+                         r, i, got[i]);
+    }
+    uint32_t bad;
+    assert_int_equal(ck_buffer_read(c, stale, 0, &bad, 4), CK_OK);
+    if (bad)
+        fail_msg("%s: %u words were stale when the next round read them", by_task ? "tasks" : "launches", bad);
+    if (by_task && timed != 0 && timed != RELAY_ROUNDS)
+        fail_msg("tasks: %d of %d rounds had their device times when the host saw them done", timed, RELAY_ROUNDS);
+    free(got);
+}
+
+/* After the tests that destroy the shared context. */
+static void test_output_is_there_when_done(void **state)
+{
+    (void)state;
+    ck_context *c = make(0);
+    relay(c, 1);
+    relay(c, 0); /* through the table */
+    assert_int_equal(ck_context_destroy(c), CK_OK);
+    c = make_with(0, CK_LAUNCH_PATH_SCHEDULER);
+    relay(c, 0);
+    assert_int_equal(ck_context_destroy(c), CK_OK);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -742,6 +806,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_statistics_copy_races_with_reuse_and_release),
         cmocka_unit_test(test_tasks_beside_a_cooperative_kernel_under_chaos),
         cmocka_unit_test(test_bursts_round_the_table_at_a_narrow_group),
+        cmocka_unit_test(test_output_is_there_when_done),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
