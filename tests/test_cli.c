@@ -202,7 +202,8 @@ static void bench_version_help(void **state)
 {
     const char *opts[] = {"--device",   "--path",     "--wg-size",  "--iterations", "--barriers",
                           "--gather-reps", "--gather-work", "--launches", "--inflight", "--timeout",
-                          "--max-groups", "--register-cap", "--cuda", "--json",     "--version",  "--help"};
+                          "--max-groups", "--register-cap", "--cuda", "--gap-sweep", "--json", "--version",
+                          "--help"};
     expect_version_and_help(opts, sizeof opts / sizeof *opts);
 }
 
@@ -331,8 +332,8 @@ static double json_number(const char *text, const char *from, const char *key)
 static void bench_json_report(void **state)
 {
     static char out[16384], err[8192];
-    int st = run("--json --iterations 30 --launches 60 --barriers 10 --gather-reps 1", out, sizeof out, err,
-                 sizeof err);
+    int st = run("--json --iterations 30 --launches 60 --barriers 10 --gather-reps 1 --gap-sweep", out, sizeof out,
+                 err, sizeof err);
     if (st != 0)
         fail_msg("ckbench --json failed (%d): %s", st, err);
     assert_int_equal(out[0], '{');
@@ -357,6 +358,25 @@ static void bench_json_report(void **state)
             fail_msg("ckbench --json: gather_us \"%s\" is not positive:\n%s", gk[i], out);
     if (!strstr(out, "\"device\": \""))
         fail_msg("ckbench --json lacks the device:\n%s", out);
+    /* --gap-sweep: nine pauses from 0 to 3000 ns, a positive round trip of
+     * each kind at each. */
+    const char *sweep = strstr(out, "\"host_gap_sweep\": {\"gap_ns\": [0, 250, 500, 750, 1000, 1250, 1500, 2000, 3000]");
+    if (!sweep)
+        fail_msg("ckbench --json lacks host_gap_sweep's nine pauses:\n%s", out);
+    const char *sk[] = {"\"task_rt_us_median\": [", "\"table_launch_rt_us_median\": ["};
+    for (size_t i = 0; i < 2; ++i) {
+        const char *at = strstr(sweep, sk[i]);
+        if (!at)
+            fail_msg("ckbench --json: host_gap_sweep lacks %s:\n%s", sk[i], out);
+        at += strlen(sk[i]);
+        for (int g = 0; g < 9; ++g) {
+            char *end;
+            double v = strtod(at, &end);
+            if (end == at || !(v > 0))
+                fail_msg("ckbench --json: host_gap_sweep %s point %d is not a positive number:\n%s", sk[i], g, out);
+            at = end + (*end == ',' ? 2 : 0);
+        }
+    }
     /* The megakernels' registers: null where the compiler reports none (PoCL),
      * else a positive count; the cap's note is a string. */
     const char *rk[] = {"\"megakernel_resources\": ", "\"task_megakernel_resources\": "};

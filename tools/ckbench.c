@@ -80,7 +80,12 @@ typedef struct {
     const char *cuda;
     unsigned register_cap; /* ck_context_options.register_cap of both megakernels */
     const char *register_cap_mode; /* how it was chosen, for the report */
+    int gap_sweep;                 /* --gap-sweep: round trips against the host's pause between them */
 } options;
+
+/* The host's pauses of --gap-sweep, in ns. */
+#define GAP_POINTS 9
+static const unsigned gap_ns[GAP_POINTS] = {0, 250, 500, 750, 1000, 1250, 1500, 2000, 3000};
 
 /* Bounds of the numeric options (each in --help): the arrays of samples are
  * sized by --iterations, --gather-reps and --inflight. */
@@ -116,6 +121,9 @@ static void usage(FILE *f)
             "                     the most co-resident groups up), none, or 16..255 registers (default: the\n"
             "                     environment's CK_REGISTER_CAP if set, else auto)\n"
             "  --cuda BIN         also run the CUDA reference BIN at the same block count (default: not run)\n"
+            "  --gap-sweep        also time an empty task's and a table launch's round trip with the host\n"
+            "                     pausing 0..3000 ns before each (key host_gap_sweep): how the device's\n"
+            "                     poll meets a host that comes back later\n"
             "  --json             one JSON object on stdout\n"
             "  --version          print the version and exit\n"
             "  --help             this text\n"
@@ -151,7 +159,8 @@ static int parse_args(int argc, char **argv, options *o)
     o->inflight = 64;
     o->timeout = 60;
     enum { OPT_DEVICE = 256, OPT_PATH, OPT_WG, OPT_ITER, OPT_BARRIERS, OPT_GREPS, OPT_GWORK, OPT_LAUNCHES,
-           OPT_INFLIGHT, OPT_TIMEOUT, OPT_CUDA, OPT_JSON, OPT_VERSION, OPT_MAX_GROUPS, OPT_REGISTER_CAP };
+           OPT_INFLIGHT, OPT_TIMEOUT, OPT_CUDA, OPT_JSON, OPT_VERSION, OPT_MAX_GROUPS, OPT_REGISTER_CAP,
+           OPT_GAP_SWEEP };
     static const struct option longopts[] = {
         {"device", required_argument, NULL, OPT_DEVICE},        {"path", required_argument, NULL, OPT_PATH},
         {"wg-size", required_argument, NULL, OPT_WG},           {"iterations", required_argument, NULL, OPT_ITER},
@@ -162,6 +171,7 @@ static int parse_args(int argc, char **argv, options *o)
         {"version", no_argument, NULL, OPT_VERSION},            {"help", no_argument, NULL, 'h'},
         {"max-groups", required_argument, NULL, OPT_MAX_GROUPS},
         {"register-cap", required_argument, NULL, OPT_REGISTER_CAP},
+        {"gap-sweep", no_argument, NULL, OPT_GAP_SWEEP},
         {NULL, 0, NULL, 0}};
     cli_init("ckbench");
     int c;
@@ -170,6 +180,7 @@ static int parse_args(int argc, char **argv, options *o)
         case 'h': usage(stdout); return 1;
         case OPT_VERSION: cli_print_version(); return 1;
         case OPT_JSON: o->json = 1; break;
+        case OPT_GAP_SWEEP: o->gap_sweep = 1; break;
         case OPT_DEVICE: o->dev.device = optarg; break;
         case OPT_PATH:
             if (ck_path_parse(optarg, &o->dev.path) != CK_OK)
@@ -232,6 +243,8 @@ typedef struct {
     double gather_us[4], gather_period_us;
     unsigned gather_kills, gather_forked; /* of the cooperative kernel, over all gathers */
     double phase_us[4]; /* medians over the round trips: queue, gather, exec, wake-up */
+    /* --gap-sweep: median round trips with the host pausing gap_ns[g] first */
+    double gap_task_us[GAP_POINTS], gap_table_us[GAP_POINTS];
     unsigned gather_groups[4];
     char cuda[2048];
 } results;
@@ -593,6 +606,46 @@ static void task_round_trips(const options *o, ck_context *ctx, ck_kernel ek, un
     free(t);
 }
 
+/* --gap-sweep: the median round trip of an empty 1-group task and of an
+ * empty launch through the table when the host spins gap_ns[g] between
+ * seeing one done and sending the next (the pause is not timed). Tells how
+ * the device's polling meets a host that comes back at a given moment: a
+ * round trip that jumps by a bus trip from one pause to the next says the
+ * next request missed a poll already on its way. */
+static void gap_sweep(const options *o, ck_context *ctx, ck_kernel ek, results *r)
+{
+    unsigned n = o->iterations < 1000 ? o->iterations : 1000;
+    double *t = malloc(n * sizeof *t);
+    if (!t)
+        fail("--gap-sweep", "out of host memory");
+    for (unsigned g = 0; g < GAP_POINTS; ++g)
+        for (int table = 0; table < 2; ++table) {
+            for (unsigned i = 0; i < 20 + n; ++i) {
+                double until = app_now_ms() + gap_ns[g] * 1e-6;
+                while (app_now_ms() < until)
+                    ;
+                double a = app_now_ms();
+                if (table) {
+                    ck_launch *l = launch(ctx, "bench_empty", 1, NULL, 0);
+                    if (ck_wait(l, o->timeout) != CK_OK)
+                        fail("bench_empty (--gap-sweep)", ck_last_error());
+                    double b = app_now_ms();
+                    ck_launch_release(l);
+                    if (i >= 20)
+                        t[i - 20] = (b - a) * 1e3;
+                    continue;
+                }
+                ck_task tk;
+                if (ck_task_spawn(ctx, ek, 1, NULL, 0, o->timeout, &tk) != CK_OK || ck_task_wait(tk, o->timeout) != CK_OK)
+                    fail("bench_empty (--gap-sweep)", ck_last_error());
+                if (i >= 20)
+                    t[i - 20] = (app_now_ms() - a) * 1e3;
+            }
+            (table ? r->gap_table_us : r->gap_task_us)[g] = app_summarize(t, n).median;
+        }
+    free(t);
+}
+
 /* The task API in a megakernel built with it (ck_context_options.tasks),
  * on its own context, so the launch figures above come from the build
  * without the task code. */
@@ -633,6 +686,8 @@ static void measure_tasks(const options *o, results *r)
     r->task_tput = n_tasks / ((app_now_ms() - t0) * 1e-3);
     r->task_spawn_us = (spawned - t0) * 1e3 / n_tasks;
     measure_task_burst(o, ctx, r);
+    if (o->gap_sweep)
+        gap_sweep(o, ctx, ek, r);
 
     if (ck_context_destroy(ctx) != CK_OK)
         fail("destroying the task context", ck_last_error());
@@ -740,6 +795,18 @@ int main(int argc, char **argv)
             printf("\"%s\": %u%s", keys[k], r.gather_groups[k], k < 3 ? ", " : "");
         printf("}, \"gather_barrier_period_us\": %.2f, \"gather_kills\": %u, \"gather_forked\": %u",
                r.gather_period_us, r.gather_kills, r.gather_forked);
+        if (o.gap_sweep) {
+            printf(",\n \"host_gap_sweep\": {");
+            const char *what[3] = {"gap_ns", "task_rt_us_median", "table_launch_rt_us_median"};
+            for (int k = 0; k < 3; ++k) {
+                printf("%s\"%s\": [", k ? ", " : "", what[k]);
+                for (unsigned g = 0; g < GAP_POINTS; ++g)
+                    printf(k ? "%s%.2f" : "%s%.0f", g ? ", " : "",
+                           k == 0 ? (double)gap_ns[g] : k == 1 ? r.gap_task_us[g] : r.gap_table_us[g]);
+                printf("]");
+            }
+            printf("}");
+        }
         if (r.cuda[0])
             printf(",\n \"cuda\": %s", r.cuda);
         printf("}\n");
