@@ -333,9 +333,10 @@ static ck_status stitch_sources(ck_context *ctx, double deadline)
 }
 
 /* Takes the scheduler's messages. On GPU devices it polls without napping
- * while launches are about (until CK_PROGRESS_AWAKE_S after the last message
- * or launch), so a completion reaches ck_wait in about one channel round
- * trip; idle, it naps 20 us between polls. On CPU devices the device's
+ * until CK_PROGRESS_AWAKE_S after the last message it took, so a completion
+ * reaches ck_wait in about one channel round trip; idle, it naps 20 us
+ * between polls (a launch does not wake it: the first message after an
+ * idle spell may wait out one nap). On CPU devices the device's
  * work-groups need the cores: it naps 50 us after 256 empty polls. */
 static void *progress_main(void *arg)
 {
@@ -359,8 +360,6 @@ static void *progress_main(void *arg)
         if (ctx->trace.on)
             ck_trace_poll(ctx, now);
         if (gpu) {
-            if (__atomic_exchange_n(&ctx->kick, 0, __ATOMIC_ACQ_REL))
-                last_activity = now;
             if (now - last_activity > CK_PROGRESS_AWAKE_S)
                 ck_sleep_us(20);
             else

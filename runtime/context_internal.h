@@ -100,7 +100,6 @@ struct ck_context {
     uint32_t done_free[CK_CH_DONE_SLOTS];
     unsigned done_free_n;
     int bye, megakernel_ended; /* megakernel_ended is also read without the lock (atomics) */
-    int kick;                  /* set (atomically) by a launch: the progress thread stays awake */
     cl_int megakernel_status;
     char *state_text;
     size_t state_len, state_cap;
