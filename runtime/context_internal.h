@@ -123,7 +123,7 @@ struct ck_context {
 
 /* How long ck_wait spins on a launch's state before it sleeps (GPU devices),
  * and how long the progress thread polls without napping after the last
- * message or launch (GPU devices). */
+ * message it took (GPU devices). */
 #define CK_WAIT_SPIN_S 0.0005
 #define CK_PROGRESS_AWAKE_S 0.005
 
