@@ -36,6 +36,8 @@ typedef struct {
     double timeout_s;
     int json, quiet;
     int callbacks;         /* --completion callback */
+    uint64_t chaos;        /* --chaos: the megakernel's chaos seed, forms d and f (0: none) */
+    int beside;            /* --beside: a cooperative kernel beside forms d and f */
 } options;
 
 typedef struct {
@@ -82,6 +84,10 @@ static void usage(FILE *f)
             "  --threads T          (e) and the reference: host threads, 1..1024 (default: online CPUs)\n"
             "  --ck-window W        (d) launches kept in flight, 1..4096 (default 64)\n"
             "  --task-batch B       (f) spawn B tasks, wait for all, repeat; 0 = continuous (default 0)\n"
+            "  --beside             (d), (f) run beside a cooperative kernel that holds every worker until\n"
+            "                       the tasks are done (they gather workers from it); its counts are checked\n"
+            "  --chaos S            (d), (f) the megakernel's chaos seed, 1..2^64-1: scheduling choices at\n"
+            "                       random (default: none)\n"
             "  --seed S             input seed, 0..2^64-1 (default 1)\n"
             "  --device S           device whose \"platform / device\" name contains S (default: CK_DEVICE,\n"
             "                       else the first GPU with a usable path, else PoCL)\n"
@@ -152,7 +158,7 @@ static void parse_args(int argc, char **argv, options *o)
         o->forms[i] = 1;
     enum { OPT_BENCH = 256, OPT_TASKS, OPT_WG, OPT_FORMS, OPT_QUEUES, OPT_BATCH, OPT_THREADS, OPT_WINDOW, OPT_SEED,
            OPT_DEVICE, OPT_PATH, OPT_TIMEOUT, OPT_KERNELS, OPT_JSON, OPT_QUIET, OPT_VERSION, OPT_COMPLETION,
-           OPT_TASK_BATCH };
+           OPT_TASK_BATCH, OPT_BESIDE, OPT_CHAOS };
     static const struct option longopts[] = {
         {"bench", required_argument, NULL, OPT_BENCH},     {"tasks", required_argument, NULL, OPT_TASKS},
         {"wg", required_argument, NULL, OPT_WG},           {"forms", required_argument, NULL, OPT_FORMS},
@@ -164,6 +170,7 @@ static void parse_args(int argc, char **argv, options *o)
         {"quiet", no_argument, NULL, OPT_QUIET},           {"version", no_argument, NULL, OPT_VERSION},
         {"completion", required_argument, NULL, OPT_COMPLETION},
         {"task-batch", required_argument, NULL, OPT_TASK_BATCH},
+        {"beside", no_argument, NULL, OPT_BESIDE},         {"chaos", required_argument, NULL, OPT_CHAOS},
         {"help", no_argument, NULL, 'h'},                  {NULL, 0, NULL, 0}};
     cli_init("cktasks");
     int c;
@@ -184,6 +191,8 @@ static void parse_args(int argc, char **argv, options *o)
         case OPT_WINDOW: o->window = (unsigned)cli_uint("--ck-window", v, 1, 4096, "launches"); break;
         case OPT_TASK_BATCH: o->task_batch = (unsigned)cli_uint("--task-batch", v, 0, MAX_TASKS, "tasks"); break;
         case OPT_SEED: o->seed = cli_uint("--seed", v, 0, UINT64_MAX, ""); break;
+        case OPT_BESIDE: o->beside = 1; break;
+        case OPT_CHAOS: o->chaos = cli_uint("--chaos", v, 1, UINT64_MAX, ""); break;
         case OPT_DEVICE: o->device.device = v; break;
         case OPT_PATH:
             if (ck_path_parse(v, &o->device.path) != CK_OK)
@@ -332,7 +341,8 @@ static int run_entry(const options *o, app_cl *cl, entry *e, const task_bench **
         have_plain = 1;
     }
     tr_options ro = {.queues = o->queues, .batch = o->batch, .threads = o->threads, .ck_window = o->window,
-                     .task_batch = o->task_batch, .warmup = 4, .completion_callbacks = o->callbacks, .timeout_s = o->timeout_s, .device = o->device};
+                     .task_batch = o->task_batch, .warmup = 4, .completion_callbacks = o->callbacks, .timeout_s = o->timeout_s, .device = o->device,
+                     .chaos_seed = o->chaos, .beside = o->beside};
     for (int f = 0; f < TR_N_FORMS; f++) {
         if (!o->forms[f])
             continue;
@@ -449,6 +459,7 @@ static void print_json(const options *o, const app_cl *cl, const entry *es, unsi
     printf("  \"queues\": %u,\n  \"batch\": %u,\n  \"threads\": %u,\n  \"ck_window\": %u,\n", o->queues, o->batch,
            o->threads, o->window);
     printf("  \"task_batch\": %u,\n", o->task_batch);
+    printf("  \"beside\": %s,\n  \"chaos\": %llu,\n", o->beside ? "true" : "false", (unsigned long long)o->chaos);
     printf("  \"results\": [\n");
     int first = 1;
     for (unsigned i = 0; i < n; i++)

@@ -86,6 +86,8 @@ typedef struct {
     int completion_callbacks;  /* (a): 1 = event callbacks instead of the poller */
     double timeout_s;          /* deadline of every wait */
     ck_device_options device;  /* (d): the device and path to open */
+    uint64_t chaos_seed;       /* (d), (f): the megakernel's chaos seed (0: none) */
+    int beside;                /* (d), (f): a cooperative kernel runs beside the tasks (tasks/beside.cl) */
 } tr_options;
 
 typedef struct {

@@ -31,14 +31,21 @@ typedef struct {
     unsigned slot; /* latency index */
 } inflight;
 
+/* The counts of tasks/beside.cl's kernel (slots of done[]). */
+#define BESIDE_SLOTS 1024u
+
 /* A built context with every job's buffers uploaded and its arguments made
- * (the task-number argument left to the caller). */
+ * (the task-number argument left to the caller), and the cooperative
+ * kernel beside the tasks when asked for. */
 typedef struct {
     ck_context *ctx;
     ck_buffer bufs[TR_MAX_JOBS][TB_MAX_BUFFERS];
     ck_arg args[TR_MAX_JOBS][TB_MAX_ARGS];
     unsigned base_arg[TR_MAX_JOBS];
     size_t max_out_bytes;
+    ck_launch *beside;                 /* NULL: none running */
+    ck_buffer beside_stop, beside_next, beside_done;
+    uint32_t beside_units;             /* units it claimed, once stopped */
 } ck_setup;
 
 static int setup_context(const tr_set *set, const tr_options *o, int tasks, ck_setup *c, char *err, size_t err_len)
@@ -71,8 +78,16 @@ static int setup_context(const tr_set *set, const tr_options *o, int tasks, ck_s
     co.timeout_s = o->timeout_s;
     co.quiet_warnings = 1;
     co.tasks = tasks;
+    co.chaos_seed = o->chaos_seed;
     if (ck_context_create(&co, &c->ctx) != CK_OK)
         CK_FAIL("ck_context_create");
+    if (o->beside) {
+        char path[1024];
+        const char *coop[] = {"tasks_beside"};
+        app_kernel_path("tasks/beside.cl", path, sizeof path);
+        if (ck_context_add_file(c->ctx, path, coop, 1) != CK_OK)
+            CK_FAIL("ck_context_add_file (the cooperative kernel beside the tasks)");
+    }
     for (unsigned j = 0; j < set->n_jobs; j++) {
         int seen = 0;
         for (unsigned i = 0; i < j; i++)
@@ -112,6 +127,71 @@ done:
     return -1;
 }
 
+/* Starts tasks/beside.cl's kernel on every worker (its buffers zeroed). */
+static int start_beside(ck_setup *c, char *err, size_t err_len)
+{
+    uint32_t *zeros = calloc(BESIDE_SLOTS, 4);
+    int rc = -1;
+    if (!zeros) {
+        snprintf(err, err_len, "out of host memory (the kernel beside the tasks)");
+        return -1;
+    }
+    if (ck_buffer_alloc(c->ctx, 4, &c->beside_stop) != CK_OK || ck_buffer_alloc(c->ctx, 4, &c->beside_next) != CK_OK ||
+        ck_buffer_alloc(c->ctx, BESIDE_SLOTS * 4, &c->beside_done) != CK_OK)
+        CK_FAIL("ck_buffer_alloc (the kernel beside the tasks)");
+    if (ck_buffer_write(c->ctx, c->beside_stop, 0, zeros, 4) != CK_OK ||
+        ck_buffer_write(c->ctx, c->beside_next, 0, zeros, 4) != CK_OK ||
+        ck_buffer_write(c->ctx, c->beside_done, 0, zeros, BESIDE_SLOTS * 4) != CK_OK)
+        CK_FAIL("ck_buffer_write (the kernel beside the tasks)");
+    ck_arg a[4] = {ck_arg_buffer(c->beside_stop), ck_arg_buffer(c->beside_next), ck_arg_buffer(c->beside_done),
+                   ck_arg_uint(BESIDE_SLOTS)};
+    if (ck_launch_kernel(c->ctx, "tasks_beside", ck_context_workers(c->ctx), a, 4, &c->beside) != CK_OK)
+        CK_FAIL("ck_launch_kernel (the cooperative kernel beside the tasks)");
+    rc = 0;
+done:
+    free(zeros);
+    return rc;
+}
+
+/* Stops the kernel beside the tasks, waits for it and checks its counts:
+ * every unit it claimed counted once (none lost or doubled by the kills
+ * the tasks asked for and the forks that gave the workers back). */
+static int stop_beside(ck_setup *c, char *err, size_t err_len)
+{
+    uint32_t one = 1, *done = calloc(BESIDE_SLOTS, 4);
+    int rc = -1;
+    if (!done) {
+        snprintf(err, err_len, "out of host memory (the kernel beside the tasks)");
+        return -1;
+    }
+    if (ck_buffer_write(c->ctx, c->beside_stop, 0, &one, 4) != CK_OK)
+        CK_FAIL("ck_buffer_write (stopping the kernel beside the tasks)");
+    ck_status s = ck_wait(c->beside, 0);
+    ck_launch_release(c->beside);
+    c->beside = NULL;
+    if (s != CK_OK)
+        CK_FAIL("ck_wait (the cooperative kernel beside the tasks)");
+    if (ck_buffer_read(c->ctx, c->beside_next, 0, &c->beside_units, 4) != CK_OK ||
+        ck_buffer_read(c->ctx, c->beside_done, 0, done, BESIDE_SLOTS * 4) != CK_OK)
+        CK_FAIL("ck_buffer_read (the kernel beside the tasks)");
+    uint64_t sum = 0;
+    for (unsigned i = 0; i < BESIDE_SLOTS; i++)
+        sum += done[i];
+    if (c->beside_units == 0) { /* its group 0, never killed, claims in every step, the last too */
+        snprintf(err, err_len, "the cooperative kernel beside the tasks claimed no unit of work");
+        goto done;
+    }
+    if (sum != c->beside_units) {
+        snprintf(err, err_len, "the cooperative kernel beside the tasks counted %llu units of the %u it claimed",
+                 (unsigned long long)sum, c->beside_units);
+        goto done;
+    }
+    rc = 0;
+done:
+    free(done);
+    return rc;
+}
+
 /* Zeroes every output buffer (after the warm-up). */
 static int zero_outputs(const tr_set *set, ck_setup *c, char *err, size_t err_len)
 {
@@ -144,9 +224,17 @@ done:
     return -1;
 }
 
-/* Destroys the context; an error there fails a run that had succeeded. */
+/* Destroys the context (a kernel beside the tasks still running, after a
+ * failure, is stopped first, its counts unchecked); an error there fails a
+ * run that had succeeded. */
 static int close_context(ck_setup *c, int rc, char *err, size_t err_len)
 {
+    if (c->beside) {
+        uint32_t one = 1;
+        if (ck_buffer_write(c->ctx, c->beside_stop, 0, &one, 4) == CK_OK)
+            ck_wait(c->beside, 0);
+        ck_launch_release(c->beside);
+    }
     if (c->ctx && ck_context_destroy(c->ctx) != CK_OK && rc == 0) {
         snprintf(err, err_len, "ck_context_destroy: %s", ck_last_error());
         rc = -1;
@@ -162,7 +250,7 @@ int tr_run_ck(const tr_set *set, const tr_options *o, tr_result *r, char *err, s
     int rc = -1;
     if (tr_result_alloc(set, r, err, err_len))
         return -1;
-    if (setup_context(set, o, 0, &c, err, err_len))
+    if (setup_context(set, o, 0, &c, err, err_len) || (o->beside && start_beside(&c, err, err_len)))
         goto done;
     ck_context *ctx = c.ctx;
     /* Warm-up: a few launches of every kernel, waited for. */
@@ -224,9 +312,12 @@ int tr_run_ck(const tr_set *set, const tr_options *o, tr_result *r, char *err, s
         win[n_win++] = (inflight){l, slot};
     }
     r->total_s = t_end - t0;
-    if (read_outputs(set, &c, r, err, err_len))
+    if (read_outputs(set, &c, r, err, err_len) || (o->beside && stop_beside(&c, err, err_len)))
         goto done;
-    snprintf(r->note, sizeof r->note, "window %u, %u workers", W, ck_context_workers(ctx));
+    char beside[80] = "";
+    if (o->beside)
+        snprintf(beside, sizeof beside, ", beside a cooperative kernel (%u units)", c.beside_units);
+    snprintf(r->note, sizeof r->note, "window %u, %u workers%s", W, ck_context_workers(ctx), beside);
     rc = 0;
 done:
     for (unsigned i = 0; i < n_win; i++) {
@@ -256,7 +347,7 @@ int tr_run_tasks(const tr_set *set, const tr_options *o, tr_result *r, char *err
     int rc = -1;
     if (tr_result_alloc(set, r, err, err_len))
         return -1;
-    if (setup_context(set, o, 1, &c, err, err_len))
+    if (setup_context(set, o, 1, &c, err, err_len) || (o->beside && start_beside(&c, err, err_len)))
         goto done;
     ck_context *ctx = c.ctx;
     ck_kernel kern[TR_MAX_JOBS];
@@ -315,12 +406,15 @@ int tr_run_tasks(const tr_set *set, const tr_options *o, tr_result *r, char *err
         n_ring++;
     }
     r->total_s = t_end - t0;
-    if (read_outputs(set, &c, r, err, err_len))
+    if (read_outputs(set, &c, r, err, err_len) || (o->beside && stop_beside(&c, err, err_len)))
         goto done;
+    char beside[80] = "";
+    if (o->beside)
+        snprintf(beside, sizeof beside, ", beside a cooperative kernel (%u units)", c.beside_units);
     if (batch)
-        snprintf(r->note, sizeof r->note, "batches of %u, %u workers", batch, ck_context_workers(ctx));
+        snprintf(r->note, sizeof r->note, "batches of %u, %u workers%s", batch, ck_context_workers(ctx), beside);
     else
-        snprintf(r->note, sizeof r->note, "continuous, %u workers", ck_context_workers(ctx));
+        snprintf(r->note, sizeof r->note, "continuous, %u workers%s", ck_context_workers(ctx), beside);
     rc = 0;
 done:
     if (c.ctx)

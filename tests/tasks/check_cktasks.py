@@ -6,7 +6,9 @@ apps, tasks).
       path PATH (cl20 or cl12), twice: 64 tasks of 128 work-items, and 16 tasks
       of 32 (and form f with batched spawning once); every bench x form must PASS with positive figures (no timing
       thresholds), mpe must be there with the kinds it used, and the keys of
-      docs/TASKS.md must be present.
+      docs/TASKS.md must be present. Then forms d and f of every bench beside
+      a cooperative kernel under a chaos seed: PASS, and the cooperative
+      kernel's counts add up (it claimed units, each counted once).
   check_cktasks.py cli CKTASKS        bad command lines: exit 2 and one line
       on stderr, quickly; --help and --version exit 0; and a corrupted
       output (CKTASKS_CORRUPT, on PoCL, 4 tasks) must make its row FAIL and
@@ -104,6 +106,9 @@ def run_cli(tool):
         ["--timeout", "nan"],
         ["--path", "cl99"],
         ["--seed", "abc"],
+        ["--chaos", "0"],
+        ["--chaos", "x"],
+        ["--beside", "1"],
         ["--no-such-option"],
         ["--bench"],
         ["extra-operand"],
@@ -164,11 +169,42 @@ def run_task_batches(tool, path):
         fail(f"{label}: exit {p.returncode}, task_batch {doc.get('task_batch')}, row {row}")
 
 
+def run_beside(tool, path, seed):
+    """Forms (d) and (f) of every bench, 16 tasks of 32 work-items, beside the
+    cooperative kernel of tasks/beside.cl, under chaos seed `seed`."""
+    args = [tool, "--bench", "all", "--tasks", "16", "--wg", "32", "--forms", "d,f", "--beside", "--chaos", str(seed),
+            "--path", path, "--json", "--quiet", "--timeout", "60"]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=400)
+    label = " ".join(args[1:])
+    try:
+        doc = json.loads(p.stdout)
+    except json.JSONDecodeError as e:
+        fail(f"{label}: output is not JSON ({e}); exit {p.returncode}; stderr {p.stderr.strip()[:2000]}")
+        return
+    if p.returncode != 0 or doc.get("pass") is not True or doc.get("beside") is not True or doc.get("chaos") != seed:
+        fail(f"{label}: exit {p.returncode}, pass {doc.get('pass')!r}, beside {doc.get('beside')!r}, "
+             f"chaos {doc.get('chaos')!r}")
+    rows = doc.get("results", [])
+    if sorted({r["form"] for r in rows}) != ["ck", "tasks"] or len(rows) != 14:
+        fail(f"{label}: rows {[(r['bench'], r['form']) for r in rows]}, expected the 7 benches x ck, tasks")
+    for r in rows:
+        name = f"{label}: {r.get('bench')} {r.get('form')}"
+        if r.get("status") != "PASS" or r.get("failed_tasks") != 0:
+            fail(f"{name}: {r.get('status')}: {r.get('message')}")
+            continue
+        note = r.get("note", "")
+        at = note.find("beside a cooperative kernel (")
+        units = note[at:].split("(")[1].split(" ")[0] if at >= 0 else ""
+        if not units.isdigit() or int(units) <= 0:
+            fail(f"{name}: the note should say how many units the kernel beside claimed: {note!r}")
+
+
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "run":
         run_json(sys.argv[2], sys.argv[3], 64, 128)
         run_json(sys.argv[2], sys.argv[3], 16, 32)
         run_task_batches(sys.argv[2], sys.argv[3])
+        run_beside(sys.argv[2], sys.argv[3], 3 if sys.argv[3] == "cl12" else 5)
     elif len(sys.argv) == 3 and sys.argv[1] == "cli":
         run_cli(sys.argv[2])
         run_corrupt(sys.argv[2])
