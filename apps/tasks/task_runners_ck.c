@@ -45,7 +45,7 @@ typedef struct {
     size_t max_out_bytes;
     ck_launch *beside;                 /* NULL: none running */
     ck_buffer beside_stop, beside_next, beside_done;
-    uint32_t beside_units;             /* units it claimed, once stopped */
+    uint64_t beside_units;             /* units it counted, once stopped */
 } ck_setup;
 
 static int setup_context(const tr_set *set, const tr_options *o, int tasks, ck_setup *c, char *err, size_t err_len)
@@ -155,10 +155,13 @@ done:
 
 /* Stops the kernel beside the tasks, waits for it and checks its counts:
  * every unit it claimed counted once (none lost or doubled by the kills
- * the tasks asked for and the forks that gave the workers back). */
+ * the tasks asked for and the forks that gave the workers back). Its claim
+ * counter is 32 bits and wraps (an H200 claims billions of units a
+ * second), so the claims are compared modulo 2^32 with the sum of the
+ * counts, which is the number of units (each count stays far below 2^32). */
 static int stop_beside(ck_setup *c, char *err, size_t err_len)
 {
-    uint32_t one = 1, *done = calloc(BESIDE_SLOTS, 4);
+    uint32_t one = 1, next = 0, *done = calloc(BESIDE_SLOTS, 4);
     int rc = -1;
     if (!done) {
         snprintf(err, err_len, "out of host memory (the kernel beside the tasks)");
@@ -171,19 +174,19 @@ static int stop_beside(ck_setup *c, char *err, size_t err_len)
     c->beside = NULL;
     if (s != CK_OK)
         CK_FAIL("ck_wait (the cooperative kernel beside the tasks)");
-    if (ck_buffer_read(c->ctx, c->beside_next, 0, &c->beside_units, 4) != CK_OK ||
+    if (ck_buffer_read(c->ctx, c->beside_next, 0, &next, 4) != CK_OK ||
         ck_buffer_read(c->ctx, c->beside_done, 0, done, BESIDE_SLOTS * 4) != CK_OK)
         CK_FAIL("ck_buffer_read (the kernel beside the tasks)");
-    uint64_t sum = 0;
+    c->beside_units = 0;
     for (unsigned i = 0; i < BESIDE_SLOTS; i++)
-        sum += done[i];
+        c->beside_units += done[i];
     if (c->beside_units == 0) { /* its group 0, never killed, claims in every step, the last too */
         snprintf(err, err_len, "the cooperative kernel beside the tasks claimed no unit of work");
         goto done;
     }
-    if (sum != c->beside_units) {
-        snprintf(err, err_len, "the cooperative kernel beside the tasks counted %llu units of the %u it claimed",
-                 (unsigned long long)sum, c->beside_units);
+    if ((uint32_t)c->beside_units != next) {
+        snprintf(err, err_len, "the cooperative kernel beside the tasks counted %llu units, but its claims "
+                 "say %u (mod 2^32)", (unsigned long long)c->beside_units, next);
         goto done;
     }
     rc = 0;
@@ -316,7 +319,8 @@ int tr_run_ck(const tr_set *set, const tr_options *o, tr_result *r, char *err, s
         goto done;
     char beside[80] = "";
     if (o->beside)
-        snprintf(beside, sizeof beside, ", beside a cooperative kernel (%u units)", c.beside_units);
+        snprintf(beside, sizeof beside, ", beside a cooperative kernel (%llu units)",
+                 (unsigned long long)c.beside_units);
     snprintf(r->note, sizeof r->note, "window %u, %u workers%s", W, ck_context_workers(ctx), beside);
     rc = 0;
 done:
@@ -410,7 +414,8 @@ int tr_run_tasks(const tr_set *set, const tr_options *o, tr_result *r, char *err
         goto done;
     char beside[80] = "";
     if (o->beside)
-        snprintf(beside, sizeof beside, ", beside a cooperative kernel (%u units)", c.beside_units);
+        snprintf(beside, sizeof beside, ", beside a cooperative kernel (%llu units)",
+                 (unsigned long long)c.beside_units);
     if (batch)
         snprintf(r->note, sizeof r->note, "batches of %u, %u workers%s", batch, ck_context_workers(ctx), beside);
     else
