@@ -7,7 +7,7 @@ apps, tasks).
       of 32 (and form f with batched spawning once); every bench x form must PASS with positive figures (no timing
       thresholds), mpe must be there with the kinds it used, and the keys of
       docs/TASKS.md must be present. Then forms d and f of every bench beside
-      a cooperative kernel under a chaos seed: PASS, and the cooperative
+      a cooperative kernel under two chaos seeds: PASS, and the cooperative
       kernel's counts add up (it claimed units, each counted once).
   check_cktasks.py cli CKTASKS        bad command lines: exit 2 and one line
       on stderr, quickly; --help and --version exit 0; and a corrupted
@@ -204,7 +204,8 @@ def main():
         run_json(sys.argv[2], sys.argv[3], 64, 128)
         run_json(sys.argv[2], sys.argv[3], 16, 32)
         run_task_batches(sys.argv[2], sys.argv[3])
-        run_beside(sys.argv[2], sys.argv[3], 3 if sys.argv[3] == "cl12" else 5)
+        for seed in ([3, 11] if sys.argv[3] == "cl12" else [5, 13]):
+            run_beside(sys.argv[2], sys.argv[3], seed)
     elif len(sys.argv) == 3 and sys.argv[1] == "cli":
         run_cli(sys.argv[2])
         run_corrupt(sys.argv[2])
