@@ -156,9 +156,10 @@ done:
 /* Stops the kernel beside the tasks, waits for it and checks its counts:
  * every unit it claimed counted once (none lost or doubled by the kills
  * the tasks asked for and the forks that gave the workers back). Its claim
- * counter is 32 bits and wraps (an H200 claims billions of units a
- * second), so the claims are compared modulo 2^32 with the sum of the
- * counts, which is the number of units (each count stays far below 2^32). */
+ * counter is 32 bits and wraps (a GPU's groups make tens of millions of
+ * steps a second, a unit each), so the claims are compared modulo 2^32
+ * with the sum of the counts, which is the number of units (each of the
+ * BESIDE_SLOTS counts stays far below 2^32). */
 static int stop_beside(ck_setup *c, char *err, size_t err_len)
 {
     uint32_t one = 1, next = 0, *done = calloc(BESIDE_SLOTS, 4);
