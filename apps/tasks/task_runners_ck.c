@@ -153,6 +153,19 @@ done:
     return rc;
 }
 
+/* Sets the stop word of the kernel beside the tasks, waits for it and
+ * releases it (c->beside NULL after). CK_OK, or the failing call's status. */
+static ck_status halt_beside(ck_setup *c)
+{
+    uint32_t one = 1;
+    ck_status s = ck_buffer_write(c->ctx, c->beside_stop, 0, &one, 4);
+    if (s == CK_OK)
+        s = ck_wait(c->beside, 0);
+    ck_launch_release(c->beside);
+    c->beside = NULL;
+    return s;
+}
+
 /* Stops the kernel beside the tasks, waits for it and checks its counts:
  * every unit it claimed counted once (none lost or doubled by the kills
  * the tasks asked for and the forks that gave the workers back). Its claim
@@ -162,19 +175,14 @@ done:
  * BESIDE_SLOTS counts stays far below 2^32). */
 static int stop_beside(ck_setup *c, char *err, size_t err_len)
 {
-    uint32_t one = 1, next = 0, *done = calloc(BESIDE_SLOTS, 4);
+    uint32_t next = 0, *done = calloc(BESIDE_SLOTS, 4);
     int rc = -1;
     if (!done) {
         snprintf(err, err_len, "out of host memory (the kernel beside the tasks)");
         return -1;
     }
-    if (ck_buffer_write(c->ctx, c->beside_stop, 0, &one, 4) != CK_OK)
-        CK_FAIL("ck_buffer_write (stopping the kernel beside the tasks)");
-    ck_status s = ck_wait(c->beside, 0);
-    ck_launch_release(c->beside);
-    c->beside = NULL;
-    if (s != CK_OK)
-        CK_FAIL("ck_wait (the cooperative kernel beside the tasks)");
+    if (halt_beside(c) != CK_OK)
+        CK_FAIL("stopping the cooperative kernel beside the tasks");
     if (ck_buffer_read(c->ctx, c->beside_next, 0, &next, 4) != CK_OK ||
         ck_buffer_read(c->ctx, c->beside_done, 0, done, BESIDE_SLOTS * 4) != CK_OK)
         CK_FAIL("ck_buffer_read (the kernel beside the tasks)");
@@ -194,6 +202,14 @@ static int stop_beside(ck_setup *c, char *err, size_t err_len)
 done:
     free(done);
     return rc;
+}
+
+/* The runner's note's suffix for the kernel beside the tasks ("" without). */
+static void beside_note(const ck_setup *c, int beside, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (beside)
+        snprintf(buf, len, ", beside a cooperative kernel (%llu units)", (unsigned long long)c->beside_units);
 }
 
 /* Zeroes every output buffer (after the warm-up). */
@@ -233,12 +249,8 @@ done:
  * run that had succeeded. */
 static int close_context(ck_setup *c, int rc, char *err, size_t err_len)
 {
-    if (c->beside) {
-        uint32_t one = 1;
-        if (ck_buffer_write(c->ctx, c->beside_stop, 0, &one, 4) == CK_OK)
-            ck_wait(c->beside, 0);
-        ck_launch_release(c->beside);
-    }
+    if (c->beside)
+        halt_beside(c);
     if (c->ctx && ck_context_destroy(c->ctx) != CK_OK && rc == 0) {
         snprintf(err, err_len, "ck_context_destroy: %s", ck_last_error());
         rc = -1;
@@ -318,10 +330,8 @@ int tr_run_ck(const tr_set *set, const tr_options *o, tr_result *r, char *err, s
     r->total_s = t_end - t0;
     if (read_outputs(set, &c, r, err, err_len) || (o->beside && stop_beside(&c, err, err_len)))
         goto done;
-    char beside[80] = "";
-    if (o->beside)
-        snprintf(beside, sizeof beside, ", beside a cooperative kernel (%llu units)",
-                 (unsigned long long)c.beside_units);
+    char beside[80];
+    beside_note(&c, o->beside, beside, sizeof beside);
     snprintf(r->note, sizeof r->note, "window %u, %u workers%s", W, ck_context_workers(ctx), beside);
     rc = 0;
 done:
@@ -413,10 +423,8 @@ int tr_run_tasks(const tr_set *set, const tr_options *o, tr_result *r, char *err
     r->total_s = t_end - t0;
     if (read_outputs(set, &c, r, err, err_len) || (o->beside && stop_beside(&c, err, err_len)))
         goto done;
-    char beside[80] = "";
-    if (o->beside)
-        snprintf(beside, sizeof beside, ", beside a cooperative kernel (%llu units)",
-                 (unsigned long long)c.beside_units);
+    char beside[80];
+    beside_note(&c, o->beside, beside, sizeof beside);
     if (batch)
         snprintf(r->note, sizeof r->note, "batches of %u, %u workers%s", batch, ck_context_workers(ctx), beside);
     else
