@@ -306,11 +306,12 @@ uint ck_task_publish_batch(CK_PTR s, CK_PTR ch, uint max_workers, uint v, uint l
 }
 
 /* The scheduler, holding the poller token: publishes the written tickets
- * below `limit` (at most sixteen). The records and claim words come first;
- * one system-scope fence then makes the table loads acquire loads (the host
- * wrote the table) and orders the records before the visible count, instead
- * of an acquiring reread of the state by every claimer (one more bus round
- * trip per task) and a release store per word. `v0` is the holder's cursor
+ * below the pass's posted count S->posted (at most sixteen). The records
+ * and claim words come first; one system-scope fence then makes the table
+ * loads acquire loads (the host wrote the table) and orders the records
+ * before the visible count, instead of an acquiring reread of the state by
+ * every claimer (one more bus round trip per task) and a release store per
+ * word. `v0` is the holder's cursor
  * (the token's). Holders alone write VISIBLE, by adds (an express take's
  * add may still be on its way when the next holder's lands), and GROUPS;
  * the token's acquire ordered the previous holder's writes before these
@@ -322,21 +323,29 @@ uint ck_task_publish_batch(CK_PTR s, CK_PTR ch, uint max_workers, uint v, uint l
  * burst of empty tasks: 1.13-1.17 -> 1.25-1.30 M/s on an H200 without that
  * loop, docs/RESULTS.md). A poller (an idle worker) publishes from the
  * pairs its poll round read instead (ck_poll_publish). */
-uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint v0, uint limit, uint sched, uint *held)
+uint ck_task_publish(local ck_sched_t *S, uint v0, uint sched, uint *held)
 {
+    /* The limit (the pass's posted count) and the scheduler's pointers are
+     * read from its local state where they are used, through a volatile
+     * view: kept in registers across the batches' loop, beside a batch's
+     * four pairs, they were what a register cap of 32 spilled in the
+     * megakernel with tasks (ptxas, session 39, docs/RESULTS.md). */
+    volatile local ck_sched_t *V = S;
+    CK_PTR s = V->s;
     /* The group count is the holder's own: read before the table, so that
      * no trip to device memory sits between the fence and the stores. */
     uint v = v0;
     uint groups = ck_load_relaxed(s + CK_H_TASK_GROUPS); /* + the groups of the tickets published */
     #pragma unroll 1
-    for (uint b = 0; b < 4u && (int)(limit - v) > 0; ++b) {
-        uint n = ck_task_publish_batch(s, ch, max_workers, v, limit, &groups, sched, held);
+    for (uint b = 0; b < 4u && (int)(V->posted - v) > 0; ++b) {
+        uint n = ck_task_publish_batch(V->s, V->ch, V->max_workers, v, V->posted, &groups, sched, held);
         v += n;
         if (n == 0u || (v & 3u) != 0u)
             break; /* a ticket not yet written, or the batch ended early */
     }
     if (v == v0)
         return 0u;
+    s = V->s;
     ck_sys_fence_acq_rel();
     ck_store_relaxed(s + CK_H_TASK_GROUPS, groups);
     ck_fetch_add_relaxed(s + CK_H_TASK_VISIBLE, v - v0);
@@ -344,31 +353,32 @@ uint ck_task_publish(CK_PTR s, CK_PTR ch, uint max_workers, uint v0, uint limit,
 }
 
 /* The scheduler's share: while no worker polls (all busy), it publishes
- * what the host's hint `posted` says is written; and a ticket spawned
+ * what the host's hint S->posted says is written; and a ticket spawned
  * after a message the scheduler had not yet taken (the poller left the
  * token at CK_POLLER_SCHED for it), once this pass has taken every pending
- * message. `ptok` is the token as read before this pass read the messages;
- * `drained` says the pass took them all. */
-void ck_sched_tasks(local ck_sched_t *S, uint posted, uint ptok, uint drained)
+ * message. S->ptok is the token as read before this pass read the
+ * messages; `drained` says the pass took them all. */
+void ck_sched_tasks(local ck_sched_t *S, uint drained)
 {
     CK_PTR s = S->s;
     uint held = 0u;
+    uint ptok = S->ptok;
     if (CK_TOK_STATE(ptok) == CK_POLLER_SCHED) {
         if (!drained)
             return;
         uint v0 = ck_tok_cursor(s, ptok);
-        uint n = ck_task_publish(s, S->ch, S->max_workers, v0, posted, 1u, &held);
-        ck_store_release(s + CK_H_TASK_POLLER, CK_TOK(v0 + n, 0u));
+        uint n = ck_task_publish(S, v0, 1u, &held);
+        ck_store_release(S->s + CK_H_TASK_POLLER, CK_TOK(v0 + n, 0u));
         return;
     }
     uint t = ck_load_relaxed(s + CK_H_TASK_POLLER);
     if (CK_TOK_STATE(t) != 0u)
         return;
     uint v0 = ck_tok_cursor(s, t);
-    if ((int)(posted - v0) <= 0 || ck_cas(s + CK_H_TASK_POLLER, t, t | 2u) != t)
+    if ((int)(S->posted - v0) <= 0 || ck_cas(s + CK_H_TASK_POLLER, t, t | 2u) != t)
         return;
-    uint n = ck_task_publish(s, S->ch, S->max_workers, v0, posted, drained, &held);
-    ck_store_release(s + CK_H_TASK_POLLER, CK_TOK(v0 + n, 0u));
+    uint n = ck_task_publish(S, v0, drained, &held);
+    ck_store_release(S->s + CK_H_TASK_POLLER, CK_TOK(v0 + n, 0u));
 }
 
 /* Groups of the launch in `slot` not yet claimed. */
@@ -647,7 +657,7 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
         if (S->taken)
             ck_ch_release_taken(ch, &S->cur);
         if (CK_TASKS_BUILD)
-            ck_sched_tasks(S, S->posted, S->ptok, !S->more); /* drained: the next slot was empty */
+            ck_sched_tasks(S, !S->more); /* drained: the next slot was empty */
         ck_sched_track(S);
         ck_sched_gather(S);
         ck_sched_flush(S);
@@ -822,14 +832,22 @@ uint ck_find_fork_record(CK_PTR s, uint max_workers, uint t)
     }
 }
 
-/* Thread 0's idle state, kept between calls of ck_find_work. */
+/* Thread 0's idle state, kept between calls of ck_find_work in the
+ * group's local memory (ck_worker), not in registers: with tasks, these
+ * words live across the whole worker loop, the user kernels included, and
+ * held in registers they were what a cap of 32 spilled (docs/DISPATCH.md,
+ * "Registers"). Words below CK_FW_WORDS are cleared when the worker leaves
+ * idleness. */
 #define CK_FW_HOT     0u /* holds its cluster's hot token                        */
 #define CK_FW_POLLER  1u /* the poller token as held (with its cursor), or 0     */
 #define CK_FW_BACKOFF 2u
 #define CK_FW_PUBLISH 3u /* a burst: the poller publishes and polls, claims nothing */
 #define CK_FW_WORDS   4u
+#define CK_FW_IDLE    4u /* counted in CK_H_IDLE (or holding its unit)           */
+#define CK_FW_KILLED  5u /* back from a kill, not yet busy or counted idle       */
+#define CK_FW_STATE_WORDS 6u
 /* The worker leaves idleness: its tokens were let go. */
-void ck_fw_clear(uint *st)
+void ck_fw_clear(local uint *st)
 {
     for (uint i = 0; i < CK_FW_WORDS; ++i)
         st[i] = 0u;
@@ -853,8 +871,8 @@ void ck_fw_clear(uint *st)
  * of sixteen, which bounded a burst to about 1.3 M tasks/s on an H200.
  * Returns CK_WORK_TASK with the kept group (out: entry, group), CK_WORK_POLL
  * with the cursor in out[0] (the token still held), or CK_WORK_GROUP. */
-uint ck_poll_publish(CK_PTR s, uint max_workers, uint v, local ulong *pairs, uint np, uint tokw, uint *idle,
-                     uint *st, uint *out)
+uint ck_poll_publish(CK_PTR s, uint max_workers, uint v, local ulong *pairs, uint np, uint tokw,
+                     local uint *st, uint *out)
 {
     uint groups = ck_load_relaxed(s + CK_H_TASK_GROUPS); /* the holder's own count */
     uint n = 0u, held = 0u;
@@ -919,7 +937,7 @@ uint ck_poll_publish(CK_PTR s, uint max_workers, uint v, local ulong *pairs, uin
     if (st[CK_FW_HOT])
         ck_store_relaxed(s + tokw, 0u);
     ck_fw_clear(st);
-    *idle = 0;
+    st[CK_FW_IDLE] = 0u;
     out[0] = v & (CK_TASK_SLOTS - 1u);
     out[1] = kept;
     out[2] = 0u;
@@ -931,17 +949,17 @@ uint ck_poll_publish(CK_PTR s, uint max_workers, uint v, local ulong *pairs, uin
  * first looks for an ordinary group without counting itself idle; an idle
  * worker takes a promised fork ticket first, else a unit of CK_H_IDLE and
  * then an ordinary group or a task group. out: slot (a task: its table
- * entry), group, resume point, launch id, fork record. `killed` counts this
- * worker back from a kill once it has decided. `st` is thread 0's idle
+ * entry), group, resume point, launch id, fork record. `st` is thread 0's
  * state kept between calls (CK_FW_*; CK_FW_POLLER the token as held, with
- * its cursor): the worker returns CK_WORK_POLL, with the ticket to read in
+ * its cursor; CK_FW_KILLED counts this worker back from a kill once it has
+ * decided): the worker returns CK_WORK_POLL, with the ticket to read in
  * out[0] and in out[2] whether a burst is on (the round reads the whole
  * window), while it holds the poller token, and its group then polls the
  * task table (ck_task_poll_round) before it calls again; any other return
  * leaves `st` zero (every token let go). */
-uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uint killed, uint *out, uint *st)
+uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *out, local uint *st)
 {
-    if (!*idle) {
+    if (!st[CK_FW_IDLE]) {
         /* A killed worker stops counting as "on its way back" only once it
          * is busy again or counted idle: the scheduler then never sees too
          * few workers and asks for kills it does not need. */
@@ -951,10 +969,12 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
             kind = CK_WORK_TASK;
         if (!slot1) {
             ck_fetch_add_relaxed(s + CK_H_IDLE, 1u);
-            *idle = 1;
+            st[CK_FW_IDLE] = 1u;
         }
-        if (killed)
+        if (st[CK_FW_KILLED]) {
+            st[CK_FW_KILLED] = 0u;
             ck_fetch_add(s + CK_H_KILLED_BACK, 1u);
+        }
         if (slot1) {
             out[0] = slot1 - 1u;
             return kind;
@@ -991,7 +1011,7 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
                 if (hot)
                     ck_store_relaxed(s + tokw, 0u);
                 ck_fw_clear(st);
-                *idle = 0;
+                st[CK_FW_IDLE] = 0u;
                 uint t = ck_fetch_add(s + CK_H_FT_NEXT, 1u);
                 uint f = ck_find_fork_record(s, max_workers, t);
                 if (f == CK_FORK_RECS)
@@ -1031,7 +1051,7 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
                     if (hot)
                         ck_store_relaxed(s + tokw, 0u);
                     ck_fw_clear(st);
-                    *idle = 0;
+                    st[CK_FW_IDLE] = 0u;
                     out[0] = slot1 - 1u;
                     return kind;
                 }
@@ -1089,7 +1109,7 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *idle, uin
  * CK_WORK_POLL to poll again (out[0] the ticket to read), or CK_WORK_GROUP
  * to go back to ck_find_work (other work may be there). */
 uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, local ulong *line, uint np,
-                         uint *idle, uint *st, uint *out)
+                         local uint *st, uint *out)
 {
     uint e = v & (CK_TASK_SLOTS - 1u);
     uint clusters = CK_HOT_CLUSTERS(max_workers);
@@ -1157,7 +1177,7 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
         if (st[CK_FW_HOT])
             ck_store_relaxed(s + tokw, 0u);
         ck_fw_clear(st);
-        *idle = 0;
+        st[CK_FW_IDLE] = 0u;
         out[0] = e;
         out[1] = 0u;
         out[2] = CK_POLL_TOOK | (nw <= CK_CH_XL_ARGS ? CK_POLL_ARGS : 0u);
@@ -1168,7 +1188,7 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
         st[CK_FW_PUBLISH] = 1u; /* a burst: the next round reads the whole window, at once */
         return CK_WORK_POLL;
     }
-    return ck_poll_publish(s, max_workers, v, line + CK_CH_XL_WORDS / 2u, np, tokw, idle, st, out);
+    return ck_poll_publish(s, max_workers, v, line + CK_CH_XL_WORDS / 2u, np, tokw, st, out);
 }
 
 /* The poller's group polls the task table: its first CK_CH_XL_WORDS / 2
@@ -1200,7 +1220,7 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
 #define CK_SCR_POLL_OTHER 6u /* a primitives' broadcast word, free between kernels */
 #define CK_XL_START 17u /* xline: a task group 0's start time (the poll's word 17 is free then) */
 void ck_task_poll_round(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, uint wide, local uint *scratch,
-                        local ulong *line, uint *idle, uint *st)
+                        local ulong *line, local uint *st)
 {
     uint lid = get_local_id(0);
     CK_PTR64 pairs = (CK_PTR64)(ch + CK_CH_TASK_STATE);
@@ -1225,7 +1245,7 @@ void ck_task_poll_round(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, u
         if (lid == 0u) {
             uint other = scratch[CK_SCR_POLL_OTHER];
             uint out[4] = {0u, 0u, 0u, 0u};
-            uint kind = ck_task_poll_decide(s, ch, max_workers, w, v, line, np, idle, st, out);
+            uint kind = ck_task_poll_decide(s, ch, max_workers, w, v, line, np, st, out);
             if (kind == CK_WORK_POLL && (other & (st[CK_FW_PUBLISH] ? 2u : 3u)))
                 kind = CK_WORK_GROUP;
             scratch[0] = kind;
@@ -1248,16 +1268,18 @@ void ck_task_poll_round(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, u
 
 void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_workers,
                uint chaos, uint naive, CK_PTR cx, local uint *scratch, local uchar *pool, local ck_locals_t *locals,
-               local ulong *xline)
+               local ulong *xline, local uint *fw)
 {
     CK_PTR rec = s + CK_SH_WORKER(w);
-    uint idle = 0, killed = 0; /* thread 0's view */
     uint birth = 0;            /* thread 0: chaos incarnation of a forked group */
-    uint fw[CK_FW_WORDS] = {0u, 0u, 0u, 0u}; /* thread 0: ck_find_work's idle state */
+    if (get_local_id(0) == 0)
+        for (uint i = 0; i < CK_FW_STATE_WORDS; ++i)
+            fw[i] = 0u; /* thread 0's state between groups (CK_FW_*) */
+    barrier(CLK_LOCAL_MEM_FENCE); /* a thread-0 stretch ends with a barrier (PoCL 3.1) */
     for (;;) {
         if (get_local_id(0) == 0) {
             uint out[5] = {0u, 0u, 0u, 0u, 0u};
-            uint kind = ck_find_work(s, ch, max_workers, w, &idle, killed, out, fw);
+            uint kind = ck_find_work(s, ch, max_workers, w, out, fw);
             scratch[0] = kind;
             scratch[1] = out[0];
             scratch[2] = out[1];
@@ -1277,7 +1299,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
          * back as CK_WORK_TASK (f: CK_POLL_TOOK, CK_POLL_ARGS), anything
          * else sends thread 0 back to ck_find_work. */
         if (CK_TASKS_BUILD && kind == CK_WORK_POLL) {
-            ck_task_poll_round(s, ch, max_workers, w, slot, resume, scratch, xline, &idle, fw);
+            ck_task_poll_round(s, ch, max_workers, w, slot, resume, scratch, xline, fw);
             kind = scratch[0];
             slot = scratch[1];
             group = scratch[2];
@@ -1376,7 +1398,12 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
         ck_group_barrier_device();
         if (get_local_id(0) == 0) {
             ck_store_relaxed(rec + CK_W_STATE, 0u);
-            killed = ctx.coop && ctx.killed;
+            fw[CK_FW_KILLED] = ctx.coop && ctx.killed;
+            /* The group count again from local memory, not ctx.groups: held
+             * in a register across the kernel it was what NVIDIA's driver
+             * spilled under a cap of 32 in the megakernel with tasks
+             * (session 39, docs/RESULTS.md). */
+            uint groups = scratch[CK_SCR_GROUPS];
             if (task) {
                 /* Group 0's start time, before the count that the last
                  * group's release of the done state covers. */
@@ -1388,7 +1415,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
                 }
                 /* The record holds this ticket until its last group is done. */
                 R = s + CK_SH_TASK(max_workers, slot);
-                if (ctx.groups == 1u || ck_fetch_add(R + CK_T_DONE, 1u) + 1u == ctx.groups) {
+                if (groups == 1u || ck_fetch_add(R + CK_T_DONE, 1u) + 1u == groups) {
                     /* The last group (a task of one group counts nothing):
                      * the device time, then the state word that says done and
                      * frees the entry (the release covers every group's
@@ -1404,7 +1431,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
                     ck_fetch_add_relaxed(s + CK_H_TASK_FINISHED, 1u); /* a count (the scheduler's end) */
                 }
             } else if (!ctx.coop) {
-                if (ctx.groups == 1u || ck_fetch_add(L + CK_L_DONE, 1u) + 1u == ctx.groups) {
+                if (groups == 1u || ck_fetch_add(L + CK_L_DONE, 1u) + 1u == groups) {
                     /* The last group (a launch of one group counts
                      * nothing; L_DONE then stays 0): tell a waiting host at
                      * once (the release covers every group's writes, which
@@ -1437,6 +1464,7 @@ kernel void ck_megakernel(CK_PTR sched, CK_PTR ch, CK_PTR poll, global uchar *ar
     local ck_locals_t locals;
     local uchar pool[CK_LOCAL_POOL_BYTES] __attribute__((aligned(16)));
     local ulong xline[CK_CH_XL_WORDS / 2u + CK_POLL_PAIRS]; /* the task poller's read of the table */
+    local uint fw[CK_FW_STATE_WORDS];                       /* thread 0's state between groups */
     uint n;
     int ticket = ck_discover(poll, ch, scratch, &n);
     if (ticket < 0)
@@ -1455,5 +1483,5 @@ kernel void ck_megakernel(CK_PTR sched, CK_PTR ch, CK_PTR poll, global uchar *ar
             ck_scheduler(sched, ch, n - 1u, max_workers, chaos_seed, cx, &sched_state);
         return;
     }
-    ck_worker(sched, ch, arena, (uint)ticket - 1u, max_workers, chaos_seed, naive, cx, scratch, pool, &locals, xline);
+    ck_worker(sched, ch, arena, (uint)ticket - 1u, max_workers, chaos_seed, naive, cx, scratch, pool, &locals, xline, fw);
 }
