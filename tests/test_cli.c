@@ -340,11 +340,25 @@ static void bench_json_report(void **state)
     const char *keys[] = {"global_barrier_us", "resizing_barrier_us", "launch_rt_us_median", "launch_rt_us_p99",
                           "launch_throughput_per_s", "plain_launch_rt_us_median", "plain_launch_throughput_per_s",
                           "workers", "plain_occupancy", "megakernel_occupancy", "task_rt_us_median",
-                          "task2_rt_us_median", "task_throughput_per_s", "task_workers",
-                          "table_launch_rt_us_median", "table_launch_throughput_per_s"};
+                          "task2_rt_us_median", "task_throughput_per_s"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; ++i)
         if (!(json_number(out, NULL, keys[i]) > 0))
             fail_msg("ckbench --json: \"%s\" is not positive:\n%s", keys[i], out);
+    /* The headline megakernel is the one with tasks, whose ordinary launches
+     * go through the task table; the one without tasks (launches as
+     * messages to the scheduler) has the same figures in scheduler_path. */
+    if (!strstr(out, "\"launch_path\": \"task table\""))
+        fail_msg("ckbench --json lacks launch_path \"task table\":\n%s", out);
+    const char *sched = strstr(out, "\"scheduler_path\": {");
+    if (!sched)
+        fail_msg("ckbench --json lacks scheduler_path:\n%s", out);
+    const char *qk[] = {"workers", "launch_rt_us_median", "launch_rt_us_p99", "launch_throughput_per_s",
+                        "global_barrier_us", "resizing_barrier_us"};
+    for (size_t i = 0; i < sizeof qk / sizeof *qk; ++i)
+        if (!(json_number(sched, NULL, qk[i]) > 0))
+            fail_msg("ckbench --json: scheduler_path \"%s\" is not positive:\n%s", qk[i], out);
+    if (!(json_number(sched, "\"launch_phases_us_median\"", "exec") >= 0))
+        fail_msg("ckbench --json: scheduler_path lacks its launch phases:\n%s", out);
     /* The burst's start figures need a device clock (PoCL has none: null);
      * where there is one, a burst of 5 x --launches tasks. */
     if (!strstr(out, "\"task_burst\": null")) {
@@ -354,8 +368,8 @@ static void bench_json_report(void **state)
     }
     const char *gk[] = {"1", "N/4", "N/2", "N-1"};
     for (size_t i = 0; i < 4; ++i)
-        if (!(json_number(out, "\"gather_us\"", gk[i]) > 0))
-            fail_msg("ckbench --json: gather_us \"%s\" is not positive:\n%s", gk[i], out);
+        if (!(json_number(out, "\"gather_us\"", gk[i]) > 0) || !(json_number(sched, "\"gather_us\"", gk[i]) > 0))
+            fail_msg("ckbench --json: gather_us \"%s\" is not positive in both megakernels:\n%s", gk[i], out);
     if (!strstr(out, "\"device\": \""))
         fail_msg("ckbench --json lacks the device:\n%s", out);
     /* --gap-sweep: nine pauses from 0 to 3000 ns, a positive round trip of
@@ -379,16 +393,18 @@ static void bench_json_report(void **state)
     }
     /* The megakernels' registers: null where the compiler reports none (PoCL),
      * else a positive count; the cap's note is a string. */
-    const char *rk[] = {"\"megakernel_resources\": ", "\"task_megakernel_resources\": "};
+    const char *rk = "\"megakernel_resources\": ";
+    const char *from[2] = {out, sched};
     for (size_t i = 0; i < 2; ++i) {
-        const char *at = strstr(out, rk[i]);
-        if (!at)
-            fail_msg("ckbench --json lacks %s:\n%s", rk[i], out);
-        if (strncmp(at + strlen(rk[i]), "null", 4) && !(json_number(at, NULL, "registers") > 0))
-            fail_msg("ckbench --json: %s has no positive register count:\n%s", rk[i], out);
+        const char *at = strstr(from[i], rk);
+        if (!at || (i == 0 && at > sched))
+            fail_msg("ckbench --json lacks %s%s:\n%s", rk, i ? " in scheduler_path" : "", out);
+        if (strncmp(at + strlen(rk), "null", 4) && !(json_number(at, NULL, "registers") > 0))
+            fail_msg("ckbench --json: %s has no positive register count:\n%s", rk, out);
+        const char *note = strstr(at, "\"register_cap_note\": \"");
+        if (!note || (i == 0 && note > sched))
+            fail_msg("ckbench --json lacks register_cap_note%s:\n%s", i ? " in scheduler_path" : "", out);
     }
-    if (!strstr(out, "\"register_cap_note\": \"") || !strstr(out, "\"task_register_cap_note\": \""))
-        fail_msg("ckbench --json lacks register_cap_note or task_register_cap_note:\n%s", out);
     /* The run sets no CK_REGISTER_CAP and no --register-cap: auto. */
     if (!strstr(out, "\"register_cap_mode\": \"auto\""))
         fail_msg("ckbench --json: register_cap_mode is not \"auto\" by default:\n%s", out);

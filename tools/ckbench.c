@@ -1,13 +1,17 @@
 /* ckbench: measures what getting work onto the megakernel costs, next to the
  * plain OpenCL launch it competes with, all in one process on one device:
  * plain launch round trip and throughput and the plain kernel's occupancy
- * (before the megakernel starts), then through the megakernel: launch round
+ * (before the megakernel starts), then for two megakernels: launch round
  * trip and throughput of an empty 1-group kernel, global and resizing
  * barrier latency over all workers, and the gather time of ordinary launches
  * of 1, N/4, N/2 and N-1 groups beside a cooperative kernel that reaches a
- * query resizing barrier every few tens of microseconds; and in a megakernel
- * built with tasks, the empty task's round trip, tasks per second, and how
- * fast the groups of a burst of tasks start (device clock). Table, or --json.
+ * query resizing barrier every few tens of microseconds. The headline
+ * figures are the megakernel built with tasks, where ordinary launches go
+ * through the task table (ck_context_options.launch_path); it also gives
+ * the empty task's round trip, tasks per second, and how fast the groups of
+ * a burst of tasks start (device clock). The same figures of a megakernel
+ * without tasks, where ordinary launches are messages to the scheduler (the
+ * library's default context), follow under "scheduler_path". Table, or --json.
  * With --cuda BIN it runs the CUDA reference (tools/ckbench_cuda.cu, built
  * where nvcc exists) at the same block count and reports it beside us.
  * Exit status: 0 ok, 1 a measurement failed, 2 bad command line, unknown
@@ -59,9 +63,8 @@ static const char *bench_source =
     "    }\n"
     "}\n";
 
-/* Added to the context with tasks only (the launch figures come from a
- * megakernel without it): each task's group stamps when it started, in the
- * device's clock (0 on devices without one). */
+/* Added to the context with tasks only: each task's group stamps when it
+ * started, in the device's clock (0 on devices without one). */
 static const char *stamp_source =
     "kernel void bench_stamp(global ulong *ts, uint i) {\n"
     "    if (get_local_id(0) == 0)\n"
@@ -223,29 +226,32 @@ static int parse_args(int argc, char **argv, options *o)
     return 0;
 }
 
+/* One megakernel's dispatch figures (measure_megakernel). */
 typedef struct {
-    char device[300];
-    unsigned plain_occupancy, workers;
-    double plain_rt_median, plain_rt_p99, plain_tput;
+    unsigned workers;
     double rt_median, rt_p99, tput;
     double tput_launch_call_us, tput_wait_call_us; /* host time per launch in ck_launch_kernel / ck_wait */
+    double phase_us[4]; /* the scheduler's path: medians over the round trips of queue, gather, exec, wake-up */
+    double global_barrier_us, resizing_barrier_us;
+    double gather_us[4], gather_period_us;
+    unsigned gather_groups[4];
+    unsigned gather_kills, gather_forked; /* of the cooperative kernel, over all gathers */
+    ck_megakernel_resources res; /* registers as the compiler reported them */
+} mk_results;
+
+typedef struct {
+    char device[300];
+    unsigned plain_occupancy;
+    double plain_rt_median, plain_rt_p99, plain_tput;
+    mk_results mk;    /* the megakernel built with tasks: ordinary launches through the task table */
+    mk_results sched; /* the megakernel without tasks: ordinary launches as messages to the scheduler */
     double task_rt_median, task_rt_p99, task_tput, task_spawn_us; /* the task API, empty 1-group tasks */
     double task2_rt_median, task2_rt_p99; /* the same, empty 2-group tasks (not on the express line) */
     double task_phase_us[3]; /* medians: spawn call, device execution, the rest (-1: no device clock) */
-    unsigned task_workers;   /* workers of the megakernel built with tasks */
-    /* Ordinary launches in the megakernel built with tasks, which go through
-     * the task table (ck_context_options.launch_path): as rt_*, tput, tput_*. */
-    double table_rt_median, table_rt_p99, table_tput, table_call_us, table_wait_us;
-    ck_megakernel_resources res, task_res; /* registers as the compiler reported them */
     unsigned burst_tasks;    /* a burst of stamped empty tasks (0: no device clock, no figures) */
     double burst_starts_per_s, burst_gap_ns_median, burst_gap_ns_p90;
-    double global_barrier_us, resizing_barrier_us;
-    double gather_us[4], gather_period_us;
-    unsigned gather_kills, gather_forked; /* of the cooperative kernel, over all gathers */
-    double phase_us[4]; /* medians over the round trips: queue, gather, exec, wake-up */
     /* --gap-sweep: median round trips with the host pausing gap_ns[g] first */
     double gap_task_us[GAP_POINTS], gap_table_us[GAP_POINTS];
-    unsigned gather_groups[4];
     char cuda[2048];
 } results;
 
@@ -276,6 +282,36 @@ static void table_resources(const char *label, const ck_megakernel_resources *m)
                m->spill_bytes);
     if (m->note[0])
         printf("    %s\n", m->note);
+}
+
+/* One megakernel's dispatch keys (the issue's names), without braces: the
+ * launch figures, with the scheduler's phases where `tasks` is 0 (a launch
+ * through the task table sends no messages to time), barriers, gathers,
+ * registers and the register cap's note. */
+static void json_dispatch(const mk_results *m, int tasks)
+{
+    static const char *const keys[4] = {"1", "N/4", "N/2", "N-1"};
+    printf(" \"launch_rt_us_median\": %.2f, \"launch_rt_us_p99\": %.2f, \"launch_throughput_per_s\": %.0f,\n",
+           m->rt_median, m->rt_p99, m->tput);
+    printf(" \"throughput_host_us_per_launch\": {\"in_launch_call\": %.2f, \"in_wait\": %.2f},\n",
+           m->tput_launch_call_us, m->tput_wait_call_us);
+    if (!tasks)
+        printf(" \"launch_phases_us_median\": {\"queue\": %.2f, \"gather\": %.2f, \"exec\": %.2f, "
+               "\"wake\": %.2f},\n", m->phase_us[0], m->phase_us[1], m->phase_us[2], m->phase_us[3]);
+    printf(" \"global_barrier_us\": %.3f, \"resizing_barrier_us\": %.3f,\n", m->global_barrier_us,
+           m->resizing_barrier_us);
+    printf(" \"gather_us\": {");
+    for (int k = 0; k < 4; ++k)
+        printf("\"%s\": %.1f%s", keys[k], m->gather_us[k], k < 3 ? ", " : "");
+    printf("}, \"gather_groups\": {");
+    for (int k = 0; k < 4; ++k)
+        printf("\"%s\": %u%s", keys[k], m->gather_groups[k], k < 3 ? ", " : "");
+    printf("}, \"gather_measure\": \"%s\", \"gather_barrier_period_us\": %.2f, \"gather_kills\": %u, "
+           "\"gather_forked\": %u,\n", tasks ? "launch + wait" : "scheduler", m->gather_period_us, m->gather_kills,
+           m->gather_forked);
+    json_resources("megakernel_resources", &m->res);
+    printf(" \"register_cap_note\": ");
+    cli_json_string(stdout, m->res.note);
 }
 
 static void fail(const char *what, const char *msg)
@@ -451,15 +487,10 @@ static void launch_throughput(const options *o, ck_context *ctx, double *tput, d
     free(ring);
 }
 
-static void measure_megakernel(const options *o, results *r)
+/* Launches, barriers and gathers in the megakernel of `ctx` (built, with
+ * or without tasks: `tasks` says which, for the launch phases). */
+static void measure_megakernel(const options *o, ck_context *ctx, int tasks, mk_results *r)
 {
-    ck_context_options co = {.device = o->dev, .work_group_size = o->wg, .timeout_s = o->timeout,
-                             .max_groups = o->max_groups, .register_cap = o->register_cap};
-    ck_context *ctx;
-    const char *coop[] = {"bench_global_barrier", "bench_resizing_barrier", "bench_gather_coop"};
-    if (ck_context_create(&co, &ctx) != CK_OK || ck_context_add_source(ctx, "ckbench.cl", bench_source, coop, 3) ||
-        ck_context_build(ctx) != CK_OK)
-        fail("building the megakernel", ck_last_error());
     unsigned W = ck_context_workers(ctx);
     r->workers = W;
     if (ck_context_megakernel_resources(ctx, &r->res) != CK_OK)
@@ -468,7 +499,7 @@ static void measure_megakernel(const options *o, results *r)
         fail("measuring gathers", "the megakernel found only one worker; gathers need two or more (is the "
              "device busy with another program?)");
 
-    launch_round_trips(o, ctx, &r->rt_median, &r->rt_p99, r->phase_us);
+    launch_round_trips(o, ctx, &r->rt_median, &r->rt_p99, tasks ? NULL : r->phase_us);
     launch_throughput(o, ctx, &r->tput, &r->tput_launch_call_us, &r->tput_wait_call_us);
 
     r->global_barrier_us = barrier_us(ctx, "bench_global_barrier", o);
@@ -495,9 +526,14 @@ static void measure_megakernel(const options *o, results *r)
              * message and shorten the measured gather. */
             double until = app_now_ms() + 1;
             app_sleep_until_ms(until);
+            /* The scheduler times a launch's gather (from its arrival to
+             * its last group's start); a launch through the task table has
+             * no such time, so there the whole launch + wait of the empty
+             * kernel stands for it: an upper bound (gather_measure). */
             ck_launch_stats st;
+            double t0 = app_now_ms();
             finish(launch(ctx, "bench_empty", counts[k], NULL, 0), "bench_empty (gather)", o->timeout, &st);
-            g[i] = st.gather_ms * 1e3;
+            g[i] = tasks ? (app_now_ms() - t0) * 1e3 : st.gather_ms * 1e3;
         }
         qsort(g, o->gather_reps, sizeof *g, cmp_double);
         r->gather_us[k] = g[o->gather_reps / 2];
@@ -513,8 +549,8 @@ static void measure_megakernel(const options *o, results *r)
     r->gather_period_us = nr ? cs.exec_ms * 1e3 / nr : 0;
     r->gather_kills = cs.kills;
     r->gather_forked = cs.forked;
-    if (ck_context_destroy(ctx) != CK_OK)
-        fail("closing the megakernel", ck_last_error());
+    if (ck_buffer_free(ctx, stop) != CK_OK || ck_buffer_free(ctx, dec) != CK_OK || ck_buffer_free(ctx, rounds) != CK_OK)
+        fail("freeing the gather buffers", ck_last_error());
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -649,28 +685,15 @@ static void gap_sweep(const options *o, ck_context *ctx, ck_kernel ek, results *
 /* The task API in a megakernel built with it (ck_context_options.tasks),
  * on its own context, so the launch figures above come from the build
  * without the task code. */
-static void measure_tasks(const options *o, results *r)
+/* The task API in the megakernel built with it (ck_context_options.tasks):
+ * spawn + wait of an empty task of one and of two groups, then spawns kept
+ * going (the table bounds those in flight) and every task waited for at the
+ * end, a burst's group starts, and with --gap-sweep the sweep. */
+static void measure_task_api(const options *o, ck_context *ctx, results *r)
 {
-    ck_context_options co = {.device = o->dev, .work_group_size = o->wg, .timeout_s = o->timeout,
-                             .max_groups = o->max_groups, .tasks = 1, .register_cap = o->register_cap};
-    ck_context *ctx;
-    const char *coop[] = {"bench_global_barrier", "bench_resizing_barrier", "bench_gather_coop"};
-    if (ck_context_create(&co, &ctx) != CK_OK || ck_context_add_source(ctx, "ckbench.cl", bench_source, coop, 3) ||
-        ck_context_add_source(ctx, "ckbench_stamp.cl", stamp_source, NULL, 0) || ck_context_build(ctx) != CK_OK)
-        fail("building the megakernel with tasks", ck_last_error());
-    r->task_workers = ck_context_workers(ctx);
-    if (ck_context_megakernel_resources(ctx, &r->task_res) != CK_OK)
-        fail("reading the megakernel's resources", ck_last_error());
-    /* Tasks (the task API): spawn + wait of an empty 1-group task, then
-     * spawns kept going (the table bounds those in flight) and every task
-     * waited for at the end. */
     ck_kernel ek;
     if (ck_kernel_find(ctx, "bench_empty", &ek) != CK_OK)
         fail("bench_empty (task)", ck_last_error());
-    /* Ordinary launches there go through the task table: the launch figures
-     * of measure_megakernel again, on that path. */
-    launch_round_trips(o, ctx, &r->table_rt_median, &r->table_rt_p99, NULL);
-    launch_throughput(o, ctx, &r->table_tput, &r->table_call_us, &r->table_wait_us);
     task_round_trips(o, ctx, ek, 1, &r->task_rt_median, &r->task_rt_p99, r->task_phase_us);
     task_round_trips(o, ctx, ek, 2, &r->task2_rt_median, &r->task2_rt_p99, NULL);
     unsigned n_tasks = o->throughput_launches * 5;
@@ -688,9 +711,25 @@ static void measure_tasks(const options *o, results *r)
     measure_task_burst(o, ctx, r);
     if (o->gap_sweep)
         gap_sweep(o, ctx, ek, r);
+}
 
+/* Builds a megakernel with ckbench's kernels, with or without tasks, and
+ * measures it (with tasks: the task API too). */
+static void run_megakernel(const options *o, int tasks, mk_results *m, results *r)
+{
+    ck_context_options co = {.device = o->dev, .work_group_size = o->wg, .timeout_s = o->timeout,
+                             .max_groups = o->max_groups, .tasks = tasks, .register_cap = o->register_cap};
+    ck_context *ctx;
+    const char *coop[] = {"bench_global_barrier", "bench_resizing_barrier", "bench_gather_coop"};
+    if (ck_context_create(&co, &ctx) != CK_OK || ck_context_add_source(ctx, "ckbench.cl", bench_source, coop, 3) ||
+        (tasks && ck_context_add_source(ctx, "ckbench_stamp.cl", stamp_source, NULL, 0)) ||
+        ck_context_build(ctx) != CK_OK)
+        fail(tasks ? "building the megakernel with tasks" : "building the megakernel without tasks", ck_last_error());
+    measure_megakernel(o, ctx, tasks, m);
+    if (tasks)
+        measure_task_api(o, ctx, r);
     if (ck_context_destroy(ctx) != CK_OK)
-        fail("destroying the task context", ck_last_error());
+        fail("closing the megakernel", ck_last_error());
 }
 
 
@@ -698,7 +737,7 @@ static void measure_tasks(const options *o, results *r)
 static void run_cuda(const options *o, results *r)
 {
     char cmd[1200];
-    snprintf(cmd, sizeof cmd, "%s %u %zu %u %u", o->cuda, r->workers, o->wg, o->iterations, o->throughput_launches);
+    snprintf(cmd, sizeof cmd, "%s %u %zu %u %u", o->cuda, r->mk.workers, o->wg, o->iterations, o->throughput_launches);
     FILE *p = popen(cmd, "r");
     if (!p)
         fail("--cuda", "cannot run the CUDA reference");
@@ -741,39 +780,26 @@ int main(int argc, char **argv)
     results r;
     memset(&r, 0, sizeof r);
     measure_plain(&o, &r);
-    measure_megakernel(&o, &r);
-    measure_tasks(&o, &r);
+    run_megakernel(&o, 1, &r.mk, &r);
+    run_megakernel(&o, 0, &r.sched, &r);
     if (o.cuda)
         run_cuda(&o, &r);
 
-    static const char *const keys[4] = {"1", "N/4", "N/2", "N-1"};
+    const mk_results *m = &r.mk, *q = &r.sched;
     if (o.json) {
         printf("{\"device\": ");
         cli_json_string(stdout, r.device);
         printf(", \"work_group_size\": %zu, \"workers\": %u, \"plain_occupancy\": %u, "
-               "\"megakernel_occupancy\": %u,\n", o.wg, r.workers, r.plain_occupancy, r.workers + 1);
+               "\"megakernel_occupancy\": %u,\n", o.wg, m->workers, r.plain_occupancy, m->workers + 1);
+        printf(" \"launch_path\": \"task table\",\n");
         printf(" \"plain_launch_rt_us_median\": %.2f, \"plain_launch_rt_us_p99\": %.2f, "
                "\"plain_launch_throughput_per_s\": %.0f,\n", r.plain_rt_median, r.plain_rt_p99, r.plain_tput);
-        printf(" \"launch_rt_us_median\": %.2f, \"launch_rt_us_p99\": %.2f, \"launch_throughput_per_s\": %.0f,\n",
-               r.rt_median, r.rt_p99, r.tput);
-        printf(" \"throughput_host_us_per_launch\": {\"in_launch_call\": %.2f, \"in_wait\": %.2f},\n",
-               r.tput_launch_call_us, r.tput_wait_call_us);
-        printf(" \"table_launch_rt_us_median\": %.2f, \"table_launch_rt_us_p99\": %.2f, "
-               "\"table_launch_throughput_per_s\": %.0f,\n", r.table_rt_median, r.table_rt_p99, r.table_tput);
-        printf(" \"table_throughput_host_us_per_launch\": {\"in_launch_call\": %.2f, \"in_wait\": %.2f},\n",
-               r.table_call_us, r.table_wait_us);
-        printf(" \"task_rt_us_median\": %.2f, \"task_rt_us_p99\": %.2f, \"task_throughput_per_s\": %.0f, "
+        json_dispatch(m, 1);
+        printf(",\n \"task_rt_us_median\": %.2f, \"task_rt_us_p99\": %.2f, \"task_throughput_per_s\": %.0f, "
                "\"task_spawn_us\": %.3f,\n", r.task_rt_median, r.task_rt_p99, r.task_tput, r.task_spawn_us);
         printf(" \"task2_rt_us_median\": %.2f, \"task2_rt_us_p99\": %.2f,\n", r.task2_rt_median, r.task2_rt_p99);
-        printf(" \"task_workers\": %u,\n", r.task_workers);
-        json_resources("megakernel_resources", &r.res);
-        json_resources("task_megakernel_resources", &r.task_res);
         printf(" \"register_cap_mode\": ");
         cli_json_string(stdout, o.register_cap_mode);
-        printf(", \"register_cap_note\": ");
-        cli_json_string(stdout, r.res.note);
-        printf(", \"task_register_cap_note\": ");
-        cli_json_string(stdout, r.task_res.note);
         printf(",\n");
         if (r.burst_tasks)
             printf(" \"task_burst\": {\"tasks\": %u, \"starts_per_s\": %.0f, \"start_gap_ns_median\": %.0f, "
@@ -783,18 +809,9 @@ int main(int argc, char **argv)
             printf(" \"task_burst\": null,\n");
         printf(" \"task_phases_us_median\": {\"spawn_call\": %.2f, \"exec\": %.2f, \"to_worker_and_back\": %.2f},\n",
                r.task_phase_us[0], r.task_phase_us[1], r.task_phase_us[2]);
-        printf(" \"launch_phases_us_median\": {\"queue\": %.2f, \"gather\": %.2f, \"exec\": %.2f, "
-               "\"wake\": %.2f},\n", r.phase_us[0], r.phase_us[1], r.phase_us[2], r.phase_us[3]);
-        printf(" \"global_barrier_us\": %.3f, \"resizing_barrier_us\": %.3f,\n", r.global_barrier_us,
-               r.resizing_barrier_us);
-        printf(" \"gather_us\": {");
-        for (int k = 0; k < 4; ++k)
-            printf("\"%s\": %.1f%s", keys[k], r.gather_us[k], k < 3 ? ", " : "");
-        printf("}, \"gather_groups\": {");
-        for (int k = 0; k < 4; ++k)
-            printf("\"%s\": %u%s", keys[k], r.gather_groups[k], k < 3 ? ", " : "");
-        printf("}, \"gather_barrier_period_us\": %.2f, \"gather_kills\": %u, \"gather_forked\": %u",
-               r.gather_period_us, r.gather_kills, r.gather_forked);
+        printf(" \"scheduler_path\": {\"workers\": %u, ", q->workers);
+        json_dispatch(q, 0);
+        printf("}");
         if (o.gap_sweep) {
             printf(",\n \"host_gap_sweep\": {");
             const char *what[3] = {"gap_ns", "task_rt_us_median", "table_launch_rt_us_median"};
@@ -813,34 +830,41 @@ int main(int argc, char **argv)
         return 0;
     }
     printf("device: %s, work-groups of %zu\n", r.device, o.wg);
-    printf("occupancy: plain kernel %u groups, megakernel %u (%u workers + scheduler) = %.0f %%\n",
-           r.plain_occupancy, r.workers + 1, r.workers, 100.0 * (r.workers + 1) / r.plain_occupancy);
-    printf("%-46s %12s %12s\n", "measure", "plain OpenCL", "megakernel");
-    printf("%-46s %12.1f %12.1f\n", "launch + wait, empty 1-group kernel, median us", r.plain_rt_median,
-           r.rt_median);
-    printf("%-46s %12.1f %12.1f\n", "launch + wait, p99 us", r.plain_rt_p99, r.rt_p99);
-    printf("%-46s %12s %12s\n", "  of which queue/gather/exec/wake-up, medians", "-", "");
-    printf("%-46s %12s %5.1f/%.1f/%.1f/%.1f\n", "", "", r.phase_us[0], r.phase_us[1], r.phase_us[2],
-           r.phase_us[3]);
-    printf("%-46s %12.0f %12.0f\n", "empty 1-group launches per second", r.plain_tput, r.tput);
-    printf("%-46s %12s %5.2f/%.2f\n", "  host us per launch in ck_launch_kernel/ck_wait", "", r.tput_launch_call_us,
-           r.tput_wait_call_us);
-    printf("%-46s %12.1f %12.1f\n", "launch + wait through the task table, median", r.plain_rt_median,
-           r.table_rt_median);
-    printf("%-46s %12.1f %12.1f\n", "  p99 us", r.plain_rt_p99, r.table_rt_p99);
-    printf("%-46s %12.0f %12.0f\n", "  empty 1-group launches per second", r.plain_tput, r.table_tput);
-    printf("%-46s %12s %5.2f/%.2f\n", "  host us per launch in ck_launch_kernel/ck_wait", "", r.table_call_us,
-           r.table_wait_us);
+    printf("occupancy: plain kernel %u groups; megakernel with tasks %u (%u workers + scheduler) = %.0f %%, "
+           "without tasks %u = %.0f %%\n", r.plain_occupancy, m->workers + 1, m->workers,
+           100.0 * (m->workers + 1) / r.plain_occupancy, q->workers + 1, 100.0 * (q->workers + 1) / r.plain_occupancy);
+    printf("%-46s %12s %12s %12s\n", "measure", "plain OpenCL", "with tasks", "scheduler");
+    printf("%-46s %12.1f %12.1f %12.1f\n", "launch + wait, empty 1-group kernel, median us", r.plain_rt_median,
+           m->rt_median, q->rt_median);
+    printf("%-46s %12.1f %12.1f %12.1f\n", "launch + wait, p99 us", r.plain_rt_p99, m->rt_p99, q->rt_p99);
+    printf("%-46s %12s %12s %5.1f/%.1f/%.1f/%.1f\n", "  queue/gather/exec/wake-up, medians us", "-", "-",
+           q->phase_us[0], q->phase_us[1], q->phase_us[2], q->phase_us[3]);
+    printf("%-46s %12.0f %12.0f %12.0f\n", "empty 1-group launches per second", r.plain_tput, m->tput, q->tput);
+    printf("%-46s %12s %5.2f/%-6.2f %5.2f/%.2f\n", "  host us per launch in ck_launch_kernel/ck_wait", "",
+           m->tput_launch_call_us, m->tput_wait_call_us, q->tput_launch_call_us, q->tput_wait_call_us);
+    printf("%-46s %12s %12.2f %12.2f\n", "global barrier over all workers, us", "-", m->global_barrier_us,
+           q->global_barrier_us);
+    printf("%-46s %12s %12.2f %12.2f\n", "resizing barrier (no resize), us", "-", m->resizing_barrier_us,
+           q->resizing_barrier_us);
+    static const char *const keys[4] = {"1", "N/4", "N/2", "N-1"};
+    for (int k = 0; k < 4; ++k) {
+        char label[64];
+        snprintf(label, sizeof label, "gather of %s = %u / %u groups, median us", keys[k], m->gather_groups[k],
+                 q->gather_groups[k]);
+        printf("%-46s %12s %12.1f %12.1f\n", label, "-", m->gather_us[k], q->gather_us[k]);
+    }
+    printf("(the cooperative kernel reached a resizing barrier every %.1f / %.1f us meanwhile; it gave %u / %u groups "
+           "back and forked %u / %u)\n", m->gather_period_us, q->gather_period_us, m->gather_kills, q->gather_kills,
+           m->gather_forked, q->gather_forked);
+    printf("%-46s %12s %12s\n", "register cap asked (--register-cap)", "", o.register_cap_mode);
+    table_resources("registers per work-item, with tasks", &m->res);
+    table_resources("registers per work-item, without tasks", &q->res);
     printf("%-46s %12.1f %12.1f\n", "task spawn + wait, empty 1 group, median us", r.plain_rt_median,
            r.task_rt_median);
     printf("%-46s %12.1f %12.1f\n", "task spawn + wait, p99 us", r.plain_rt_p99, r.task_rt_p99);
     printf("%-46s %12s %12.1f\n", "task spawn + wait, empty 2 groups, median us", "", r.task2_rt_median);
     printf("%-46s %12.0f %12.0f\n", "empty 1-group tasks per second", r.plain_tput, r.task_tput);
     printf("%-46s %12s %12.3f\n", "  host us per ck_task_spawn", "", r.task_spawn_us);
-    printf("%-46s %12s %12u\n", "  workers of the megakernel built with tasks", "", r.task_workers);
-    printf("%-46s %12s %12s\n", "register cap asked (--register-cap)", "", o.register_cap_mode);
-    table_resources("registers per work-item, megakernel", &r.res);
-    table_resources("registers per work-item, with tasks", &r.task_res);
     if (r.burst_tasks) {
         char label[64];
         snprintf(label, sizeof label, "  group starts per second, burst of %u tasks", r.burst_tasks);
@@ -850,15 +874,6 @@ int main(int argc, char **argv)
     } else {
         printf("%-46s %12s %12s\n", "  group starts in a burst (no device clock)", "", "-");
     }
-    printf("%-46s %12s %12.2f\n", "global barrier over all workers, us", "-", r.global_barrier_us);
-    printf("%-46s %12s %12.2f\n", "resizing barrier (no resize), us", "-", r.resizing_barrier_us);
-    for (int k = 0; k < 4; ++k) {
-        char label[64];
-        snprintf(label, sizeof label, "gather of %s = %u groups, median us", keys[k], r.gather_groups[k]);
-        printf("%-46s %12s %12.1f\n", label, "-", r.gather_us[k]);
-    }
-    printf("(the cooperative kernel reached a resizing barrier every %.1f us meanwhile; it gave %u groups back and "
-           "forked %u)\n", r.gather_period_us, r.gather_kills, r.gather_forked);
     if (r.cuda[0])
         printf("CUDA reference: %s\n", r.cuda);
     return 0;

@@ -25,11 +25,11 @@ fi
   { tail -30 "$out/meson.log"; exit 1; }
 rm -rf /tmp/ckb_cap_ptx && mkdir -p /tmp/ckb_cap_ptx
 # Without a cap, ckbench's builds are: the plain reference's, then the
-# megakernel without tasks, then the one with them (the two highest numbers).
+# megakernel with tasks, then the one without (the two highest numbers).
 CK_DUMP_BINARY="/tmp/ckb_cap_ptx/mk%u.ptx" timeout 200 "$b/tools/ckbench" --device NVIDIA --iterations 10 \
   --launches 100 --register-cap none >/dev/null 2>"$out/dump.err"
 mapfile -t ptx < <(ls /tmp/ckb_cap_ptx/mk*.ptx | sort -V | tail -2)
-names=("without tasks" "with tasks")
+names=("with tasks" "without tasks")
 for i in 0 1; do
   f=${ptx[$i]:-}
   [ -n "$f" ] || { echo "no PTX dumped (see $out/dump.err)"; break; }
@@ -57,8 +57,9 @@ try:
     j = json.load(open(sys.argv[1]))
 except Exception as e:
     sys.exit(f"no auto result ({e})")
-for k in ("megakernel_resources", "task_megakernel_resources", "register_cap_note", "task_register_cap_note"):
-    print(f"{k}: {j.get(k)}")
+for k in ("megakernel_resources", "register_cap_note"):
+    print(f"with tasks, {k}: {j.get(k)}")
+    print(f"without tasks, {k}: {j.get('scheduler_path', {}).get(k)}")
 PY
 for v in none auto; do
   for i in 1 2; do

@@ -5,8 +5,9 @@
 # tree and every folder .exp/NAME (made on the development machine with
 # `git archive COMMIT | tar -x -C .exp/NAME`; carry .exp) in parallel, runs
 # `ckbench --json` on each in turn, ROUNDS times interleaved, prints one line
-# of key figures per run, and the registers of each tree's two megakernels
-# (ptxas -v on the PTX ckbench built: mk1 without tasks, mk2 with). A file
+# of key figures per run, and the registers of each program ckbench built
+# (ptxas -v on its PTX, numbered in build order: since session 39 the
+# megakernel with tasks comes before the one without). A file
 # .exp/NAME/ckbench.env (VAR=value lines) sets the environment of NAME's
 # ckbench runs, e.g. CK_REGISTER_CAP=48.
 # Usage: tools/device_variants.sh OUTDIR [ROUNDS]
@@ -36,17 +37,23 @@ try:
 except Exception as e:
     print(f"{n:10s} no result ({e})"); sys.exit()
 g = j["gather_us"]
+q = j.get("scheduler_path", {})
 print(f"{n:10s} launch {j['launch_rt_us_median']:6.2f} us p99 {j['launch_rt_us_p99']:6.2f} "
       f"{j['launch_throughput_per_s']/1e3:6.1f} k/s | plain {j['plain_launch_rt_us_median']:6.2f} us "
-      f"{j['plain_launch_throughput_per_s']/1e3:6.1f} k/s | task {j['task_rt_us_median']:5.2f} us "
+      f"{j['plain_launch_throughput_per_s']/1e3:6.1f} k/s | ratios {j['launch_rt_us_median']/j['plain_launch_rt_us_median']:.2f}x "
+      f"{j['launch_throughput_per_s']/j['plain_launch_throughput_per_s']:.2f}x | task {j['task_rt_us_median']:5.2f} us "
       f"p99 {j['task_rt_us_p99']:6.2f} {j['task_throughput_per_s']/1e6:5.3f} M/s | barrier "
       f"{j['global_barrier_us']:5.2f} resizing {j['resizing_barrier_us']:5.2f} | gathers "
-      f"{min(g.values()):5.1f}-{max(g.values()):5.1f} | workers {j['workers']} / {j['task_workers']}"
+      f"{min(g.values()):5.1f}-{max(g.values()):5.1f} | workers {j['workers']}"
       + (f" | task phases spawn/exec/rest {ph['spawn_call']:.2f}/{ph['exec']:.2f}/{ph['to_worker_and_back']:.2f}"
          if (ph := j.get('task_phases_us_median')) else "")
       + (f" | 2-group task {j['task2_rt_us_median']:5.2f} us" if 'task2_rt_us_median' in j else "")
-      + (f" | table launch {j['table_launch_rt_us_median']:5.2f} us p99 {j['table_launch_rt_us_p99']:5.2f} "
-         f"{j['table_launch_throughput_per_s']/1e3:6.1f} k/s" if 'table_launch_rt_us_median' in j else "")
+      + (f" | scheduler path: launch {q['launch_rt_us_median']:5.2f} us {q['launch_throughput_per_s']/1e3:6.1f} k/s "
+         f"barrier {q['global_barrier_us']:5.2f} gathers {min(q['gather_us'].values()):5.1f}-{max(q['gather_us'].values()):5.1f} "
+         f"workers {q['workers']}" if q else "")
+      + (f" | table launch (ckbench before session 39) {j['table_launch_rt_us_median']:5.2f} us "
+         f"{j['table_launch_throughput_per_s']/1e3:6.1f} k/s, workers with tasks {j['task_workers']}"
+         if 'table_launch_rt_us_median' in j else "")
       + (f" | grid.sync {j['cuda']['grid_sync_us']:5.2f} @{j['cuda']['grid_sync_blocks']}" if 'cuda' in j else ""))
 EOF
 }
