@@ -237,9 +237,12 @@ typedef struct {
      * load of host memory per poll. 0 (default): off. */
     int trace_active_groups;
     /* 1: the megakernel carries the task API's code (ck_kernel_find and
-     * ck_task_spawn need it). It costs registers: on the H100, with
-     * ckbench's kernels, 48 to 56 per work-item instead of 40, so 2375 to
-     * 2639 co-resident groups of 64 instead of 3167 (docs/RESULTS.md).
+     * ck_task_spawn need it), and ordinary launches go through the task
+     * table (launch_path below). Without a register cap it costs
+     * registers: on an H200, with ckbench's kernels, 48 per work-item
+     * instead of 40, so 2639 co-resident groups of 64 instead of 3167; with
+     * register_cap CK_REGISTER_CAP_AUTO both fit in 32 without a spill and
+     * keep every co-resident group (docs/RESULTS.md, session 39).
      * 0 (default): no tasks, and no cost. */
     int tasks;
     /* How ck_launch_kernel sends an ordinary launch in a context with tasks:
@@ -263,11 +266,11 @@ typedef struct {
      * spill nothing among the most with which a compute unit holds its most
      * work-items (32 on the H100) and each 8 more below the count without
      * a cap; none if each of those spills. 16..255: that cap, spills or
-     * not. On an H200 auto gave ckbench's megakernel 32 registers (every
-     * co-resident group, 4223 against 3167) and its megakernel with tasks
-     * 48 (2639 groups against 2375) without a spill; the extra groups cost
-     * a launch through the scheduler about 0.6 us and BFS on a grid 8 %
-     * (docs/RESULTS.md), and the capped tries cost build time (each is a
+     * not. On an H200 auto gave both of ckbench's megakernels, with and
+     * without tasks, 32 registers without a spill (every co-resident group,
+     * 4223 against 3167 and 2639); the extra groups cost a launch through
+     * the scheduler about 0.6 us, BFS on a grid 8 % and an empty task about
+     * 0.5 us (docs/RESULTS.md), and the capped tries cost build time (each is a
      * compile the driver's cache cannot serve): a cap is the user's trade,
      * so there is none by default. NVIDIA's driver serves
      * a program it compiled before from its compute cache, without the
