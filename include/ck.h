@@ -218,7 +218,8 @@ typedef struct {
      * CK_CHAOS_RECORD / CK_CHAOS_REPLAY. Recording writes the scheduler's
      * choices (initial M, accepted kills, forks, every resizing barrier's
      * new M) to this text file when each cooperative launch finishes, one
-     * line a decision sorted by key (launch, group, n-th call; a barrier by
+     * line a decision sorted by key (the cooperative launch's number in
+     * the context, 1 for the first; the group; its n-th call; a barrier by
      * its epoch), at most 32768 decisions (the file then says it is
      * truncated). Replay loads such a file and makes its choices by key;
      * where the model cannot (e.g. fewer idle workers than a recorded fork,
@@ -281,6 +282,25 @@ typedef struct {
      * per group: 64 at 1024 work-items, 128 at 512; none lower at 256 or
      * fewer); ck_context_megakernel_resources' note says when it applied. */
     unsigned register_cap;
+    /* 1: the checking build. The megakernel checks its own accounting at
+     * every transition where a rule can be checked (a fork ticket taken
+     * only once written and held by one record, idle and promised counts
+     * within the worker count, a cooperative launch's counts above zero
+     * and 1 <= M <= N, promised tickets taken while a worker is idle, every
+     * worker counted idle at rest; docs/DESIGN.md section 3.8), and the
+     * host looks for a report every 10 ms. The first violation is written
+     * to stderr once ("ck: accounting check failed: ..." with its context
+     * and the scheduler's state) and every later wait of the context
+     * (ck_wait, ck_task_wait, ck_task_wait_all) fails with
+     * CK_ERR_CHECK_FAILED and that text. Costs registers and time: for
+     * tests and stress runs. 0 (default): off, unless the environment
+     * variable CK_CHECK is 1. */
+    int accounting_checks;
+    /* How long ck_context_destroy waits for the launches and tasks still
+     * running before it aborts the megakernel (they are then cut short and
+     * their waits fail, saying so); 0 = timeout_s. Same limits as
+     * timeout_s. */
+    double shutdown_timeout_s;
 } ck_context_options;
 
 /* ck_context_options.launch_path. */
@@ -394,13 +414,23 @@ unsigned ck_context_workers(const ck_context *ctx);
  * Errors: CK_ERR_INVALID_ARGUMENT (out NULL, not a live context, not built). */
 ck_status ck_context_megakernel_resources(const ck_context *ctx, ck_megakernel_resources *out);
 const ck_device_info *ck_context_device_info(const ck_context *ctx);
-/* Stops the megakernel (waiting up to the context timeout for running
- * launches to drain, aborting it after that) and frees everything. NULL is
- * allowed. Launches not yet released stay valid handles (ck_wait then says
- * the context was destroyed); release them afterwards.
- * Errors: CK_ERR_TIMEOUT if the megakernel had to be aborted (the context is
- * still gone), CK_ERR_INVALID_ARGUMENT (not a live context, e.g. destroyed
- * twice: nothing is touched). */
+/* Stops the megakernel and frees everything. NULL is allowed. It asks the
+ * scheduler to stop and waits up to shutdown_timeout_s for the launches and
+ * tasks still running; then it aborts the megakernel: every group leaves at
+ * its next primitive (offer_kill, request_fork, either barrier; group 0
+ * too), no group starts after it, and what was cut short fails its waits
+ * with CK_ERR_TIMEOUT saying it was aborted. Calls of other threads that
+ * are inside the library on this context (ck_wait, ck_task_wait,
+ * ck_task_wait_all, a ck_task_spawn waiting for a full table, ...) are
+ * woken and waited for before anything is freed; calls made after destroy
+ * began fail with CK_ERR_INVALID_ARGUMENT. Launches not yet released stay
+ * valid handles (ck_wait then says the context was destroyed); release them
+ * afterwards.
+ * Errors: CK_ERR_TIMEOUT if the megakernel had to be aborted (the message
+ * names what still ran; the context is still gone), or if it did not stop
+ * even then (a kernel that loops without reaching a primitive: its memory is
+ * left allocated), CK_ERR_INVALID_ARGUMENT (not a live context, e.g.
+ * destroyed twice: nothing is touched). */
 ck_status ck_context_destroy(ck_context *ctx);
 
 /* Buffers live in the arena; on the device a pointer argument is the arena
@@ -455,9 +485,14 @@ ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, c
 /* Waits for the launch to finish; timeout_s 0 uses the context's.
  * Errors: CK_ERR_INVALID_ARGUMENT (not a live launch, e.g. released; timeout_s
  * NaN, infinite, negative or above CK_MAX_TIMEOUT_S; the context was destroyed
- * before the launch finished), CK_ERR_TIMEOUT (the message names what the launch waits for, e.g.
- * the cooperative kernel that does not yield, and the scheduler's and every
- * group's state; the launch stays pending), CK_ERR_OPENCL (megakernel died). */
+ * before the launch finished), CK_ERR_TIMEOUT (the wait ran out: the message
+ * says what the launch waits for as the device's own memory has it, e.g.
+ * that it is running with M of N groups, or published with its groups held
+ * by a cooperative kernel that does not yield, followed by the scheduler's
+ * state read from device memory; the launch stays pending. Or the
+ * megakernel was aborted, by ck_context_destroy, before the launch ran to
+ * the end), CK_ERR_CHECK_FAILED (the checking build reported an accounting
+ * violation: accounting_checks), CK_ERR_OPENCL (the megakernel died). */
 ck_status ck_wait(ck_launch *l, double timeout_s);
 
 /* Nonzero when ck_wait(l, ...) would return at once: the launch has
@@ -528,10 +563,14 @@ typedef struct {
     uint64_t ticket;
 } ck_task;
 
+/* A task names its kernel by index: kernels of a context from this index
+ * on (in source order) cannot be tasks. */
+#define CK_TASK_KERNEL_LIMIT 512u
+
 /* Looks up ordinary kernel `name` for ck_task_spawn.
  * Errors: CK_ERR_INVALID_ARGUMENT (not a live or built context, NULL name or
  * out, no kernel of that name, a cooperative kernel: tasks run ordinary
- * kernels only, or the kernel's index is 1024 or more). */
+ * kernels only, or the kernel's index is CK_TASK_KERNEL_LIMIT or more). */
 ck_status ck_kernel_find(ck_context *ctx, const char *name, ck_kernel *out);
 
 /* Spawns `groups` work-groups (of the megakernel's size, logical ids

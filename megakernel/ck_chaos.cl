@@ -1,8 +1,11 @@
 /* Keyed chaos: the random choices of chaos mode, their record and their
  * replay (device side). Every choice is a pure function of a key, not of the
  * order in which groups reach the lock:
- *   (seed, launch id, kind of decision, logical group, birth, n)
- * where n is the n-th call of that kind by that group in the launch (the
+ *   (seed, launch, kind of decision, logical group, birth, n)
+ * where launch is the launch's number among its context's cooperative
+ * launches (CK_L_CX_KEY: the same in every run of a program, whatever the
+ * ordinary launches between them, so a record replays in a new process), n
+ * is the n-th call of that kind by that group in the launch (the
  * group's own counter, so it does not depend on timing) and birth tells
  * apart the incarnations of a logical id that was killed and forked again
  * (0 for groups started with the launch, a value derived from the fork's own

@@ -36,6 +36,7 @@ typedef struct {
     uint launch;           /* host id of the launch this group belongs to  */
     CK_PTR cx;             /* chaos: record/replay area, or 0          */
     uint birth;            /* chaos: incarnation of this logical id    */
+    uint cx_key;           /* chaos: the launch's key, its number among the context's cooperative launches */
     uint cx_offers;        /* chaos: offer_kill calls so far (thread 0) */
     uint cx_forks;         /* chaos: request_fork calls so far (thread 0) */
 } ck_wg_t;
@@ -87,6 +88,49 @@ size_t ck_get_global_size(ck_wg_t *ctx, uint dim)
 }
 
 /* ------------------------------------------------------------ helpers */
+
+/* The checking build (ck_context_options.accounting_checks): 1 makes the
+ * tests below real; 0 folds them away, so they cost the normal build
+ * nothing. */
+#ifndef CK_CHECK_BUILD
+#define CK_CHECK_BUILD 0
+#endif
+
+/* Reports a broken accounting rule (CK_CHECK_* in ck_sched_layout.h): the
+ * first report wins the code word and writes its words, then the ready
+ * word the host waits for. Later ones are dropped: the first is the one
+ * that explains the rest. */
+void ck_check_fail(CK_PTR s, uint code, uint who, uint a, uint b, uint c, uint d)
+{
+    if (ck_cas(s + CK_H_CHECK, 0u, code) != 0u)
+        return;
+    ck_store_relaxed(s + CK_H_CHECK + 1u, who);
+    ck_store_relaxed(s + CK_H_CHECK + 2u, a);
+    ck_store_relaxed(s + CK_H_CHECK + 3u, b);
+    ck_store_relaxed(s + CK_H_CHECK + 4u, c);
+    ck_store_relaxed(s + CK_H_CHECK + 5u, d);
+    ck_store_release(s + CK_H_CHECK_READY, 1u);
+}
+
+/* The checking build: the worker count (0 until the scheduler wrote it). */
+uint ck_check_workers(CK_PTR s) { return ck_load_relaxed(s + CK_H_CHECK_WORKERS); }
+
+/* The checking build: an idle or promised count after an add of `k` that
+ * returned `old` stays at most the worker count. */
+void ck_check_count(CK_PTR s, uint code, uint who, uint old, uint k)
+{
+    uint workers = ck_check_workers(s);
+    if (workers && (int)(old + k) > (int)workers)
+        ck_check_fail(s, code, who, old + k, workers, 0u, 0u);
+}
+
+/* A worker counts itself idle (one unit of CK_H_IDLE). */
+void ck_count_idle(CK_PTR s, uint w)
+{
+    uint old = ck_fetch_add_relaxed(s + CK_H_IDLE, 1u);
+    if (CK_CHECK_BUILD)
+        ck_check_count(s, CK_CHECK_IDLE_OVER, w, old, 1u);
+}
 
 /* Nonzero once the megakernel is stopping. Workers look only at the exit
  * word in device memory, which the scheduler sets when the host aborts: on a
@@ -198,8 +242,11 @@ uint ck_fork_record_holds(CK_PTR F, uint t)
 /* Makes k written tickets claimable by idle workers. */
 void ck_fork_publish(CK_PTR s, uint k)
 {
-    if (k)
-        ck_fetch_add(s + CK_H_PROMISED, k);
+    if (!k)
+        return;
+    uint old = ck_fetch_add(s + CK_H_PROMISED, k);
+    if (CK_CHECK_BUILD)
+        ck_check_count(s, CK_CHECK_PROMISED_OVER, CK_CHECK_SCHEDULER, old, k);
 }
 
 /* Queues a finished launch for the scheduler. */
@@ -231,6 +278,8 @@ uint ck_fork_prepare_locked(ck_wg_t *ctx, uint k, uint point, const void *tx, ui
     if (k == 0)
         return 0;
     uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
+    if (CK_CHECK_BUILD && m + k > ck_load_relaxed(CK_L(ctx, CK_L_GROUPS)))
+        ck_check_fail(s, CK_CHECK_M_RANGE, ctx->worker, ctx->slot, m + k, ck_load_relaxed(CK_L(ctx, CK_L_GROUPS)), 0u);
     ck_fork_write(s, ctx->max_workers, f, ctx->slot, ctx->launch, m, k, point, tx, tx_bytes, birth);
     ck_store_relaxed(CK_L(ctx, CK_L_M), m + k);
     ck_sys_store_relaxed(ctx->ch + CK_CH_COOP_M, m + k); /* host trace */
@@ -268,13 +317,19 @@ uint ck_fork_choice_locked(ck_wg_t *ctx)
  * of kills, forks and returns (the forker is live while it forks). */
 void ck_coop_group_left(ck_wg_t *ctx)
 {
-    if (ck_fetch_sub(CK_L(ctx, CK_L_LIVE), 1u) == 1u)
+    uint live = ck_fetch_sub(CK_L(ctx, CK_L_LIVE), 1u);
+    if (CK_CHECK_BUILD && live == 0u)
+        ck_check_fail(ctx->sched, CK_CHECK_LIVE_UNDER, ctx->worker, ctx->slot, ctx->launch, 0u, 0u);
+    if (live == 1u)
         ck_push_finish(ctx->sched, ctx->slot);
 }
 
 /* Records `drop` kills (under the lock). */
 void ck_count_kills_locked(ck_wg_t *ctx, uint drop)
 {
+    if (CK_CHECK_BUILD && (int)ck_load_relaxed(CK_L(ctx, CK_L_M)) < 1)
+        ck_check_fail(ctx->sched, CK_CHECK_M_RANGE, ctx->worker, ctx->slot, ck_load_relaxed(CK_L(ctx, CK_L_M)),
+                      ck_load_relaxed(CK_L(ctx, CK_L_GROUPS)), 0u);
     ck_store_relaxed(CK_L(ctx, CK_L_KILLS), ck_load_relaxed(CK_L(ctx, CK_L_KILLS)) + drop);
     CK_PTR total = ctx->sched + CK_H_KILLS_TOTAL;
     ck_store_relaxed(total, ck_load_relaxed(total) + drop);
@@ -319,7 +374,7 @@ uint ck_cx_offer_kill_possible(ck_wg_t *ctx)
 {
     uint n = ctx->cx_offers++;
     if (ck_cx_replaying(ctx->cx))
-        return ck_cx_lookup(ctx->cx, ctx->launch, ck_cx_kg(CK_CX_OFFER, ctx->group), ctx->birth, n, 0u) == 1u;
+        return ck_cx_lookup(ctx->cx, ctx->cx_key, ck_cx_kg(CK_CX_OFFER, ctx->group), ctx->birth, n, 0u) == 1u;
     return ctx->group + 1u == ck_load_relaxed(CK_L(ctx, CK_L_M));
 }
 
@@ -339,14 +394,14 @@ uint ck_cx_offer_kill_t0(ck_wg_t *ctx)
     uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
     uint legal = ctx->group == m - 1u && m > 1u;
     uint accept = legal && (replay || ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)) > 0u ||
-                            (ck_cx_draw(ctx->chaos, ctx->launch, k1, ctx->birth, n, 0u) & 1u));
+                            (ck_cx_draw(ctx->chaos, ctx->cx_key, k1, ctx->birth, n, 0u) & 1u));
     if (accept) {
         ck_store_relaxed(CK_L(ctx, CK_L_M), m - 1u);
         ck_count_kills_locked(ctx, 1u);
     }
     ck_unlock(ctx->sched);
     if (accept || replay)
-        ck_cx_record(ctx->cx, ctx->launch, k1, ctx->birth, n, accept, m, accept ? m - 1u : m, !accept, 1u);
+        ck_cx_record(ctx->cx, ctx->cx_key, k1, ctx->birth, n, accept, m, accept ? m - 1u : m, !accept, 1u);
     return accept;
 }
 
@@ -357,7 +412,7 @@ void ck_cx_request_fork(ck_wg_t *ctx, uint point, const void *tx, uint tx_bytes)
 {
     uint n = ctx->cx_forks++, k1 = ck_cx_kg(CK_CX_FORK, ctx->group);
     uint replay = ck_cx_replaying(ctx->cx);
-    uint rec = replay ? ck_cx_lookup(ctx->cx, ctx->launch, k1, ctx->birth, n, CK_CX_ABSENT) : 0u;
+    uint rec = replay ? ck_cx_lookup(ctx->cx, ctx->cx_key, k1, ctx->birth, n, CK_CX_ABSENT) : 0u;
     uint want = rec == CK_CX_ABSENT ? 0u : rec;
     if (replay)
         ck_cx_wait_idle(ctx, want);
@@ -366,14 +421,14 @@ void ck_cx_request_fork(ck_wg_t *ctx, uint point, const void *tx, uint tx_bytes)
     uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
     uint avail = ck_cx_fork_avail_locked(ctx, replay);
     if (!replay)
-        want = avail ? ck_cx_draw(ctx->chaos, ctx->launch, k1, ctx->birth, n, 0u) % (avail + 1u) : 0u;
+        want = avail ? ck_cx_draw(ctx->chaos, ctx->cx_key, k1, ctx->birth, n, 0u) % (avail + 1u) : 0u;
     /* The forked groups' birth: derived from this decision's key alone. */
-    uint birth = (ck_cx_draw(0u, ctx->launch, k1, ctx->birth, n, 1u) & 0x7fffffffu) | 1u;
+    uint birth = (ck_cx_draw(0u, ctx->cx_key, k1, ctx->birth, n, 1u) & 0x7fffffffu) | 1u;
     uint k = ck_fork_prepare_locked(ctx, min(want, avail), point, tx, tx_bytes, birth);
     ck_unlock(ctx->sched);
     ck_fork_publish(ctx->sched, k);
     if (k || (replay && want))
-        ck_cx_record(ctx->cx, ctx->launch, k1, ctx->birth, n, k, m, m + k, replay && k != want, want);
+        ck_cx_record(ctx->cx, ctx->cx_key, k1, ctx->birth, n, k, m, m + k, replay && k != want, want);
 }
 
 /* A resizing barrier in chaos mode, master, every active group arrived,
@@ -383,7 +438,7 @@ uint ck_cx_barrier_prepare(ck_wg_t *ctx, uint epoch, uint m)
 {
     if (!ck_cx_replaying(ctx->cx))
         return 0u;
-    uint rec = ck_cx_lookup(ctx->cx, ctx->launch, ck_cx_kg(CK_CX_BARRIER, CK_CX_NO_GROUP), 0u, epoch, CK_CX_ABSENT);
+    uint rec = ck_cx_lookup(ctx->cx, ctx->cx_key, ck_cx_kg(CK_CX_BARRIER, CK_CX_NO_GROUP), 0u, epoch, CK_CX_ABSENT);
     if (rec != CK_CX_ABSENT && rec > m)
         ck_cx_wait_idle(ctx, rec - m);
     return rec;
@@ -403,13 +458,13 @@ uint ck_cx_barrier_locked(ck_wg_t *ctx, uint naive, uint epoch, uint m, uint rec
         target = rec == CK_CX_ABSENT ? m : rec;
     } else {
         uint drop = naive ? 0u : min(ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)), m - 1u);
-        if (!naive && !drop && (ck_cx_draw(ctx->chaos, ctx->launch, k1, 0u, epoch, 0u) & 1u))
-            drop = ck_cx_draw(ctx->chaos, ctx->launch, k1, 0u, epoch, 1u) % m; /* 0..M-1 */
+        if (!naive && !drop && (ck_cx_draw(ctx->chaos, ctx->cx_key, k1, 0u, epoch, 0u) & 1u))
+            drop = ck_cx_draw(ctx->chaos, ctx->cx_key, k1, 0u, epoch, 1u) % m; /* 0..M-1 */
         if (drop) {
             target = m - drop;
         } else {
             uint avail = ck_cx_fork_avail_locked(ctx, 0u);
-            target = m + (avail ? ck_cx_draw(ctx->chaos, ctx->launch, k1, 0u, epoch, 2u) % (avail + 1u) : 0u);
+            target = m + (avail ? ck_cx_draw(ctx->chaos, ctx->cx_key, k1, 0u, epoch, 2u) % (avail + 1u) : 0u);
         }
     }
     uint m_new = m;
@@ -423,7 +478,7 @@ uint ck_cx_barrier_locked(ck_wg_t *ctx, uint naive, uint epoch, uint m, uint rec
         *k = ck_fork_prepare_locked(ctx, min(target - m, avail), point, tx, tx_bytes, 0x80000000u | epoch);
         m_new = m + *k;
     }
-    ck_cx_record(ctx->cx, ctx->launch, k1, 0u, epoch, m_new, m, m_new, replay && (m_new != target || rec == CK_CX_ABSENT),
+    ck_cx_record(ctx->cx, ctx->cx_key, k1, 0u, epoch, m_new, m, m_new, replay && (m_new != target || rec == CK_CX_ABSENT),
                  rec == CK_CX_ABSENT ? 0x7fffffffu : rec);
     return m_new;
 }
@@ -437,10 +492,15 @@ uint ck_cx_barrier_locked(ck_wg_t *ctx, uint naive, uint epoch, uint m, uint rec
  * a legal outcome of offer_kill. */
 uint ck_offer_kill_possible(ck_wg_t *ctx)
 {
-    if (!ctx->coop || ctx->group == 0)
+    /* An abort ends every group at its next primitive, group 0 too: a
+     * kernel that loops on offer_kill until the host stops it (its only
+     * fork point) must still leave when the megakernel is stopped. */
+    if (!ctx->coop)
         return 0;
     if (ck_aborting(ctx))
         return 1;
+    if (ctx->group == 0)
+        return 0;
     if (!ctx->chaos && !ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)))
         return 0;
     if (ctx->chaos)
@@ -491,10 +551,20 @@ int ck_offer_kill(ck_wg_t *ctx)
     return (int)killed;
 }
 
-void ck_request_fork(ck_wg_t *ctx, uint point, const void *tx, uint tx_bytes)
+/* request_fork: nonzero if the megakernel is stopping (the caller must
+ * leave, as after an accepted offer_kill: a kernel that loops on
+ * request_fork alone would otherwise never see the abort). */
+int ck_request_fork(ck_wg_t *ctx, uint point, const void *tx, uint tx_bytes)
 {
-    uint maybe = get_local_id(0) == 0 && ctx->coop && (ctx->chaos || ck_fork_possible(ctx));
-    if (ck_broadcast(ctx, maybe)) { /* uniform */
+    uint maybe = 0u;
+    if (get_local_id(0) == 0 && ctx->coop)
+        maybe = ck_aborting(ctx) ? 2u : (ctx->chaos || ck_fork_possible(ctx)) ? 1u : 0u;
+    maybe = ck_broadcast(ctx, maybe);
+    if (maybe == 2u) { /* uniform */
+        ctx->killed = 1;
+        return 1;
+    }
+    if (maybe) { /* uniform */
         ck_group_barrier_device();
         if (get_local_id(0) == 0 && ctx->chaos) {
             ck_cx_request_fork(ctx, point, tx, tx_bytes);
@@ -505,6 +575,7 @@ void ck_request_fork(ck_wg_t *ctx, uint point, const void *tx, uint tx_bytes)
         }
         barrier(CLK_LOCAL_MEM_FENCE); /* ends the thread-0 stretch (PoCL, apps/README.md) */
     }
+    return 0;
 }
 
 /* Arrivals so far: the sum of the barrier's counters (relaxed loads with no
@@ -698,14 +769,16 @@ uint ck_barrier_group(ck_wg_t *ctx, uint resize, uint point, const void *tx, uin
     return *slot;
 }
 
-void ck_global_barrier(ck_wg_t *ctx)
+/* Returns nonzero if the megakernel is stopping: M' is 0 only then (every
+ * active group takes part in a plain global barrier, so none can be
+ * dropped), and the caller leaves. */
+int ck_global_barrier(ck_wg_t *ctx)
 {
     if (!ctx->coop)
-        return; /* no inter-group barrier in an ordinary launch */
-    /* M' is 0 only when the megakernel is being aborted: every active group
-     * takes part in a plain global barrier, so none can be dropped. */
+        return 0; /* no inter-group barrier in an ordinary launch */
     if (ck_barrier_group(ctx, 0u, 0u, 0, 0u) == 0u)
         ctx->killed = 1;
+    return (int)ctx->killed;
 }
 
 /* Returns nonzero if this group is no longer active: the caller must return. */

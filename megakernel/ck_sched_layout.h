@@ -84,10 +84,44 @@
 #define CK_H_HOT         (15u * CK_LINE)
 #define CK_HOT_MAX       32u
 #define CK_HOT_CLUSTERS(W) ((W) / 2u < 1u ? 1u : (W) / 2u > CK_HOT_MAX ? CK_HOT_MAX : (W) / 2u)
-#define CK_H_WORDS       ((15u + CK_HOT_MAX) * CK_LINE)
+/* The checking build's line (CK_CHECK_BUILD, ck_context_options.accounting_checks):
+ * the first violation of an accounting rule (CK_CHECK_* below; the first
+ * group to set the code writes its words, then the ready word), and the
+ * worker count the scheduler found (the bound the workers check against).
+ * Outside the checking build nobody touches it. */
+#define CK_H_CHECK       ((15u + CK_HOT_MAX) * CK_LINE)
+#define CK_CHECK_WORDS   5u   /* words after the code: who, then a..d      */
+#define CK_H_CHECK_READY (CK_H_CHECK + 1u + CK_CHECK_WORDS) /* 1 once the words are written */
+#define CK_H_CHECK_WORKERS (CK_H_CHECK + 8u)
+#define CK_H_WORDS       ((16u + CK_HOT_MAX) * CK_LINE)
+
+/* Accounting rules the checking build checks, and what its words hold
+ * (who: the worker index, or CK_CHECK_SCHEDULER). The rules: every worker
+ * is running a group, counted idle (CK_H_IDLE), promised to a fork ticket
+ * (CK_H_PROMISED), or in transit between two of them for a bounded
+ * number of instructions; a ticket is taken only once written and is held
+ * by exactly one fork record; a cooperative launch's counts never go below
+ * zero and 1 <= M <= N. docs/DESIGN.md section 3.8. */
+#define CK_CHECK_SCHEDULER       0xffffffffu
+#define CK_CHECK_TICKET_UNWRITTEN 1u /* a: ticket taken, b: tickets written                 */
+#define CK_CHECK_TICKET_LOST     2u  /* a: ticket, b: tickets written, c: tickets taken       */
+#define CK_CHECK_IDLE_OVER       3u  /* a: idle count after the add, b: workers               */
+#define CK_CHECK_PROMISED_OVER   4u  /* a: promised count after the add, b: workers           */
+#define CK_CHECK_LIVE_UNDER      5u  /* a: slot, b: launch id                                 */
+#define CK_CHECK_REFS_UNDER      6u  /* a: fork record, b: launch id                          */
+#define CK_CHECK_M_RANGE         7u  /* a: slot, b: M after, c: N                             */
+/* Rules 8 and 9 hold over time, so the host checks them (runtime/device_state.c):
+ * promised tickets taken while a worker is idle, and every worker counted
+ * idle at rest, each within CK_CHECK_STUCK_S seconds and CK_CHECK_PASSES
+ * scheduler passes (both: a device whose threads the host's OS starved
+ * makes no passes, a fast scheduler makes many in a short stall). */
+#define CK_CHECK_PROMISE_STUCK   8u
+#define CK_CHECK_REST_MISMATCH   9u
+#define CK_CHECK_PASSES    (1u << 22)
+#define CK_CHECK_STUCK_S   5.0
 
 /* Launch slot. Hot words have lines of their own. */
-#define CK_L_STATE       0u   /* 0 free, 1 pending, 2 published/running          */
+#define CK_L_STATE       0u   /* CK_SLOT_* below                                  */
 #define CK_L_ID          1u   /* host's launch id                                */
 #define CK_L_KERNEL      2u
 #define CK_L_COOP        3u
@@ -107,6 +141,10 @@
 /* The arguments end at word CK_L_ARGS + 2 * CK_MAX_ARG_WORDS = 72, inside
  * line 2: the hot words start at line 3 (a static assert in runtime/context.c
  * checks it). */
+#define CK_L_CX_KEY     72u   /* cooperative, chaos: the launch's number among the context's
+                                 cooperative launches (1, 2, ...), the key of its decisions:
+                                 the same in every run of a program, whatever the ordinary
+                                 launches between (runtime/chaos.c) */
 #define CK_L_CLAIM      (3u * CK_LINE)  /* ordinary: CK_CLAIM_BIAS + groups not taken */
 #define CK_L_DONE       (4u * CK_LINE)  /* ordinary: groups finished               */
 /* Global barrier arrivals, spread over CK_BAR_COUNTERS counters of a line
@@ -118,6 +156,12 @@
 #define CK_L_BAR_COUNT  (5u * CK_LINE)  /* counter i at CK_L_BAR_COUNT + i * CK_LINE */
 #define CK_L_BAR_WORD   ((5u + CK_BAR_COUNTERS) * CK_LINE) /* release word: seq << M_BITS | M' */
 #define CK_L_WORDS      ((6u + CK_BAR_COUNTERS) * CK_LINE)
+
+/* A launch slot's state (CK_L_STATE; only the scheduler writes it). */
+#define CK_SLOT_FREE     0u   /* no launch                                        */
+#define CK_SLOT_RECEIVED 1u   /* its message was taken; not started, BEGIN not sent */
+#define CK_SLOT_RUNNING  2u   /* ordinary: published; cooperative: started          */
+#define CK_SLOT_WAITING  3u   /* cooperative, BEGIN sent: waits for the running one to end or for an idle worker */
 
 /* Worker record (diagnostics only: nobody waits on it). */
 #define CK_W_STATE       0u   /* 0 idle, 1 running a group                       */
@@ -185,7 +229,6 @@
 /* Messages, host to device. */
 #define CK_MSG_LAUNCH    10u  /* id, CK_LAUNCH_KIND, CK_LAUNCH_SIZE, argument words... */
 #define CK_MSG_SHUTDOWN  11u
-#define CK_MSG_STATE     12u
 /* A launch message's header fits the channel's tagged words (one read):
  * word 2 packs the kernel, the cooperative flag and the completion word's
  * index (CK_LAUNCH_NO_DONE: none), word 3 the groups and argument words. */
@@ -203,7 +246,6 @@
 #define CK_MSG_BEGIN     20u  /* id: the launch is published (ordinary) or waits for workers */
 #define CK_MSG_STARTED   21u  /* id, initial groups                                */
 #define CK_MSG_DONE      22u  /* id, error, kills, forked, resizes, max M, initial */
-#define CK_MSG_STATE_REPLY 23u /* part, then launch and worker summaries          */
 #define CK_MSG_BYE       24u  /* the scheduler has stopped                         */
 
 #endif

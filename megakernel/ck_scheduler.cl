@@ -55,6 +55,7 @@ typedef struct {
     uint started[CK_MAX_LAUNCHES];
     uint coop[CK_MAX_LAUNCHES];
     uint free_slots;          /* bit i set: launch slot i is free (the scheduler alone takes and frees slots) */
+    uint coop_started;        /* cooperative launches started so far (chaos keys them by it) */
     uint task_taken;          /* tasks: CK_H_TASK_TAKEN when last read        */
     /* The pass loop's own values live here too. Held in registers, they
      * were live across every step of a pass, and a register cap that lets
@@ -154,7 +155,7 @@ void ck_sched_finish(local ck_sched_t *S, uint slot)
         m[6] = ck_load_relaxed(L + CK_L_MAX_M);
         m[7] = ck_load_relaxed(L + CK_L_INITIAL);
     }
-    ck_store_release(L + CK_L_STATE, 0u);
+    ck_store_release(L + CK_L_STATE, CK_SLOT_FREE);
     S->free_slots |= 1u << slot;
     ck_sched_send(S, m, 8);
 }
@@ -170,7 +171,7 @@ uint ck_sched_start(local ck_sched_t *S, uint slot)
          * claim word and the queue length (a release for both; each of its
          * own cost a wait for every store before it). */
         ck_store_relaxed(L + CK_L_DONE, 0u);
-        ck_store_relaxed(L + CK_L_STATE, 2u);
+        ck_store_relaxed(L + CK_L_STATE, CK_SLOT_RUNNING);
         S->q[S->q_n] = slot;
         ck_store_relaxed(s + CK_H_Q + S->q_n, slot);
         S->q_n += 1u;
@@ -180,8 +181,8 @@ uint ck_sched_start(local ck_sched_t *S, uint slot)
         ck_sched_send2(S, CK_MSG_BEGIN, S->id[slot], 0u);
         return 1;
     }
-    if (ck_load_relaxed(L + CK_L_STATE) == 1u) {
-        ck_store_relaxed(L + CK_L_STATE, 3u); /* waiting for workers: BEGIN sent */
+    if (ck_load_relaxed(L + CK_L_STATE) == CK_SLOT_RECEIVED) {
+        ck_store_relaxed(L + CK_L_STATE, CK_SLOT_WAITING);
         ck_sched_send2(S, CK_MSG_BEGIN, S->id[slot], 0u);
     }
     /* One cooperative launch at a time; it needs one idle worker to start. */
@@ -193,7 +194,7 @@ uint ck_sched_start(local ck_sched_t *S, uint slot)
     uint cx_k1 = ck_cx_kg(CK_CX_START, CK_CX_NO_GROUP), cx_rec = 0u, cx_replay = 0u;
     if (S->chaos_seed && ck_cx_replaying(S->cx)) {
         cx_replay = 1u;
-        cx_rec = ck_cx_lookup(S->cx, S->id[slot], cx_k1, 0u, 0u, 0u);
+        cx_rec = ck_cx_lookup(S->cx, S->coop_started + 1u, cx_k1, 0u, 0u, 0u);
         if (min(cx_rec, S->groups[slot]) > idle && S->cx_wait++ < CK_CX_START_PASSES)
             return 0;
     }
@@ -202,7 +203,8 @@ uint ck_sched_start(local ck_sched_t *S, uint slot)
     uint f = ck_free_fork_record(s, S->max_workers);
     uint m0 = min(S->groups[slot], idle);
     if (S->chaos_seed)
-        m0 = cx_replay ? max(min(cx_rec, m0), 1u) : 1u + ck_cx_draw(S->chaos_seed, S->id[slot], cx_k1, 0u, 0u, 0u) % m0;
+        m0 = cx_replay ? max(min(cx_rec, m0), 1u)
+                       : 1u + ck_cx_draw(S->chaos_seed, S->coop_started + 1u, cx_k1, 0u, 0u, 0u) % m0;
     uint k = f < CK_FORK_RECS ? ck_take_idle(s, m0) : 0u;
     if (k == 0) {
         ck_unlock(s);
@@ -214,16 +216,18 @@ uint ck_sched_start(local ck_sched_t *S, uint slot)
     ck_store_relaxed(L + CK_L_INITIAL, k);
     ck_store_relaxed(L + CK_L_LIVE, k);
     ck_store_relaxed(L + CK_L_KILL_REQ, 0u);
+    S->coop_started += 1u; /* cooperative launches start one at a time, in arrival order */
+    ck_store_relaxed(L + CK_L_CX_KEY, S->coop_started);
     ck_reset_arrivals(L + CK_L_BAR_COUNT, 0u);
     ck_store_relaxed(L + CK_L_BAR_WORD, k);
     ck_fork_write(s, S->max_workers, f, slot, S->id[slot], 0u, k, 0u, 0, 0u, 0u);
-    ck_store_relaxed(L + CK_L_STATE, 2u);
+    ck_store_relaxed(L + CK_L_STATE, CK_SLOT_RUNNING);
     ck_store_release(s + CK_H_COOP_SLOT, slot + 1u);
     ck_unlock(s);
     ck_fork_publish(s, k);
     if (S->chaos_seed) { /* recorded before the launch can finish: the scheduler retires it */
         S->cx_wait = 0;
-        ck_cx_record(S->cx, S->id[slot], cx_k1, 0u, 0u, k, 0u, k, cx_replay && k != cx_rec, cx_rec);
+        ck_cx_record(S->cx, S->coop_started, cx_k1, 0u, 0u, k, 0u, k, cx_replay && k != cx_rec, cx_rec);
     }
     ck_sched_send_started(S, slot, k);
     return 1;
@@ -470,72 +474,6 @@ void ck_sched_gather(local ck_sched_t *S)
     ck_unlock(s);
 }
 
-/* Answers a STATE request: a summary, then each launch slot in use, then
- * the busy workers (slot, group), 18 to a message. */
-void ck_send_state(local ck_sched_t *S, uint pend_n)
-{
-    CK_PTR s = S->s;
-    uint m[CK_CH_MSG_WORDS];
-    m[0] = CK_MSG_HEADER(CK_MSG_STATE_REPLY, 17);
-    m[1] = 0u; /* part: summary */
-    m[2] = S->workers;
-    m[3] = ck_idle_now(s);
-    m[4] = ck_load_relaxed(s + CK_H_PROMISED);
-    m[5] = ck_load_relaxed(s + CK_H_COOP_SLOT);
-    m[6] = pend_n;
-    m[7] = ck_load_relaxed(s + CK_H_HEARTBEAT);
-    m[8] = S->demand;
-    m[9] = ck_load_relaxed(s + CK_H_KILLS_TOTAL) - ck_load_relaxed(s + CK_H_KILLED_BACK);
-    m[10] = 0u;
-    #pragma unroll 1
-    for (uint f = 0; f < CK_FORK_RECS; ++f)
-        m[10] += ck_load_relaxed(s + CK_SH_FORK(S->max_workers, f) + CK_F_REFS) != 0u;
-    m[11] = ck_load_relaxed(s + CK_H_FT_NEXT);
-    m[12] = ck_load_relaxed(s + CK_H_FT_END);
-    m[13] = ck_load_relaxed(s + CK_H_TASK_VISIBLE);
-    m[14] = ck_load_relaxed(s + CK_H_TASK_HEAD);
-    m[15] = ck_load_relaxed(s + CK_H_TASK_FINISHED);
-    m[16] = ck_load_relaxed(s + CK_H_TASK_GROUPS) - ck_load_relaxed(s + CK_H_TASK_TAKEN);
-    ck_sched_send(S, m, 17);
-    #pragma unroll 1
-    for (uint slot = 0; slot < CK_MAX_LAUNCHES; ++slot) {
-        CK_PTR L = s + CK_SH_LAUNCH(slot);
-        if (!ck_load_relaxed(L + CK_L_STATE))
-            continue;
-        uint c = ck_load_relaxed(L + CK_L_CLAIM);
-        m[0] = CK_MSG_HEADER(CK_MSG_STATE_REPLY, 12);
-        m[1] = 1u; /* part: launch */
-        m[2] = slot;
-        m[3] = ck_load_relaxed(L + CK_L_ID);
-        m[4] = ck_load_relaxed(L + CK_L_STATE);
-        m[5] = ck_load_relaxed(L + CK_L_COOP);
-        m[6] = ck_load_relaxed(L + CK_L_GROUPS);
-        m[7] = ck_load_relaxed(L + CK_L_M);
-        m[8] = ck_load_relaxed(L + CK_L_KILL_REQ);
-        m[9] = ck_load_relaxed(L + CK_L_LIVE);
-        m[10] = m[6] - (c > CK_CLAIM_BIAS ? c - CK_CLAIM_BIAS : 0u);
-        m[11] = ck_load_relaxed(L + CK_L_DONE);
-        ck_sched_send(S, m, 12);
-    }
-    uint n = 0;
-    m[1] = 2u; /* part: busy workers as (worker, slot << 16 | group) pairs */
-    for (uint w = 0; w < S->workers; ++w) {
-        CK_PTR rec = s + CK_SH_WORKER(w);
-        if (ck_load_relaxed(rec + CK_W_STATE) != 1u)
-            continue;
-        m[2 + 2 * n] = w;
-        m[3 + 2 * n] = (ck_load_relaxed(rec + CK_W_SLOT) << 16) | (ck_load_relaxed(rec + CK_W_GROUP) & 0xffffu);
-        if (++n == 18u) {
-            m[0] = CK_MSG_HEADER(CK_MSG_STATE_REPLY, 2 + 2 * n);
-            ck_sched_send(S, m, 2 + 2 * n);
-            n = 0;
-        }
-    }
-    m[0] = CK_MSG_HEADER(CK_MSG_STATE_REPLY, 2 + 2 * n);
-    m[1] = 3u; /* part: last busy-worker message, ends the reply */
-    ck_sched_send(S, m, 2 + 2 * n);
-}
-
 /* Takes one LAUNCH message (its tagged words already in S->msg: header, id,
  * CK_LAUNCH_KIND, CK_LAUNCH_SIZE) into a free slot; its argument words, if
  * any, are read from the channel now (ck_ch_next acquired them).
@@ -567,7 +505,7 @@ uint ck_sched_receive_launch(local ck_sched_t *S, uint in)
     ck_store_relaxed(L + CK_L_DONE_SLOT, done == CK_LAUNCH_NO_DONE ? CK_CH_NO_DONE_SLOT : done);
     /* Only the scheduler reads the state; workers see the descriptor
      * through the claim word's or the fork tickets' release. */
-    ck_store_relaxed(L + CK_L_STATE, 1u);
+    ck_store_relaxed(L + CK_L_STATE, CK_SLOT_RECEIVED);
     return slot;
 }
 
@@ -588,10 +526,13 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
     S->demand = 0;
     S->task_demand = 0;
     S->free_slots = 0xffffffffu;
+    S->coop_started = 0;
     S->task_taken = 0;
     S->pend_head = 0;
     S->pend_n = 0;
     S->shutdown = 0;
+    if (CK_CHECK_BUILD)
+        ck_store_relaxed(s + CK_H_CHECK_WORKERS, workers);
     /* Every worker counts itself idle when it starts: wait for all of them,
      * so that a first cooperative launch gets every worker. */
     for (uint spins = 0; ck_load_relaxed(s + CK_H_IDLE) < workers; ++spins)
@@ -646,8 +587,6 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
                 S->pend_n += 1u;
             } else if (type == CK_MSG_SHUTDOWN) {
                 S->shutdown = 1;
-            } else if (type == CK_MSG_STATE) {
-                ck_send_state(S, S->pend_n);
             }
             ck_ch_take(&S->cur);
             S->taken += 1u;
@@ -665,7 +604,7 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
             uint active = 0;
             #pragma unroll 1
             for (uint slot = 0; slot < CK_MAX_LAUNCHES; ++slot)
-                active += ck_load_relaxed(s + CK_SH_LAUNCH(slot) + CK_L_STATE) != 0u;
+                active += ck_load_relaxed(s + CK_SH_LAUNCH(slot) + CK_L_STATE) != CK_SLOT_FREE;
             /* Tasks the host wrote before asking to stop run to the end too
              * (the hint is read again: a poller may have kept it unread).
              * Without tasks nothing is loaded: loads here, even folded into
@@ -829,6 +768,9 @@ uint ck_find_fork_record(CK_PTR s, uint max_workers, uint t)
         }
         if ((spins & CK_SPIN_CHECK) == 0 && ck_load_relaxed(s + CK_H_EXIT))
             return CK_FORK_RECS;
+        if (CK_CHECK_BUILD && spins == CK_CHECK_PASSES)
+            ck_check_fail(s, CK_CHECK_TICKET_LOST, CK_CHECK_SCHEDULER, t, ck_load_relaxed(s + CK_H_FT_END),
+                          ck_load_relaxed(s + CK_H_FT_NEXT), 0u);
     }
 }
 
@@ -960,6 +902,13 @@ uint ck_poll_publish(CK_PTR s, uint max_workers, uint v, local ulong *pairs, uin
 uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *out, local uint *st)
 {
     if (!st[CK_FW_IDLE]) {
+        /* After an abort no group starts: what had not started by then is
+         * cut short, and its wait says so (the exit word shares its line
+         * with the queue length the claim reads next). */
+        if (ck_load_relaxed(s + CK_H_EXIT)) {
+            ck_fw_clear(st);
+            return CK_WORK_LEAVE;
+        }
         /* A killed worker stops counting as "on its way back" only once it
          * is busy again or counted idle: the scheduler then never sees too
          * few workers and asks for kills it does not need. */
@@ -968,7 +917,7 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *out, loca
         if (!slot1 && (slot1 = ck_claim_task(s, max_workers, w, &out[1])))
             kind = CK_WORK_TASK;
         if (!slot1) {
-            ck_fetch_add_relaxed(s + CK_H_IDLE, 1u);
+            ck_count_idle(s, w);
             st[CK_FW_IDLE] = 1u;
         }
         if (st[CK_FW_KILLED]) {
@@ -1013,6 +962,12 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *out, loca
                 ck_fw_clear(st);
                 st[CK_FW_IDLE] = 0u;
                 uint t = ck_fetch_add(s + CK_H_FT_NEXT, 1u);
+                if (CK_CHECK_BUILD) {
+                    /* A unit of the promised count stands for a written ticket. */
+                    uint end = ck_load_acquire(s + CK_H_FT_END);
+                    if ((int)(t - end) >= 0)
+                        ck_check_fail(s, CK_CHECK_TICKET_UNWRITTEN, w, t, end, 0u, 0u);
+                }
                 uint f = ck_find_fork_record(s, max_workers, t);
                 if (f == CK_FORK_RECS)
                     return CK_WORK_LEAVE; /* aborting */
@@ -1056,7 +1011,7 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *out, loca
                     return kind;
                 }
             }
-            ck_fetch_add_relaxed(s + CK_H_IDLE, 1u); /* no unit, or no group: stay idle */
+            ck_count_idle(s, w); /* no unit, or no group: stay idle */
             /* Lost the race: back off before the next try (up to 256 reads,
              * doubling), so that a burst of tasks or groups is not served
              * through one atomic word that every idle worker hammers; a
@@ -1341,8 +1296,11 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
         if (get_local_id(0) == 0) {
             if (chaos)
                 birth = kind == CK_WORK_FORK ? ck_load_relaxed(F + CK_F_BIRTH) : 0u;
-            if (kind == CK_WORK_FORK)
-                ck_fetch_sub(F + CK_F_REFS, 1u);
+            if (kind == CK_WORK_FORK) {
+                uint refs = ck_fetch_sub(F + CK_F_REFS, 1u);
+                if (CK_CHECK_BUILD && refs == 0u)
+                    ck_check_fail(s, CK_CHECK_REFS_UNDER, w, f, launch, 0u, 0u);
+            }
             /* A task's start time, kept in the poll's local line (free
              * while the group runs) and stored after the kernel, so that no
              * store to host memory comes before the kernel (on an H200 an
@@ -1390,6 +1348,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
         ctx.launch = launch;
         ctx.cx = cx;
         ctx.birth = birth;
+        ctx.cx_key = chaos && kind == CK_WORK_FORK ? ck_load_relaxed(L + CK_L_CX_KEY) : 0u;
         ctx.cx_offers = 0;
         ctx.cx_forks = 0;
         ck_dispatch(&ctx, scratch[CK_SCR_KERNEL], resume,
@@ -1456,9 +1415,14 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
 #define CK_CHAOS_BUILD 1 /* the host says 0 when chaos mode is off */
 #endif
 
-kernel void ck_megakernel(CK_PTR sched, CK_PTR ch, CK_PTR poll, global uchar *arena, uint max_workers,
+/* sched_off and poll_off: byte offsets of the scheduler state and the
+ * discovery poll in the arena (the runtime's region past the user's
+ * buffers, which the host reads while the megakernel runs). */
+kernel void ck_megakernel(ulong sched_off, CK_PTR ch, ulong poll_off, global uchar *arena, uint max_workers,
                           uint chaos_seed, uint naive)
 {
+    CK_PTR sched = (CK_PTR)(arena + sched_off);
+    CK_PTR poll = (CK_PTR)(arena + poll_off);
     local uint scratch[CK_SCRATCH_WORDS];
     local ck_sched_t sched_state; /* group 0's scheduler only */
     local ck_locals_t locals;

@@ -46,7 +46,7 @@ void ck_channel_reset(ck_channel *ch)
     atomic_thread_fence(memory_order_seq_cst);
 }
 
-ck_status ck_channel_create(ck_device *dev, ck_channel **out)
+ck_status ck_channel_create(ck_device *dev, double timeout_s, ck_channel **out)
 {
     *out = NULL;
     ck_channel *ch = calloc(1, sizeof *ch);
@@ -67,9 +67,9 @@ ck_status ck_channel_create(ck_device *dev, ck_channel **out)
         ch->words = ch->svm;
     } else {
         if (!dev->create_buffer_nv) {
-            ck_status s = ck_zero_copy_create(dev, CHANNEL_BYTES, "channel", &ch->zc);
+            ck_status s = ck_zero_copy_create(dev, CHANNEL_BYTES, "channel", timeout_s, &ch->zc);
             if (s != CK_OK) {
-                free(ch);
+                free(ch); /* a stuck map's buffer and memory stay allocated: only ch->zc knew them */
                 return s;
             }
             ch->words = ch->zc.backing;
@@ -80,11 +80,20 @@ ck_status ck_channel_create(ck_device *dev, ck_channel **out)
                 free(ch);
                 return ck_fail_cl(err, "clCreateBufferNV(pinned host memory) for the channel", "");
             }
-            void *p = clEnqueueMapBuffer(dev->queue, ch->buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                         CHANNEL_BYTES, 0, NULL, NULL, &err);
+            cl_event ev = NULL;
+            void *p = clEnqueueMapBuffer(dev->queue, ch->buf, CL_FALSE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                         CHANNEL_BYTES, 0, NULL, &ev, &err);
             if (!p) {
                 ck_channel_destroy(ch);
                 return ck_fail_cl(err, "clEnqueueMapBuffer of the channel", "");
+            }
+            ck_status w = ck_event_wait(ev, timeout_s, "mapping the channel");
+            clReleaseEvent(ev);
+            if (w != CK_OK) { /* the map may still run: the buffer is left */
+                __atomic_store_n(&dev->stuck, 1, __ATOMIC_RELEASE);
+                free(ch);
+                return ck_fail(w, "the device did not map the channel within %.1f s: it is busy with other work",
+                               timeout_s);
             }
             ch->words = p;
         }
@@ -98,6 +107,12 @@ void ck_channel_destroy(ck_channel *ch)
 {
     if (!ch)
         return;
+    if (__atomic_load_n(&ch->dev->stuck, __ATOMIC_ACQUIRE)) {
+        /* A command that never ran holds the queue: every wait below would
+         * wait behind it for good. The memory is left. */
+        free(ch);
+        return;
+    }
     if (ch->svm) {
         clFinish(ch->dev->queue);
         clSVMFree(ch->dev->context, ch->svm);

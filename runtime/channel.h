@@ -15,11 +15,14 @@ typedef struct ck_channel ck_channel;
 
 /* Allocates and zeroes the channel with the device's transport: fine-grain
  * SVM with SVM atomics (cl20), or pinned host memory (clCreateBufferNV on
- * NVIDIA, a zero-copy CL_MEM_USE_HOST_PTR buffer mapped once on CPU devices).
+ * NVIDIA, a zero-copy CL_MEM_USE_HOST_PTR buffer mapped once on CPU devices),
+ * waiting at most timeout_s for the map.
  * Errors: CK_ERR_OPENCL (allocation or map failed), CK_ERR_NO_PATH (a CPU
  * device copied the host buffer instead of using it in place),
+ * CK_ERR_TIMEOUT (the device did not run the map: another kernel holds it;
+ * the buffer is then left allocated, since the map may still run),
  * CK_ERR_NO_MEMORY. */
-ck_status ck_channel_create(ck_device *dev, ck_channel **out);
+ck_status ck_channel_create(ck_device *dev, double timeout_s, ck_channel **out);
 void ck_channel_destroy(ck_channel *ch);          /* NULL allowed */
 /* Zeroes every word. Only while no kernel uses the channel. */
 void ck_channel_reset(ck_channel *ch);

@@ -5,6 +5,7 @@
 #include "chaos.h"
 #include "context_internal.h"
 #include "error.h"
+#include "file_io.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,44 +89,66 @@ int ck_cx_parse(const char *line, ck_cx_entry *e)
     return 0;
 }
 
-/* Loads a record into a sorted table (duplicate keys keep the first). */
+/* Loads a record into a sorted table (duplicate keys keep the first). The
+ * file must be a regular file that begins with a record's header line
+ * (ck chaos record, seed N); a record with no decision in it is valid and
+ * replays as "decline everything". */
 static ck_status load_replay(ck_chaos_state *c, uint64_t *seed)
 {
-    FILE *f = fopen(c->replay_path, "r");
+    char err[512];
+    FILE *f = ck_file_open_read(c->replay_path, 0, err, sizeof err);
     if (!f)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "cannot read the chaos replay file '%s' (CK_CHAOS_REPLAY or "
-                       "chaos_replay_path): check the path", c->replay_path);
-    char line[512];
-    size_t cap = 0, lineno = 0;
-    while (fgets(line, sizeof line, f)) {
-        ++lineno;
-        unsigned long long s;
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "chaos replay file (CK_CHAOS_REPLAY or chaos_replay_path): %s", err);
+    ck_line_reader r;
+    ck_line_reader_init(&r, f);
+    size_t cap = 0;
+    int header = 0;
+    ck_status s = CK_OK;
+    while (s == CK_OK && ck_line_next(&r) >= 0) {
+        const char *line = r.line;
         if (line[0] == '#') {
-            if (sscanf(line, "# ck chaos record, seed %llu", &s) == 1)
-                *seed = s;
+            unsigned long long v;
+            if (sscanf(line, "# ck chaos record, seed %llu", &v) == 1) {
+                *seed = v;
+                header = 1;
+            }
             continue;
         }
-        if (line[strspn(line, " \t\r\n")] == 0)
+        if (line[strspn(line, " \t")] == 0)
             continue;
+        if (!header) {
+            s = ck_fail(CK_ERR_INVALID_ARGUMENT, "chaos replay file '%s', line %zu: a decision before the record's "
+                        "header line ('# ck chaos record, seed N'): is this a chaos record?", c->replay_path,
+                        r.lineno);
+            break;
+        }
         if (c->table_n == cap) {
             cap = cap ? 2 * cap : 256;
             ck_cx_entry *t = cap > (1u << 24) ? NULL : realloc(c->table, cap * sizeof *t);
             if (!t) {
-                fclose(f);
-                return ck_fail(CK_ERR_NO_MEMORY, "chaos replay file '%s' is too large (%zu lines read)",
-                               c->replay_path, lineno);
+                s = ck_fail(CK_ERR_NO_MEMORY, "chaos replay file '%s' is too large (%zu lines read)", c->replay_path,
+                            r.lineno);
+                break;
             }
             c->table = t;
         }
         if (ck_cx_parse(line, &c->table[c->table_n]) != 0) {
-            fclose(f);
-            line[strcspn(line, "\r\n")] = 0;
-            return ck_fail(CK_ERR_INVALID_ARGUMENT, "chaos replay file '%s', line %zu: not a recorded decision: "
-                           "'%.80s'", c->replay_path, lineno, line);
+            s = ck_fail(CK_ERR_INVALID_ARGUMENT, "chaos replay file '%s', line %zu: not a recorded decision: "
+                        "'%.80s'", c->replay_path, r.lineno, line);
+            break;
         }
         c->table_n++;
     }
+    if (s == CK_OK && r.error)
+        s = ck_fail(CK_ERR_INVALID_ARGUMENT, "chaos replay file '%s': a read failed after line %zu", c->replay_path,
+                    r.lineno);
+    if (s == CK_OK && !header)
+        s = ck_fail(CK_ERR_INVALID_ARGUMENT, "chaos replay file '%s' has no record header ('# ck chaos record, seed "
+                    "N'): it is %s, not a chaos record", c->replay_path, r.lineno ? "some other file" : "empty");
+    ck_line_reader_free(&r);
     fclose(f);
+    if (s != CK_OK || !c->table_n)
+        return s;
     qsort(c->table, c->table_n, sizeof *c->table, cmp_key);
     size_t j = 0;
     for (size_t i = 0; i < c->table_n; ++i)
@@ -144,6 +167,9 @@ ck_status ck_chaos_init(ck_chaos_state *c, ck_context_options *o)
         return ck_fail(CK_ERR_NO_MEMORY, "out of host memory for the chaos paths");
     o->chaos_record_path = c->record_path;
     o->chaos_replay_path = c->replay_path;
+    char err[512];
+    if (c->record_path && ck_file_check_writable(c->record_path, err, sizeof err) != 0)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "chaos record file (CK_CHAOS_RECORD or chaos_record_path): %s", err);
     if (!c->replay_path)
         return CK_OK;
     uint64_t seed = 0;
@@ -182,39 +208,41 @@ ck_status ck_chaos_setup(ck_context *ctx)
     free(area);
     if (s != CK_OK)
         return s;
-    cl_uint where = (cl_uint)c->area + 1u;
-    CK_CL_TRY(clEnqueueWriteBuffer(ctx->dev->queue, ctx->sched, CL_TRUE, CK_H_CHAOS_AREA * 4, sizeof where, &where, 0,
-                                   NULL, NULL),
-              "clEnqueueWriteBuffer(chaos area offset)", "");
+    uint32_t where = (uint32_t)c->area + 1u;
+    if ((s = ck_arena_copy(ctx, ctx->sched_off + CK_H_CHAOS_AREA * 4u, &where, sizeof where, 1)) != CK_OK)
+        return s;
     c->on = 1;
     return CK_OK;
 }
 
+/* Rewrites the record file: a temporary file beside it, renamed over it,
+ * so a reader never sees half a record and a failed write leaves the last
+ * whole one. */
 static void write_record(ck_context *ctx)
 {
     ck_chaos_state *c = &ctx->chaos;
     if (!c->record_path || c->write_failed)
         return;
-    FILE *f = fopen(c->record_path, "w");
-    if (!f) {
+    ck_file_writer w;
+    char err[512];
+    if (ck_file_writer_open(&w, c->record_path, 0, err, sizeof err) != 0) {
         c->write_failed = 1;
-        fprintf(stderr, "ck: cannot write the chaos record '%s' (CK_CHAOS_RECORD or chaos_record_path); recording "
-                "stops\n", c->record_path);
+        fprintf(stderr, "ck: chaos record (CK_CHAOS_RECORD or chaos_record_path): %s; recording stops\n", err);
         return;
     }
-    fprintf(f, "# ck chaos record, seed %llu: one decision a line, sorted by key\n",
+    fprintf(w.f, "# ck chaos record, seed %llu: one decision a line, sorted by key\n",
             (unsigned long long)ctx->opts.chaos_seed);
     if (c->device_count > c->capacity)
-        fprintf(f, "# truncated: the device recorded %u of %u decisions; a replay declines the others\n", c->capacity,
-                c->device_count);
+        fprintf(w.f, "# truncated: the device recorded %u of %u decisions; a replay declines the others\n",
+                c->capacity, c->device_count);
     char line[256];
     for (size_t i = 0; i < c->rec_n; ++i) {
         ck_cx_format(&c->rec[i], line, sizeof line);
-        fprintf(f, "%s\n", line);
+        fprintf(w.f, "%s\n", line);
     }
-    if (fclose(f) != 0) {
+    if (ck_file_writer_commit(&w, err, sizeof err) != 0) {
         c->write_failed = 1;
-        fprintf(stderr, "ck: writing the chaos record '%s' failed; recording stops\n", c->record_path);
+        fprintf(stderr, "ck: chaos record: %s; recording stops\n", err);
     }
 }
 
@@ -236,7 +264,7 @@ void ck_chaos_launch_done(ck_context *ctx, ck_launch *l)
     while (c->taken < have) {
         ck_cx_entry e;
         uint64_t at = c->area + ((uint64_t)CK_CX_HEADER + ((uint64_t)c->table_n + c->taken) * CK_CX_ENTRY) * 4;
-        if (ck_arena_copy(ctx, at, &e, sizeof e, 0) != CK_OK || e.w[0] != l->id)
+        if (ck_arena_copy(ctx, at, &e, sizeof e, 0) != CK_OK || e.w[0] != l->cx_key)
             break;
         if (c->rec_n == c->rec_cap) {
             size_t cap = c->rec_cap ? 2 * c->rec_cap : 256;
@@ -249,7 +277,8 @@ void ck_chaos_launch_done(ck_context *ctx, ck_launch *l)
         c->rec[c->rec_n++] = e;
         c->taken++;
     }
-    qsort(c->rec + first_new, c->rec_n - first_new, sizeof *c->rec, cmp_key);
+    if (c->rec_n > first_new) /* never qsort or bsearch an empty or NULL array */
+        qsort(c->rec + first_new, c->rec_n - first_new, sizeof *c->rec, cmp_key);
     const ck_cx_entry *first = NULL;
     unsigned diverged = 0;
     for (size_t i = first_new; i < c->rec_n; ++i)
@@ -263,8 +292,9 @@ void ck_chaos_launch_done(ck_context *ctx, ck_launch *l)
     const ck_cx_entry *first_missed = NULL;
     unsigned missed = 0;
     for (size_t i = 0; i < c->table_n; ++i)
-        if (c->table[i].w[0] == l->id &&
-            !bsearch(&c->table[i], c->rec + first_new, c->rec_n - first_new, sizeof *c->rec, cmp_key)) {
+        if (c->table[i].w[0] == l->cx_key &&
+            (c->rec_n == first_new ||
+             !bsearch(&c->table[i], c->rec + first_new, c->rec_n - first_new, sizeof *c->rec, cmp_key))) {
             if (!first_missed)
                 first_missed = &c->table[i];
             ++missed;
@@ -273,15 +303,16 @@ void ck_chaos_launch_done(ck_context *ctx, ck_launch *l)
     char line[256];
     if (first) {
         ck_cx_format(first, line, sizeof line);
-        fprintf(stderr, "ck: chaos replay of launch %u could not make %u recorded choice%s; first: %s\n", l->id,
-                diverged, diverged == 1 ? "" : "s", line);
+        fprintf(stderr, "ck: chaos replay of cooperative launch %u (launch id %u) could not make %u recorded "
+                "choice%s; first: %s\n", l->cx_key, l->id, diverged, diverged == 1 ? "" : "s", line);
     }
     if (first_missed) {
         ck_cx_format(first_missed, line, sizeof line);
-        fprintf(stderr, "ck: chaos replay of launch %u never reached %u recorded decision%s; first: %s\n", l->id,
-                missed, missed == 1 ? "" : "s", line);
+        fprintf(stderr, "ck: chaos replay of cooperative launch %u (launch id %u) never reached %u recorded "
+                "decision%s; first: %s\n", l->cx_key, l->id, missed, missed == 1 ? "" : "s", line);
     }
-    qsort(c->rec, c->rec_n, sizeof *c->rec, cmp_key);
+    if (c->rec_n)
+        qsort(c->rec, c->rec_n, sizeof *c->rec, cmp_key);
     write_record(ctx);
 }
 

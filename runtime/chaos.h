@@ -12,7 +12,8 @@
 typedef struct ck_context ck_context;
 typedef struct ck_launch ck_launch;
 
-/* One decision: key (launch, kind << 24 | group, birth, n or epoch), the
+/* One decision: key (the cooperative launch's number in its context, 1 for
+ * the first; kind << 24 | group; birth; n or epoch), the
  * value that took effect, M before and after, flags (bit 0: a replay could
  * not make the recorded choice; bits 1..: the recorded value). */
 typedef struct {

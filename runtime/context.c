@@ -3,12 +3,15 @@
  * progress thread that takes the scheduler's messages, and shutdown. */
 #include "context_internal.h"
 #include "clock.h"
+#include "device_state.h"
+#include "file_io.h"
 #include "device_sources.h"
 #include "discovery.h"
 #include "error.h"
 #include "program.h"
 #include "register_cap.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +38,145 @@ ck_status ck_context_check(const ck_context *ctx, const char *fn)
     return s;
 }
 
+ck_status ck_context_enter(ck_context *ctx, const char *fn)
+{
+    if (!ctx)
+        return ck_handle_check(ctx, CK_HANDLE_CONTEXT, fn);
+    ck_handle_lock();
+    int live = ck_handle_is_live_locked(ctx, CK_HANDLE_CONTEXT) && ctx->magic == CK_MAGIC_CONTEXT;
+    if (live)
+        atomic_fetch_add(&ctx->calls, 1u);
+    ck_handle_unlock();
+    return live ? CK_OK : ck_context_check(ctx, fn);
+}
+
+ck_context *ck_launch_enter(const ck_launch *l, const char *fn, ck_status *s)
+{
+    *s = CK_OK;
+    if (!l) {
+        *s = ck_handle_check(l, CK_HANDLE_LAUNCH, fn);
+        return NULL;
+    }
+    ck_context *ctx = NULL;
+    ck_handle_lock();
+    int live = ck_handle_is_live_locked(l, CK_HANDLE_LAUNCH);
+    if (live && l->magic == CK_MAGIC_LAUNCH) {
+        /* l->ctx is read under the registry's lock: destroy clears it there
+         * before the context's memory can go (it unregisters the context
+         * first and waits for the pins). */
+        ctx = l->ctx;
+        if (ctx && ck_handle_is_live_locked(ctx, CK_HANDLE_CONTEXT) && ctx->magic == CK_MAGIC_CONTEXT)
+            atomic_fetch_add(&ctx->calls, 1u);
+        else
+            ctx = NULL;
+    }
+    ck_handle_unlock();
+    if (!live)
+        *s = ck_handle_check(l, CK_HANDLE_LAUNCH, fn);
+    else if (l->magic != CK_MAGIC_LAUNCH)
+        *s = ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: launch handle %p is corrupted (bad magic word)", fn,
+                     (const void *)l);
+    return ctx;
+}
+
+void ck_context_leave(ck_context *ctx)
+{
+    if (ctx)
+        atomic_fetch_sub(&ctx->calls, 1u);
+}
+
+ck_status ck_context_ended_error(ck_context *ctx, const char *fmt, ...)
+{
+    char what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&ctx->lock);
+    int aborted = ctx->aborted;
+    char reason[sizeof ctx->abort_reason];
+    snprintf(reason, sizeof reason, "%s", ctx->abort_reason);
+    cl_int st = ctx->megakernel_status;
+    pthread_mutex_unlock(&ctx->lock);
+    if (aborted)
+        return ck_fail(CK_ERR_TIMEOUT, "%s: the megakernel was aborted before it ran to the end (%s)", what, reason);
+    if (st < 0)
+        return ck_fail(CK_ERR_OPENCL, "%s: the megakernel ended with an error (%s)", what, ck_cl_error_name(st));
+    return ck_fail(CK_ERR_OPENCL, "%s: the megakernel has stopped (the context is being destroyed)", what);
+}
+
+ck_status ck_context_check_report(ck_context *ctx)
+{
+    if (!__atomic_load_n(&ctx->check_failed, __ATOMIC_ACQUIRE))
+        return CK_OK;
+    return ck_fail(CK_ERR_CHECK_FAILED, "accounting check failed: %s", ctx->check_text ? ctx->check_text : "?");
+}
+
+/* The checking build (progress thread, every 10 ms): the first violation,
+ * as the device reported it (rules checked at a transition) or as the
+ * host's watch sees it over time (rules 8 and 9), becomes the context's
+ * check failure, once. */
+static void poll_check(ck_context *ctx)
+{
+    if (ctx->check_failed)
+        return;
+    ck_device_view v;
+    if (ck_device_view_read(ctx, &v) != CK_OK)
+        return;
+    char rule[512];
+    ck_describe_check(&v, rule, sizeof rule);
+    if (!rule[0]) {
+        pthread_mutex_lock(&ctx->lock);
+        int host_idle = ctx->inflight == NULL &&
+                        atomic_load(&ctx->task_posted) == v.task_visible;
+        pthread_mutex_unlock(&ctx->lock);
+        ck_check_watch_look(&ctx->check_watch, &v, ctx->opts.tasks != 0, host_idle, ck_now_s(), rule, sizeof rule);
+    }
+    ck_device_view_free(&v);
+    if (!rule[0])
+        return;
+    char *state = ck_describe_state(ctx);
+    size_t n = strlen(rule) + strlen(state) + 8;
+    char *text = malloc(n);
+    if (text)
+        snprintf(text, n, "%s\n%s", rule, state);
+    free(state);
+    fprintf(stderr, "ck: accounting check failed: %s\n", text ? text : rule);
+    pthread_mutex_lock(&ctx->lock);
+    ctx->check_text = text;
+    __atomic_store_n(&ctx->check_failed, 1, __ATOMIC_RELEASE);
+    pthread_cond_broadcast(&ctx->cond);
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+/* CK_CHAOS_SEED, strictly: a number, or an error naming the variable. */
+static ck_status env_chaos_seed(uint64_t *out)
+{
+    const char *env = getenv("CK_CHAOS_SEED");
+    if (!env || !*env)
+        return CK_OK;
+    char err[160];
+    if (ck_parse_u64(env, 0, UINT64_MAX, out, err, sizeof err) != 0)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "CK_CHAOS_SEED: %s (a chaos seed is a whole number; 0 is off)", err);
+    return CK_OK;
+}
+
+/* CK_CHECK, strictly: unset, 0 or 1. */
+static ck_status env_check(int *out)
+{
+    const char *env = getenv("CK_CHECK");
+    if (!env || !*env)
+        return CK_OK;
+    uint64_t v;
+    char err[160];
+    if (ck_parse_u64(env, 0, 1, &v, err, sizeof err) != 0)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "CK_CHECK: %s (1 builds the megakernel with its accounting checks, "
+                       "0 or unset without)", err);
+    if (v)
+        *out = 1;
+    return CK_OK;
+}
+
 ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
 {
     if (!out)
@@ -42,6 +184,9 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
     *out = NULL;
     if (opts) {
         ck_status bad = ck_timeout_check(opts->timeout_s, "ck_context_create (ck_context_options.timeout_s)");
+        if (bad == CK_OK)
+            bad = ck_timeout_check(opts->shutdown_timeout_s,
+                                   "ck_context_create (ck_context_options.shutdown_timeout_s)");
         if (bad != CK_OK)
             return bad;
         if (opts->launch_path != CK_LAUNCH_PATH_AUTO && opts->launch_path != CK_LAUNCH_PATH_SCHEDULER)
@@ -62,9 +207,16 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
         o->work_group_size = DEFAULT_WG;
     if (o->timeout_s == 0)
         o->timeout_s = DEFAULT_TIMEOUT;
+    if (o->shutdown_timeout_s == 0)
+        o->shutdown_timeout_s = o->timeout_s;
     ctx->local_pool_auto = o->local_pool_bytes == 0;
-    if (!o->chaos_seed && getenv("CK_CHAOS_SEED"))
-        o->chaos_seed = strtoull(getenv("CK_CHAOS_SEED"), NULL, 0);
+    ck_status es = o->chaos_seed ? CK_OK : env_chaos_seed(&o->chaos_seed);
+    if (es == CK_OK && !o->accounting_checks)
+        es = env_check(&o->accounting_checks);
+    if (es != CK_OK) {
+        free(ctx);
+        return es;
+    }
     ck_status cs = ck_chaos_init(&ctx->chaos, o);
     if (cs != CK_OK) {
         ck_chaos_free(&ctx->chaos);
@@ -129,21 +281,30 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
 
 static int live(const ck_context *ctx) { return ctx && ck_handle_is_live(ctx, CK_HANDLE_CONTEXT); }
 
-unsigned ck_context_workers(const ck_context *ctx) { return live(ctx) && ctx->built ? ctx->workers : 0; }
+unsigned ck_context_workers(const ck_context *ctx)
+{
+    if (!ctx || !live(ctx) || ck_context_enter((ck_context *)ctx, "ck_context_workers") != CK_OK)
+        return 0;
+    unsigned n = ctx->built ? ctx->workers : 0;
+    ck_context_leave((ck_context *)ctx);
+    return n;
+}
 
 ck_status ck_context_megakernel_resources(const ck_context *ctx, ck_megakernel_resources *out)
 {
     if (!out)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_megakernel_resources: out must not be NULL");
     memset(out, 0, sizeof *out);
-    ck_status s = ck_context_check(ctx, "ck_context_megakernel_resources");
+    ck_status s = ck_context_enter((ck_context *)ctx, "ck_context_megakernel_resources");
     if (s != CK_OK)
         return s;
     if (!ctx->built)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_megakernel_resources: the context is not built (call "
-                       "ck_context_build first)");
-    *out = ctx->mk_resources;
-    return CK_OK;
+        s = ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_megakernel_resources: the context is not built (call "
+                    "ck_context_build first)");
+    else
+        *out = ctx->mk_resources;
+    ck_context_leave((ck_context *)ctx);
+    return s;
 }
 
 const char *ck_context_build_warnings(const ck_context *ctx)
@@ -154,7 +315,8 @@ const char *ck_context_build_warnings(const ck_context *ctx)
 const ck_device_info *ck_context_device_info(const ck_context *ctx) { return live(ctx) ? &ctx->dev->info : NULL; }
 
 /* A launch's argument words must end before its first hot line. */
-_Static_assert(CK_L_ARGS + 2u * CK_MAX_ARG_WORDS <= CK_L_CLAIM, "launch arguments overlap the claim word");
+_Static_assert(CK_L_ARGS + 2u * CK_MAX_ARG_WORDS <= CK_L_CX_KEY && CK_L_CX_KEY < CK_L_CLAIM,
+               "launch arguments overlap the chaos key or the claim word");
 /* A launch message with every argument word fits one channel slot. */
 _Static_assert(CK_LAUNCH_HEADER_WORDS + 2u * CK_MAX_ARG_WORDS <= CK_CH_H2D_MAX_WORDS, "launch message too long");
 _Static_assert(CK_CH_DONE_SLOTS < CK_LAUNCH_NO_DONE, "a completion word's index must fit CK_LAUNCH_KIND");
@@ -183,12 +345,23 @@ static void blank_header_include(char *text)
     }
 }
 
+static ck_status add_source_pinned(ck_context *ctx, const char *file_name, const char *source,
+                                   const char *const *cooperative, size_t n_cooperative);
+
 ck_status ck_context_add_source(ck_context *ctx, const char *file_name, const char *source,
                                 const char *const *cooperative, size_t n_cooperative)
 {
-    ck_status bad = ck_context_check(ctx, "ck_context_add_source");
-    if (bad != CK_OK)
-        return bad;
+    ck_status s = ck_context_enter(ctx, "ck_context_add_source");
+    if (s != CK_OK)
+        return s;
+    s = add_source_pinned(ctx, file_name, source, cooperative, n_cooperative);
+    ck_context_leave(ctx);
+    return s;
+}
+
+static ck_status add_source_pinned(ck_context *ctx, const char *file_name, const char *source,
+                                   const char *const *cooperative, size_t n_cooperative)
+{
     const char *shown = file_name ? file_name : "<source>";
     if (!source)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_add_source (%s): source must not be NULL", shown);
@@ -241,9 +414,10 @@ ck_status ck_context_add_file(ck_context *ctx, const char *path, const char *con
         return bad;
     if (!path || !*path)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_add_file: path must not be NULL or empty");
-    FILE *f = fopen(path, "rb");
+    char err[512];
+    FILE *f = ck_file_open_read(path, 1, err, sizeof err);
     if (!f)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "cannot read kernel source '%s': check the path", path);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_add_file: kernel source: %s", err);
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -369,6 +543,8 @@ static void *progress_main(void *arg)
         }
         if (now >= next_check) {
             next_check = now + 0.01;
+            if (ctx->opts.accounting_checks)
+                poll_check(ctx);
             cl_int st = CL_QUEUED;
             clGetEventInfo(ctx->mk_event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
             pthread_mutex_lock(&ctx->lock);
@@ -384,18 +560,6 @@ static void *progress_main(void *arg)
         }
     }
     return NULL;
-}
-
-static ck_status make_zeroed(ck_context *ctx, size_t bytes, cl_mem *out, const char *what)
-{
-    cl_int err;
-    *out = clCreateBuffer(ctx->dev->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
-    if (!*out)
-        return ck_fail_cl(err, what, "the device may be out of memory");
-    cl_uint zero = 0;
-    CK_CL_TRY(clEnqueueFillBuffer(ctx->dev->queue, *out, &zero, sizeof zero, 0, bytes, 0, NULL, NULL),
-              "clEnqueueFillBuffer", "");
-    return CK_OK;
 }
 
 static ck_status build_program(ck_context *ctx, double deadline)
@@ -414,17 +578,23 @@ static ck_status build_program(ck_context *ctx, double deadline)
     parts[n++] = ctx->stitch.source;
     parts[n++] = "\n#line 1 \"ck_scheduler.cl\"\n";
     parts[n++] = ck_embedded_source_text("ck_scheduler.cl");
+    /* CK_DUMP_SOURCE: the whole device source, for reading what the device
+     * compiler got (a failure to write it is said on stderr; the build goes on). */
     const char *dump = getenv("CK_DUMP_SOURCE");
-    FILE *f = dump ? fopen(dump, "w") : NULL;
-    if (f) {
-        for (unsigned i = 0; i < n; ++i)
-            fputs(parts[i] ? parts[i] : "", f);
-        fclose(f);
+    if (dump && *dump) {
+        ck_file_writer w;
+        char err[512];
+        int bad = ck_file_writer_open(&w, dump, 0, err, sizeof err);
+        for (unsigned i = 0; !bad && i < n; ++i)
+            fputs(parts[i] ? parts[i] : "", w.f);
+        if (bad || ck_file_writer_commit(&w, err, sizeof err) != 0)
+            fprintf(stderr, "ck: CK_DUMP_SOURCE: %s\n", err);
     }
     char opts[256];
     /* Without chaos, the device compiler drops the chaos code (ck_scheduler.cl). */
-    snprintf(opts, sizeof opts, "-DCK_MEGAKERNEL -DCK_LOCAL_POOL_BYTES=%zu -DCK_CHAOS_BUILD=%d -DCK_TASKS_BUILD=%d",
-             ctx->opts.local_pool_bytes, ctx->opts.chaos_seed != 0, ctx->opts.tasks != 0);
+    snprintf(opts, sizeof opts, "-DCK_MEGAKERNEL -DCK_LOCAL_POOL_BYTES=%zu -DCK_CHAOS_BUILD=%d -DCK_TASKS_BUILD=%d "
+             "-DCK_CHECK_BUILD=%d", ctx->opts.local_pool_bytes, ctx->opts.chaos_seed != 0, ctx->opts.tasks != 0,
+             ctx->opts.accounting_checks != 0);
     ck_status s = ck_register_cap_build(ctx->dev, parts, n, opts, ctx->opts.register_cap, ctx->opts.work_group_size,
                                         deadline, &ctx->program, &ctx->mk_resources);
     if (s != CK_OK)
@@ -458,12 +628,11 @@ static void undo_build(ck_context *ctx)
     if (ctx->mk_event) clReleaseEvent(ctx->mk_event);
     if (ctx->kernel) clReleaseKernel(ctx->kernel);
     if (ctx->program) clReleaseProgram(ctx->program);
-    if (ctx->sched) clReleaseMemObject(ctx->sched);
-    if (ctx->poll) clReleaseMemObject(ctx->poll);
     ctx->mk_event = NULL;
     ctx->kernel = NULL;
     ctx->program = NULL;
-    ctx->sched = ctx->poll = NULL;
+    ctx->runtime_off = ctx->poll_off = ctx->sched_off = 0;
+    ctx->sched_words = 0;
     ck_channel_destroy(ctx->ch);
     ctx->ch = NULL;
     ck_arena_storage_destroy(ctx);
@@ -482,15 +651,32 @@ static void undo_build(ck_context *ctx)
 /* Stops a megakernel launched by a build that then failed. If it will not
  * stop, nothing it uses may be released: the context is marked broken.
  * Returns s with the message kept. */
+/* How long an aborted megakernel gets to end: its groups leave at once, so
+ * a running one ends within moments; one that never started (the device is
+ * busy with other work) ends only once it gets the device, which nothing
+ * here can hasten, so the wait is short. */
+#define CK_ABORT_WAIT_RUNNING_S 30.0
+#define CK_ABORT_WAIT_QUEUED_S 0.5
+
 static ck_status abort_build(ck_context *ctx, ck_status s)
 {
     char why[1024];
     snprintf(why, sizeof why, "%s", ck_last_error());
     ck_channel_abort(ctx->ch);
-    if (ck_event_wait(ctx->mk_event, 30.0, "megakernel") != CK_OK) {
+    cl_int st = CL_QUEUED;
+    clGetEventInfo(ctx->mk_event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+    int started = st == CL_RUNNING || st == CL_COMPLETE || st < 0;
+    double wait_s = started ? CK_ABORT_WAIT_RUNNING_S : CK_ABORT_WAIT_QUEUED_S;
+    if (ck_event_wait(ctx->mk_event, wait_s, "megakernel") != CK_OK) {
         ctx->broken = 1;
-        return ck_fail(s, "%s (and the aborted megakernel did not end within 30 s; the context cannot be built "
-                       "again: destroy it)", why);
+        if (!started)
+            __atomic_store_n(&ctx->dev->stuck, 1, __ATOMIC_RELEASE);
+        if (!started)
+            return ck_fail(s, "%s (the megakernel never got the device: another kernel holds it, e.g. another "
+                           "context's megakernel; this context cannot be built again, and what the queued "
+                           "megakernel will use stays allocated until it has run: destroy the context)", why);
+        return ck_fail(s, "%s (and the aborted megakernel did not end within %.0f s; the context cannot be built "
+                       "again: destroy it)", why, wait_s);
     }
     megakernel_gone(ctx);
     return ck_fail(s, "%s", why);
@@ -501,13 +687,8 @@ static ck_status build_steps(ck_context *ctx, double deadline)
     ck_status s;
     if ((s = stitch_sources(ctx, deadline)) != CK_OK || (s = check_deadline(ctx, deadline, "compiling")) != CK_OK ||
         (s = build_program(ctx, deadline)) != CK_OK ||
-        (s = check_deadline(ctx, deadline, "allocating the arena")) != CK_OK ||
-        (s = ck_arena_storage_create(ctx)) != CK_OK || (s = ck_channel_create(ctx->dev, &ctx->ch)) != CK_OK)
+        (s = check_deadline(ctx, deadline, "allocating the arena")) != CK_OK)
         return s;
-    for (unsigned i = 0; i < CK_CH_DONE_SLOTS; ++i)
-        ctx->done_free[i] = CK_CH_DONE_SLOTS - 1u - i;
-    ctx->done_free_n = CK_CH_DONE_SLOTS;
-
     size_t wg = ctx->opts.work_group_size;
     size_t launch = ck_discovery_auto_launch(ctx->dev, wg);
     if (ctx->opts.max_groups && ctx->opts.max_groups < launch)
@@ -516,20 +697,33 @@ static ck_status build_steps(ck_context *ctx, double deadline)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "max_groups %u leaves no worker: the megakernel needs a scheduler "
                        "group and at least one worker", ctx->opts.max_groups);
     ctx->max_workers = launch - 1;
-    size_t words = CK_SH_TOTAL(ctx->max_workers);
-    if ((s = make_zeroed(ctx, words * 4, &ctx->sched, "clCreateBuffer(scheduler state)")) != CK_OK ||
-        (s = make_zeroed(ctx, 2 * 4, &ctx->poll, "clCreateBuffer(poll)")) != CK_OK ||
-        (s = ck_chaos_setup(ctx)) != CK_OK)
+    /* The runtime's region: the poll on a line of its own, then the
+     * scheduler state, both in the arena's storage so that the host can
+     * read them while the megakernel runs (diagnostics) on every device,
+     * and so that nothing waits on the device's queue before the launch (a
+     * device busy with another megakernel would never run a fill). */
+    ctx->sched_words = CK_SH_TOTAL(ctx->max_workers);
+    uint64_t reserve = CK_ARENA_ALIGN + (uint64_t)ctx->sched_words * 4u;
+    if ((s = ck_arena_storage_create(ctx, reserve, deadline - ck_now_s())) != CK_OK ||
+        (s = ck_channel_create(ctx->dev, deadline - ck_now_s(), &ctx->ch)) != CK_OK)
         return s;
+    ctx->poll_off = ctx->runtime_off;
+    ctx->sched_off = ctx->runtime_off + CK_ARENA_ALIGN;
+    for (unsigned i = 0; i < CK_CH_DONE_SLOTS; ++i)
+        ctx->done_free[i] = CK_CH_DONE_SLOTS - 1u - i;
+    ctx->done_free_n = CK_CH_DONE_SLOTS;
+    if ((s = ck_arena_zero(ctx, ctx->runtime_off, (size_t)reserve)) != CK_OK || (s = ck_chaos_setup(ctx)) != CK_OK)
+        return s;
+    cl_ulong sched_off = ctx->sched_off, poll_off = ctx->poll_off;
     cl_uint mw = (cl_uint)ctx->max_workers;
     cl_uint seed = (cl_uint)(ctx->opts.chaos_seed ^ (ctx->opts.chaos_seed >> 32));
     if (ctx->opts.chaos_seed && !seed)
         seed = 0x2545F491u;
     cl_uint naive = ctx->opts.naive_resizing_barrier ? 1u : 0u;
-    cl_int err = clSetKernelArg(ctx->kernel, 0, sizeof(cl_mem), &ctx->sched);
+    cl_int err = clSetKernelArg(ctx->kernel, 0, sizeof sched_off, &sched_off);
     if (err == CL_SUCCESS && (s = ck_channel_set_kernel_arg(ctx->ch, ctx->kernel, 1)) != CK_OK)
         return s;
-    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 2, sizeof(cl_mem), &ctx->poll);
+    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 2, sizeof poll_off, &poll_off);
     if (err == CL_SUCCESS && (s = ck_arena_set_kernel_arg(ctx, ctx->kernel, 3)) != CK_OK)
         return s;
     if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 4, sizeof mw, &mw);
@@ -537,7 +731,6 @@ static ck_status build_steps(ck_context *ctx, double deadline)
     if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 6, sizeof naive, &naive);
     if (err != CL_SUCCESS)
         return ck_fail_cl(err, "clSetKernelArg(megakernel)", "");
-    CK_CL_TRY(clFinish(ctx->dev->queue), "clFinish before the megakernel", "");
     if ((s = check_deadline(ctx, deadline, "launching the megakernel")) != CK_OK)
         return s;
 
@@ -575,11 +768,21 @@ static ck_status build_steps(ck_context *ctx, double deadline)
     return CK_OK;
 }
 
+static ck_status build_pinned(ck_context *ctx);
+
 ck_status ck_context_build(ck_context *ctx)
 {
-    ck_status s = ck_context_check(ctx, "ck_context_build");
+    ck_status s = ck_context_enter(ctx, "ck_context_build");
     if (s != CK_OK)
         return s;
+    s = build_pinned(ctx);
+    ck_context_leave(ctx);
+    return s;
+}
+
+static ck_status build_pinned(ck_context *ctx)
+{
+    ck_status s;
     if (ctx->built)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "the context is already built");
     if (ctx->broken)
@@ -600,50 +803,135 @@ ck_status ck_context_build(ck_context *ctx)
     return CK_OK;
 }
 
+/* What still ran when shutdown gave up, for the abort's message: the
+ * oldest launches not yet done by name (at most four), then how many more. */
+static void running_launches(ck_context *ctx, char *out, size_t n)
+{
+    enum { SHOWN = 4 };
+    const ck_launch *oldest[SHOWN];
+    unsigned count = 0;
+    pthread_mutex_lock(&ctx->lock);
+    for (ck_launch *l = ctx->inflight; l; l = l->next) { /* newest first */
+        if (l->state == CK_LAUNCH_DONE)
+            continue;
+        memmove(oldest + 1, oldest, (SHOWN - 1) * sizeof *oldest);
+        oldest[0] = l;
+        ++count;
+    }
+    size_t at = 0;
+    out[0] = 0;
+    for (unsigned i = 0; i < count && i < SHOWN && at < n; ++i) {
+        const ck_launch *l = oldest[i];
+        int k = snprintf(out + at, n - at, "%slaunch %u '%s'%s", i ? ", " : "", l->id,
+                         l->kernel_index >= 0 && (size_t)l->kernel_index < ctx->stitch.n_kernels
+                             ? ctx->stitch.kernels[l->kernel_index].name : "?",
+                         l->coop ? " (cooperative)" : "");
+        at += k > 0 ? (size_t)k : 0;
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    if (count > SHOWN && at < n)
+        snprintf(out + at, n - at, " and %u later launches", count - SHOWN);
+    if (!count)
+        snprintf(out, n, "tasks or launches through the task table");
+}
+
+/* Stops the megakernel: asks the scheduler to stop, waits up to the
+ * context's shutdown timeout for the launches and tasks in flight, then aborts it
+ * (every group leaves at its next primitive, group 0 too, and the
+ * launches and tasks it cuts short fail their waits with the reason).
+ * Returns the first error; *ended says whether the megakernel's launch has
+ * completed (else nothing it uses may be released). */
+static ck_status stop_megakernel(ck_context *ctx, int *ended)
+{
+    ck_status result = CK_OK;
+    uint32_t m = CK_MSG_HEADER(CK_MSG_SHUTDOWN, 1);
+    pthread_mutex_lock(&ctx->send_lock);
+    ck_status s = ck_channel_send(ctx->ch, &m, 1, 5.0);
+    pthread_mutex_unlock(&ctx->send_lock);
+    double deadline = ck_now_s() + ctx->opts.shutdown_timeout_s;
+    pthread_mutex_lock(&ctx->lock);
+    while (s == CK_OK && !ctx->bye && !ctx->megakernel_ended && ck_now_s() < deadline) {
+        pthread_mutex_unlock(&ctx->lock);
+        ck_sleep_us(1000);
+        pthread_mutex_lock(&ctx->lock);
+    }
+    int clean = ctx->bye || ctx->megakernel_ended;
+    pthread_mutex_unlock(&ctx->lock);
+    if (!clean) {
+        char what[512];
+        running_launches(ctx, what, sizeof what);
+        pthread_mutex_lock(&ctx->lock);
+        ctx->aborted = 1;
+        snprintf(ctx->abort_reason, sizeof ctx->abort_reason, "ck_context_destroy aborted it after %.1f s, the "
+                 "context's shutdown timeout, while it still ran", ctx->opts.shutdown_timeout_s);
+        pthread_mutex_unlock(&ctx->lock);
+        result = ck_fail(CK_ERR_TIMEOUT, "ck_context_destroy: %s still ran %.1f s (shutdown_timeout_s) after shutdown "
+                         "was asked; the megakernel was aborted and what it ran was cut short", what,
+                         ctx->opts.shutdown_timeout_s);
+        ck_channel_abort(ctx->ch);
+    }
+    *ended = ck_event_wait(ctx->mk_event, 30.0, "megakernel shutdown") == CK_OK;
+    pthread_mutex_lock(&ctx->lock);
+    ctx->stop_progress = 1;
+    pthread_mutex_unlock(&ctx->lock);
+    pthread_join(ctx->progress, NULL);
+    pthread_mutex_lock(&ctx->lock);
+    if (*ended) {
+        __atomic_store_n(&ctx->megakernel_ended, 1, __ATOMIC_RELEASE);
+        if (!ctx->bye && !ctx->aborted) {
+            ctx->aborted = 1;
+            snprintf(ctx->abort_reason, sizeof ctx->abort_reason, "it ended before its scheduler said goodbye");
+        }
+    }
+    pthread_cond_broadcast(&ctx->cond);
+    pthread_mutex_unlock(&ctx->lock);
+    return result;
+}
+
+/* Waits until no call of another thread is inside the library on this
+ * context (they were woken: the megakernel has ended or destroy has begun).
+ * 1 if none is left. */
+static int drain_calls(ck_context *ctx, double timeout_s)
+{
+    double deadline = ck_now_s() + timeout_s;
+    while (atomic_load(&ctx->calls)) {
+        if (ck_now_s() > deadline)
+            return 0;
+        pthread_mutex_lock(&ctx->lock);
+        pthread_cond_broadcast(&ctx->cond);
+        pthread_mutex_unlock(&ctx->lock);
+        ck_sleep_us(1000);
+    }
+    return 1;
+}
+
 ck_status ck_context_destroy(ck_context *ctx)
 {
     if (!ctx)
         return CK_OK;
     /* The registry, not the struct, says whether ctx is live: after a first
      * destroy the struct may be gone. Unregistering first also makes two
-     * racing destroys safe (only one gets past here). */
+     * racing destroys safe (only one gets past here), and no call can pin
+     * the context after it (ck_context_enter). */
     if (!ck_handle_unregister(ctx, CK_HANDLE_CONTEXT))
         return ck_handle_check(ctx, CK_HANDLE_CONTEXT, "ck_context_destroy");
     if (ctx->magic != CK_MAGIC_CONTEXT)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_destroy: context handle %p is corrupted (bad magic "
                        "word); nothing was released", (void *)ctx);
+    pthread_mutex_lock(&ctx->lock);
+    __atomic_store_n(&ctx->closing, 1, __ATOMIC_RELEASE); /* new launches and spawns are refused; waits go on */
+    pthread_cond_broadcast(&ctx->cond);
+    pthread_mutex_unlock(&ctx->lock);
     ck_status result = CK_OK;
-    int ended = 1;
     if (ctx->progress_started) {
-        uint32_t m = CK_MSG_HEADER(CK_MSG_SHUTDOWN, 1);
-        pthread_mutex_lock(&ctx->send_lock);
-        ck_status s = ck_channel_send(ctx->ch, &m, 1, 5.0);
-        pthread_mutex_unlock(&ctx->send_lock);
-        double deadline = ck_now_s() + ctx->opts.timeout_s;
-        pthread_mutex_lock(&ctx->lock);
-        while (s == CK_OK && !ctx->bye && !ctx->megakernel_ended && ck_now_s() < deadline) {
-            pthread_mutex_unlock(&ctx->lock);
-            ck_sleep_us(1000);
-            pthread_mutex_lock(&ctx->lock);
-        }
-        int clean = ctx->bye || ctx->megakernel_ended;
-        pthread_mutex_unlock(&ctx->lock);
-        if (!clean) {
-            result = ck_fail(CK_ERR_TIMEOUT, "launches were still running %.1f s after shutdown was asked; the "
-                             "megakernel was aborted", ctx->opts.timeout_s);
-            ck_channel_abort(ctx->ch);
-        }
-        ended = ck_event_wait(ctx->mk_event, 30.0, "megakernel shutdown") == CK_OK;
-        pthread_mutex_lock(&ctx->lock);
-        ctx->stop_progress = 1;
-        pthread_mutex_unlock(&ctx->lock);
-        pthread_join(ctx->progress, NULL);
+        int ended;
+        result = stop_megakernel(ctx, &ended);
         if (!ended) {
             /* A user kernel loops without reaching a primitive: the device is
              * still busy, so nothing it uses may be released (the context's
              * memory is left allocated; its handle is no longer live). */
-            return ck_fail(CK_ERR_TIMEOUT, "the megakernel did not stop even after abort (a kernel loops without "
-                           "reaching a primitive); its resources are left allocated");
+            return ck_fail(CK_ERR_TIMEOUT, "ck_context_destroy: the megakernel did not stop even after abort (a "
+                           "kernel loops without reaching a primitive); its resources are left allocated");
         }
         megakernel_gone(ctx);
     }
@@ -653,19 +941,38 @@ ck_status ck_context_destroy(ck_context *ctx)
                            "resources are left allocated");
         megakernel_gone(ctx);
     }
-    ck_launch_table_detach(ctx);
+    /* Calls of other threads that were inside the library on this context
+     * have seen the end and leave; nothing is freed while one is inside. */
+    if (!drain_calls(ctx, ctx->opts.timeout_s > 5.0 ? ctx->opts.timeout_s : 5.0))
+        return ck_fail(CK_ERR_TIMEOUT, "ck_context_destroy: %u calls of other threads were still inside the library "
+                       "on this context after the megakernel stopped; the context's memory is left allocated",
+                       atomic_load(&ctx->calls));
+    /* Launches outlive their context. Under the registry's lock (where
+     * ck_launch_enter reads a launch's context, and where ck_launch_release
+     * marks a launch whose context is being destroyed) each launch the user
+     * still holds forgets the context; those released go to the quarantine
+     * after the lock (retiring takes it). */
+    ck_launch *retire = NULL;
+    ck_handle_lock();
+    ck_launch_table_detach(ctx, &retire);
     for (ck_launch *l = ctx->inflight, *n; l; l = n) {
         n = l->next;
-        if (l->user_released)
-            ck_handle_retire(l, &l->magic, CK_HANDLE_LAUNCH);
-        else
+        if (l->user_released) {
+            l->next = retire;
+            retire = l;
+        } else {
             l->ctx = NULL;
+        }
+    }
+    ctx->inflight = NULL;
+    ck_handle_unlock();
+    for (ck_launch *l = retire, *n; l; l = n) {
+        n = l->next;
+        ck_handle_retire(l, &l->magic, CK_HANDLE_LAUNCH);
     }
     if (ctx->mk_event) clReleaseEvent(ctx->mk_event);
     if (ctx->kernel) clReleaseKernel(ctx->kernel);
     if (ctx->program) clReleaseProgram(ctx->program);
-    if (ctx->sched) clReleaseMemObject(ctx->sched);
-    if (ctx->poll) clReleaseMemObject(ctx->poll);
     ck_channel_destroy(ctx->ch);
     ck_arena_storage_destroy(ctx);
     ck_stitch_result_free(&ctx->stitch);
@@ -677,7 +984,7 @@ ck_status ck_context_destroy(ck_context *ctx)
         free(ctx->sources[i].coop);
     }
     free(ctx->sources);
-    free(ctx->state_text);
+    free(ctx->check_text);
     ck_chaos_free(&ctx->chaos);
     ck_trace_free(&ctx->trace);
     ck_device_close(ctx->dev);

@@ -6,6 +6,7 @@
 
 #include "arena.h"
 #include "chaos.h"
+#include "device_state.h"
 #include "channel.h"
 #include "handle.h"
 #include "ck_sched_layout.h"
@@ -38,6 +39,8 @@ struct ck_launch {
     double t_sent, t_begin, t_started, t_done;
     unsigned initial, kills, forked, resizes, max_m;
     unsigned divergences; /* chaos replay: recorded choices not made (chaos.c) */
+    uint32_t cx_key;     /* cooperative: its number among the context's cooperative launches (1, 2, ...),
+                            which keys its chaos decisions (the scheduler counts the same) */
     int user_released;   /* the user called ck_launch_release (handle unregistered) */
     uint32_t done_slot;  /* ordinary launch: its completion word (CK_CH_DONE), else CK_CH_NO_DONE_SLOT */
     ck_launch *next;     /* in-flight list                                    */
@@ -73,7 +76,11 @@ struct ck_context {
     cl_event mk_event;
     int mk_counted;          /* counted in ck_device_note_megakernel until it has ended */
     ck_channel *ch;
-    cl_mem sched, poll;
+    /* The runtime's region of the arena (ck_arena_storage_create): the
+     * discovery poll, then the scheduler state (ck_sched_layout.h), at
+     * these byte offsets. */
+    uint64_t runtime_off, poll_off, sched_off;
+    size_t sched_words;
     unsigned groups, workers;
     size_t max_workers;
 
@@ -95,15 +102,13 @@ struct ck_context {
     ck_launch *inflight;
     ck_launch *table_launches; /* launches through the task table not yet released */
     uint32_t next_id;
+    uint32_t coop_sent;     /* cooperative launches sent (under send_lock): the next one's cx_key - 1 */
     /* Completion words (ck_channel_layout.h) free to hand to a launch: a
      * stack, under lock. A word comes back when its launch's DONE arrives. */
     uint32_t done_free[CK_CH_DONE_SLOTS];
     unsigned done_free_n;
     int bye, megakernel_ended; /* megakernel_ended is also read without the lock (atomics) */
     cl_int megakernel_status;
-    char *state_text;
-    size_t state_len, state_cap;
-    int state_ready;
 
     /* Tasks (task.c): tickets taken, and per table entry the host times of
      * its current ticket's spawn and of the first time the host saw it done
@@ -116,6 +121,20 @@ struct ck_context {
      * entry holds and whose statistics are still in it, 0 for none, or
      * CK_TASK_OWNER_BUSY while one thread copies them out (launch.c). */
     _Atomic uintptr_t task_owner[CK_TASK_SLOTS];
+
+    /* Destruction (context.c): public calls in flight that pinned the
+     * context (ck_context_enter), which destroy waits for; set once
+     * destroy has begun; the megakernel's end when the host aborted it
+     * (the reason, for cut-short launches and tasks). */
+    _Atomic unsigned calls;
+    int closing;
+    int aborted;
+    char abort_reason[192];
+    /* The checking build (accounting_checks): set, with the report, once
+     * the device reported a violation; every wait then fails with it. */
+    int check_failed;
+    char *check_text;
+    ck_check_watch check_watch; /* the rules the host checks over time (progress thread) */
 
     ck_chaos_state chaos;   /* chaos record/replay (chaos.c)                 */
     ck_trace_state trace;   /* active-group trace (trace.c)                  */
@@ -130,9 +149,34 @@ struct ck_context {
 /* context.c: CK_OK if ctx is a live context handle (registry, then magic
  * word); otherwise CK_ERR_INVALID_ARGUMENT naming fn. Never reads freed memory. */
 ck_status ck_context_check(const ck_context *ctx, const char *fn);
+/* context.c: a public function's hold on its context for the length of the
+ * call. ck_context_enter: CK_OK with the context pinned if ctx is a live
+ * context (ck_context_destroy, in any thread, waits until every pinned call
+ * has left before it frees anything, and wakes those that wait), else
+ * CK_ERR_INVALID_ARGUMENT naming fn. ck_launch_enter: checks the launch
+ * handle (*s: CK_OK, or its error) and pins the launch's context, which it
+ * returns; NULL when the handle is bad or its context is gone or being
+ * destroyed. Every pin is released with ck_context_leave. */
+ck_status ck_context_enter(ck_context *ctx, const char *fn);
+ck_context *ck_launch_enter(const ck_launch *l, const char *fn, ck_status *s);
+void ck_context_leave(ck_context *ctx);
+/* context.c: the error of a wait whose launch or task cannot finish because
+ * the megakernel ended, with why it ended (aborted by the host, and why; or
+ * the OpenCL status it ended with). fmt names what cannot finish. */
+ck_status ck_context_ended_error(ck_context *ctx, const char *fmt, ...);
+/* context.c: CK_ERR_CHECK_FAILED with the checking build's report if the
+ * device reported a violation, else CK_OK. */
+ck_status ck_context_check_report(ck_context *ctx);
 
-/* memory.c */
-ck_status ck_arena_storage_create(ck_context *ctx);
+/* memory.c. ck_arena_storage_create: the arena's storage, the user's
+ * capacity (arena_bytes) followed by `reserve` bytes of the runtime's own
+ * region at ctx->runtime_off (the scheduler state and the discovery poll:
+ * the host reads them with ck_arena_copy while the megakernel runs, on
+ * every kind of storage), waiting at most timeout_s for a zero-copy map.
+ * Errors: CK_ERR_OPENCL, CK_ERR_NO_MEMORY, CK_ERR_TIMEOUT (a busy device).
+ * ck_arena_zero: zeroes a range (the runtime's region before launch). */
+ck_status ck_arena_storage_create(ck_context *ctx, uint64_t reserve, double timeout_s);
+ck_status ck_arena_zero(ck_context *ctx, uint64_t offset, size_t bytes);
 void ck_arena_storage_destroy(ck_context *ctx);
 ck_status ck_arena_set_kernel_arg(ck_context *ctx, cl_kernel k, cl_uint index);
 /* Copies between host memory and the arena at a byte offset, unchecked (the
@@ -140,10 +184,12 @@ ck_status ck_arena_set_kernel_arg(ck_context *ctx, cl_kernel k, cl_uint index);
 ck_status ck_arena_copy(ck_context *ctx, uint64_t offset, void *host, size_t bytes, int to_device);
 
 /* launch.c: at context destruction, after the megakernel stopped and before
- * the channel goes: settles the launches through the task table that are
- * done and cuts every such launch off the context (ck_wait on one then says
- * the context is gone unless it had finished). */
-void ck_launch_table_detach(ck_context *ctx);
+ * the channel goes, with the registry's lock held: settles the launches
+ * through the task table that are done and cuts every such launch off the
+ * context (ck_wait on one then says the context is gone unless it had
+ * finished); those the user released meanwhile go on the *retire list
+ * (linked by next) for the caller to retire after the lock. */
+void ck_launch_table_detach(ck_context *ctx, ck_launch **retire);
 
 #define CK_TASK_OWNER_BUSY ((uintptr_t)1)
 /* launch.c, for ck_task_post: entry e is about to take a new ticket; the
@@ -181,8 +227,5 @@ ck_status ck_pack_args(ck_context *ctx, const ck_stitch_kernel *K, const ck_arg 
 
 /* launch.c, called by the progress thread with ctx->lock held. */
 void ck_launch_handle_message(ck_context *ctx, const uint32_t *msg, double now);
-/* Sends a STATE request and waits (up to timeout_s) for the reply text.
- * Returns a malloc'd description (never NULL). */
-char *ck_context_describe_state(ck_context *ctx, double timeout_s);
 
 #endif

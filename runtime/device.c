@@ -478,11 +478,13 @@ ck_status ck_device_close(ck_device *dev)
         return ck_handle_check(dev, CK_HANDLE_DEVICE, "ck_device_close");
     if (dev->probe_program)
         clReleaseProgram(dev->probe_program);
-    if (dev->queue) {
+    /* A queue with a command that never ran (the device was busy: dev->stuck)
+     * is not waited on: it and its context are left as they are. */
+    if (dev->queue && !__atomic_load_n(&dev->stuck, __ATOMIC_ACQUIRE)) {
         clFinish(dev->queue);
         clReleaseCommandQueue(dev->queue);
     }
-    if (dev->context && !park_context(dev->context))
+    if (dev->context && !__atomic_load_n(&dev->stuck, __ATOMIC_ACQUIRE) && !park_context(dev->context))
         clReleaseContext(dev->context);
     ck_handle_retire(dev, &dev->magic, CK_HANDLE_DEVICE);
     return CK_OK;

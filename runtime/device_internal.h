@@ -25,6 +25,10 @@ struct ck_device {
      * them (-cl-nv-maxrregcount). Zero where the device has no such thing. */
     int nv_compiler_options;
     unsigned nv_cc_major, nv_cc_minor, nv_regs_per_cu;
+    /* A command on `queue` did not run within its deadline (the device is
+     * busy with another kernel that holds it): nothing waits on the queue
+     * again, and what its commands use stays allocated (atomic). */
+    int stuck;
 };
 
 /* Sets path_cl20_ok/path_cl12_ok and the *_missing texts from the capability

@@ -148,6 +148,8 @@ int ck_file_writer_commit(ck_file_writer *w, char *err, size_t err_len)
 {
     if (!w->f)
         return say(err, err_len, "no file is being written");
+    /* A buffered write that failed before the commit left only its mark
+     * (ferror); its errno is gone by now. */
     int bad = ferror(w->f) != 0;
     int e = bad ? EIO : 0;
     if (fflush(w->f) != 0 && !bad) {
@@ -260,6 +262,10 @@ int ck_parse_double(const char *s, double lo, double hi, double *out, char *err,
     if (!s)
         return say(err, err_len, "no number given");
     const char *p = skip_blanks(s);
+    /* Decimal only: strtod would also take hexadecimal ("0x10") */
+    const char *digits = (*p == '-' || *p == '+') ? p + 1 : p;
+    if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
+        return say(err, err_len, "'%s' is not a decimal number", s);
     errno = 0;
     char *end;
     double v = strtod(p, &end);

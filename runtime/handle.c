@@ -107,10 +107,9 @@ static int live_locked(uintptr_t key, ck_handle_kind k, size_t *at)
     return table[i].key == key && table[i].kind == k;
 }
 
-int ck_handle_unregister(const void *p, ck_handle_kind k)
+int ck_handle_unregister_locked(const void *p, ck_handle_kind k)
 {
     size_t at;
-    pthread_mutex_lock(&reg_lock);
     int live = live_locked((uintptr_t)p, k, &at);
     if (live) {
         table[at].key = TOMBSTONE;
@@ -118,6 +117,13 @@ int ck_handle_unregister(const void *p, ck_handle_kind k)
         recent[r_next].kind = k;
         r_next = (r_next + 1) % RECENT;
     }
+    return live;
+}
+
+int ck_handle_unregister(const void *p, ck_handle_kind k)
+{
+    pthread_mutex_lock(&reg_lock);
+    int live = ck_handle_unregister_locked(p, k);
     pthread_mutex_unlock(&reg_lock);
     return live;
 }
@@ -129,6 +135,15 @@ int ck_handle_is_live(const void *p, ck_handle_kind k)
     int live = live_locked((uintptr_t)p, k, &at);
     pthread_mutex_unlock(&reg_lock);
     return live;
+}
+
+void ck_handle_lock(void) { pthread_mutex_lock(&reg_lock); }
+void ck_handle_unlock(void) { pthread_mutex_unlock(&reg_lock); }
+
+int ck_handle_is_live_locked(const void *p, ck_handle_kind k)
+{
+    size_t at;
+    return live_locked((uintptr_t)p, k, &at);
 }
 
 ck_status ck_handle_check(const void *p, ck_handle_kind k, const char *fn)

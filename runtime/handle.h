@@ -45,6 +45,14 @@ int ck_handle_is_live(const void *p, ck_handle_kind k);
  * with "<fn>: <what> ... was already released / is not a live ..." (NULL
  * included). Never reads *p. */
 ck_status ck_handle_check(const void *p, ck_handle_kind k, const char *fn);
+/* The registry's lock, for callers that must look at a handle and act on
+ * it before it can be unregistered (pinning a context for the length of a
+ * call: context.c). The _locked forms are ck_handle_is_live and
+ * ck_handle_unregister with the lock held. */
+void ck_handle_lock(void);
+void ck_handle_unlock(void);
+int ck_handle_is_live_locked(const void *p, ck_handle_kind k);
+int ck_handle_unregister_locked(const void *p, ck_handle_kind k);
 /* Hands the memory of a handle that is no longer registered to the
  * quarantine: *magic is set to CK_MAGIC_DEAD, and the memory is freed later
  * (see above). NULL is allowed. Cannot fail. */

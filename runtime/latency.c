@@ -16,6 +16,15 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Aborts the echo kernel and waits a bounded time for it to leave; one that
+ * never got the device (another kernel holds it) marks the device stuck. */
+static void stop_echo(ck_device *dev, ck_channel *ch, cl_event ev)
+{
+    ck_channel_abort(ch);
+    if (ck_event_wait(ev, 5.0, "the aborted channel echo kernel") != CK_OK)
+        __atomic_store_n(&dev->stuck, 1, __ATOMIC_RELEASE);
+}
+
 ck_status ck_channel_latency(ck_device *dev, unsigned round_trips, ck_latency_result *out)
 {
     if (!out)
@@ -38,7 +47,7 @@ ck_status ck_channel_latency(ck_device *dev, unsigned round_trips, ck_latency_re
     cl_event ev = NULL;
     ck_status s = ck_probe_program(dev, &prog);
     if (s == CK_OK) s = ck_kernel_create(prog, "ck_channel_echo", &k);
-    if (s == CK_OK) s = ck_channel_create(dev, &ch);
+    if (s == CK_OK) s = ck_channel_create(dev, 10.0, &ch);
     if (s == CK_OK) s = ck_channel_set_kernel_arg(ch, k, 0);
     if (s != CK_OK)
         goto done;
@@ -59,16 +68,14 @@ ck_status ck_channel_latency(ck_device *dev, unsigned round_trips, ck_latency_re
         if ((s = ck_channel_send(ch, msg, 3, 10.0)) != CK_OK ||
             (s = ck_channel_recv(ch, reply, i == 0 ? 30.0 : 10.0)) != CK_OK) {
             ck_fail(s, "channel latency: round trip %u: %s", i, ck_last_error());
-            ck_channel_abort(ch);
-            clFinish(dev->queue);
+            stop_echo(dev, ch, ev);
             goto done;
         }
         double dt = ck_now_s() - t0;
         if (reply[1] != i || reply[2] != ~msg[2] || CK_MSG_TYPE(reply[0]) != CK_MSG_ECHO) {
             s = ck_fail(CK_ERR_CHECK_FAILED, "channel latency: round trip %u came back wrong (seq %u, payload "
                         "0x%08x, expected 0x%08x)", i, reply[1], reply[2], ~msg[2]);
-            ck_channel_abort(ch);
-            clFinish(dev->queue);
+            stop_echo(dev, ch, ev);
             goto done;
         }
         if (i >= warmup)
@@ -78,8 +85,7 @@ ck_status ck_channel_latency(ck_device *dev, unsigned round_trips, ck_latency_re
     if ((s = ck_channel_send(ch, msg, 1, 10.0)) == CK_OK)
         s = ck_event_wait(ev, 10.0, "channel echo kernel");
     if (s != CK_OK) {
-        ck_channel_abort(ch);
-        clFinish(dev->queue);
+        stop_echo(dev, ch, ev);
         goto done;
     }
     qsort(t, round_trips, sizeof *t, cmp_double);

@@ -5,6 +5,7 @@
  * with deadlines that explain what a late launch is waiting for. */
 #include "context_internal.h"
 #include "clock.h"
+#include "device_state.h"
 #include "error.h"
 
 #include <errno.h>
@@ -242,20 +243,28 @@ static int table_finished(ck_launch *l)
     return 1;
 }
 
-void ck_launch_table_detach(ck_context *ctx)
+void ck_launch_table_detach(ck_context *ctx, ck_launch **retire)
 {
     for (ck_launch *l = ctx->table_launches, *n; l; l = n) {
         n = l->tnext;
+        l->tprev = l->tnext = NULL;
+        if (l->user_released) { /* released while the context was being destroyed */
+            l->next = *retire;
+            *retire = l;
+            continue;
+        }
         /* Settled, with the statistics, while the channel is still there. */
         if (table_finished(l))
             table_copy_stats(l);
         else
             table_disown(l);
-        l->tprev = l->tnext = NULL;
         l->ctx = NULL;
     }
     ctx->table_launches = NULL;
 }
+
+static ck_status launch_pinned(ck_context *ctx, const char *name, unsigned groups, const ck_arg *args,
+                               size_t n_args, ck_launch **out);
 
 ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, const ck_arg *args, size_t n_args,
                            ck_launch **out)
@@ -263,7 +272,21 @@ ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, c
     if (!name || !out || (n_args && !args))
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_launch_kernel: name, args and out must not be NULL");
     *out = NULL;
-    ck_status bad = ck_context_check(ctx, "ck_launch_kernel");
+    ck_status s = ck_context_enter(ctx, "ck_launch_kernel");
+    if (s != CK_OK)
+        return s;
+    s = launch_pinned(ctx, name, groups, args, n_args, out);
+    ck_context_leave(ctx);
+    return s;
+}
+
+static ck_status launch_pinned(ck_context *ctx, const char *name, unsigned groups, const ck_arg *args,
+                               size_t n_args, ck_launch **out)
+{
+    if (__atomic_load_n(&ctx->closing, __ATOMIC_ACQUIRE))
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "launch of '%s': the context is being destroyed (ck_context_destroy "
+                       "in another thread)", name);
+    ck_status bad = ck_context_check_report(ctx);
     if (bad != CK_OK)
         return bad;
     if (!ctx->built)
@@ -318,8 +341,14 @@ ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, c
     l->next = ctx->inflight;
     ctx->inflight = l;
     l->t_sent = ck_now_s();
+    /* The scheduler starts cooperative launches one at a time in the
+     * ring's order, so this count and its own agree. */
+    if (l->coop)
+        l->cx_key = ++ctx->coop_sent;
     pthread_mutex_unlock(&ctx->lock);
     s = ck_channel_send(ctx->ch, msg, CK_LAUNCH_HEADER_WORDS + nw, ctx->opts.timeout_s);
+    if (s != CK_OK && l->coop)
+        ctx->coop_sent--; /* never sent: under send_lock, no later one took a number */
     pthread_mutex_unlock(&ctx->send_lock);
     if (s != CK_OK) {
         pthread_mutex_lock(&ctx->lock);
@@ -347,21 +376,6 @@ static ck_launch *find(ck_context *ctx, uint32_t id)
     return NULL;
 }
 
-static void state_append(ck_context *ctx, const char *text)
-{
-    size_t n = strlen(text);
-    if (ctx->state_len + n + 1 > ctx->state_cap) {
-        size_t cap = (ctx->state_cap + n + 1) * 2;
-        char *p = realloc(ctx->state_text, cap);
-        if (!p)
-            return;
-        ctx->state_text = p;
-        ctx->state_cap = cap;
-    }
-    memcpy(ctx->state_text + ctx->state_len, text, n + 1);
-    ctx->state_len += n;
-}
-
 static const char *kernel_name(ck_context *ctx, int index)
 {
     return index >= 0 && (size_t)index < ctx->stitch.n_kernels ? ctx->stitch.kernels[index].name : "?";
@@ -370,7 +384,6 @@ static const char *kernel_name(ck_context *ctx, int index)
 void ck_launch_handle_message(ck_context *ctx, const uint32_t *m, double now)
 {
     uint32_t type = CK_MSG_TYPE(m[0]);
-    char line[256];
     ck_launch *l;
     switch (type) {
     case CK_MSG_BEGIN:
@@ -420,98 +433,12 @@ void ck_launch_handle_message(ck_context *ctx, const uint32_t *m, double now)
                 ck_handle_retire(l, &l->magic, CK_HANDLE_LAUNCH);
         }
         break;
-    case CK_MSG_STATE_REPLY:
-        if (m[1] == 0) {
-            snprintf(line, sizeof line, "scheduler: %u workers, %u idle, %u promised to forks, cooperative slot %d, "
-                     "%u launches waiting, %u groups wanted, %u kills on their way back, loop count %u\n", m[2], m[3],
-                     m[4], (int)m[5] - 1, m[6], m[8], m[9], m[7]);
-            state_append(ctx, line);
-            snprintf(line, sizeof line, "  fork records in use %u, fork tickets taken %u of %u\n", m[10], m[11],
-                     m[12]);
-            state_append(ctx, line);
-            snprintf(line, sizeof line, "  tasks: %u made visible to workers, %u finished, oldest with groups left "
-                     "about ticket %u, %u groups not yet claimed\n", m[13], m[15], m[14], m[16]);
-            state_append(ctx, line);
-        } else if (m[1] == 1) {
-            l = find(ctx, m[3]);
-            const char *kn = l ? kernel_name(ctx, l->kernel_index) : "?";
-            if (m[5])
-                snprintf(line, sizeof line, "  launch %u '%s' (cooperative, %s): N=%u M=%u kills asked=%u "
-                         "groups not yet returned=%u\n", m[3], kn, m[4] == 2 ? "running" : "waiting", m[6], m[7], m[8],
-                         m[9]);
-            else
-                snprintf(line, sizeof line, "  launch %u '%s' (%s): %u groups, %u taken by workers, %u done\n", m[3],
-                         kn, m[4] == 2 ? "published" : "waiting behind a cooperative launch", m[6], m[10], m[11]);
-            state_append(ctx, line);
-        } else {
-            unsigned n = (CK_MSG_LEN(m[0]) - 2) / 2;
-            for (unsigned i = 0; i < n; ++i) {
-                unsigned where = m[3 + 2 * i] >> 16;
-                if (where & CK_W_SLOT_TASK)
-                    snprintf(line, sizeof line, "  worker %u: task table entry %u group %u\n", m[2 + 2 * i],
-                             where & ~CK_W_SLOT_TASK, m[3 + 2 * i] & 0xffffu);
-                else
-                    snprintf(line, sizeof line, "  worker %u: slot %u group %u\n", m[2 + 2 * i], where,
-                             m[3 + 2 * i] & 0xffffu);
-                state_append(ctx, line);
-            }
-            if (m[1] == 3)
-                ctx->state_ready = 1;
-        }
-        break;
     case CK_MSG_BYE:
         ctx->bye = 1;
         break;
     default:
         break;
     }
-}
-
-char *ck_context_describe_state(ck_context *ctx, double timeout_s)
-{
-    pthread_mutex_lock(&ctx->lock);
-    ctx->state_len = 0;
-    ctx->state_ready = 0;
-    if (ctx->state_text)
-        ctx->state_text[0] = 0;
-    pthread_mutex_unlock(&ctx->lock);
-    uint32_t m = CK_MSG_HEADER(CK_MSG_STATE, 1);
-    pthread_mutex_lock(&ctx->send_lock);
-    ck_status s = ck_channel_send(ctx->ch, &m, 1, timeout_s);
-    pthread_mutex_unlock(&ctx->send_lock);
-    double deadline = ck_now_s() + timeout_s;
-    pthread_mutex_lock(&ctx->lock);
-    while (s == CK_OK && !ctx->state_ready && !ctx->megakernel_ended && ck_now_s() < deadline) {
-        pthread_mutex_unlock(&ctx->lock);
-        ck_sleep_us(1000);
-        pthread_mutex_lock(&ctx->lock);
-    }
-    char *r;
-    if (ctx->state_ready && ctx->state_text)
-        r = strdup(ctx->state_text);
-    else
-        r = strdup("the scheduler did not answer a state request (it is stuck or the megakernel ended)\n");
-    pthread_mutex_unlock(&ctx->lock);
-    return r ? r : strdup("");
-}
-
-/* Which cooperative launch holds the workers a waiting launch needs. */
-static ck_launch *holder(ck_context *ctx)
-{
-    for (ck_launch *l = ctx->inflight; l; l = l->next)
-        if (l->coop && l->state == CK_LAUNCH_STARTED)
-            return l;
-    return NULL;
-}
-
-/* ck_handle_check, then the magic word. */
-static ck_status check_launch(const ck_launch *l, const char *fn)
-{
-    ck_status s = ck_handle_check(l, CK_HANDLE_LAUNCH, fn);
-    if (s == CK_OK && l->magic != CK_MAGIC_LAUNCH)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: launch handle %p is corrupted (bad magic word)", fn,
-                       (const void *)l);
-    return s;
 }
 
 /* Whether an ordinary launch's completion word says it finished (before
@@ -537,28 +464,47 @@ int ck_launch_done(const ck_launch *l)
 {
     if (!l)
         return 0;
-    if (!ck_handle_is_live(l, CK_HANDLE_LAUNCH))
+    ck_status bad;
+    ck_context *ctx = ck_launch_enter(l, "ck_launch_done", &bad);
+    if (bad != CK_OK)
         return 1;
-    if (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) == CK_LAUNCH_DONE)
-        return 1;
-    if (l->table)
-        return !l->ctx || table_finished((ck_launch *)l) ||
-               __atomic_load_n(&l->ctx->megakernel_ended, __ATOMIC_ACQUIRE) != 0;
-    return l->ctx ? finished(l) || __atomic_load_n(&l->ctx->megakernel_ended, __ATOMIC_ACQUIRE) != 0 : 1;
+    int done;
+    if (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) == CK_LAUNCH_DONE || !ctx)
+        done = 1;
+    else if (l->table)
+        done = table_finished((ck_launch *)l) || __atomic_load_n(&ctx->megakernel_ended, __ATOMIC_ACQUIRE) != 0;
+    else
+        done = finished(l) || __atomic_load_n(&ctx->megakernel_ended, __ATOMIC_ACQUIRE) != 0;
+    ck_context_leave(ctx);
+    return done;
 }
+
+static ck_status wait_pinned(ck_launch *l, ck_context *ctx, double timeout_s);
 
 ck_status ck_wait(ck_launch *l, double timeout_s)
 {
-    ck_status bad = check_launch(l, "ck_wait");
+    ck_status bad;
+    ck_context *ctx = ck_launch_enter(l, "ck_wait", &bad);
     if (bad == CK_OK)
         bad = ck_timeout_check(timeout_s, "ck_wait");
-    if (bad != CK_OK)
+    if (bad != CK_OK) {
+        ck_context_leave(ctx);
         return bad;
-    ck_context *ctx = l->ctx;
+    }
     if (!ctx)
         return l->state == CK_LAUNCH_DONE ? CK_OK
                                           : ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_wait: the launch's context was "
                                                     "destroyed before the launch finished");
+    ck_status s = wait_pinned(l, ctx, timeout_s);
+    ck_context_leave(ctx);
+    return s;
+}
+
+static ck_status wait_pinned(ck_launch *l, ck_context *ctx, double timeout_s)
+{
+    ck_status bad = ck_context_check_report(ctx);
+    if (bad != CK_OK)
+        return bad;
     if (timeout_s == 0)
         timeout_s = ctx->opts.timeout_s;
     if (l->table) {
@@ -589,7 +535,8 @@ ck_status ck_wait(ck_launch *l, double timeout_s)
     ck_deadline_timespec(timeout_s, &ts);
     int wait_err = 0;
     pthread_mutex_lock(&ctx->lock);
-    while (l->state != CK_LAUNCH_DONE && !ctx->megakernel_ended && !(!l->coop && done_word_set(l))) {
+    while (l->state != CK_LAUNCH_DONE && !ctx->megakernel_ended && !ctx->check_failed &&
+           !(!l->coop && done_word_set(l))) {
         int rc = pthread_cond_timedwait(&ctx->cond, &ctx->lock, &ts);
         if (rc == ETIMEDOUT && ck_now_s() >= deadline)
             break;
@@ -608,21 +555,8 @@ ck_status ck_wait(ck_launch *l, double timeout_s)
     int by_word = !l->coop && done_word_set(l);
     int state = l->state;
     int ended = ctx->megakernel_ended;
-    cl_int mk_status = ctx->megakernel_status;
+    int check_failed = ctx->check_failed;
     const char *kn = kernel_name(ctx, l->kernel_index);
-    char why[512] = "";
-    if (state == CK_LAUNCH_SENT)
-        snprintf(why, sizeof why, "it is queued behind earlier launches");
-    else if (state == CK_LAUNCH_BEGUN) {
-        ck_launch *h = holder(ctx);
-        if (h && h != l)
-            snprintf(why, sizeof why, "the scheduler is still gathering its groups: cooperative kernel '%s' (launch "
-                     "%u) holds them and does not yield (it does not reach offer_kill or a resizing barrier)",
-                     kernel_name(ctx, h->kernel_index), h->id);
-        else
-            snprintf(why, sizeof why, "the scheduler is gathering its groups from earlier launches");
-    } else if (state == CK_LAUNCH_STARTED)
-        snprintf(why, sizeof why, "its %u groups started; the kernel has not returned", l->initial);
     uint32_t dev_err = l->device_error;
     uint32_t id = l->id;
     pthread_mutex_unlock(&ctx->lock);
@@ -638,25 +572,47 @@ ck_status ck_wait(ck_launch *l, double timeout_s)
                            "no group was forked", id, kn, CK_TX_WORDS * 4);
         return CK_OK;
     }
+    if (check_failed)
+        return ck_context_check_report(ctx);
     if (ended)
-        return ck_fail(CK_ERR_OPENCL, "launch %u of '%s' cannot finish: the megakernel ended (%s)", id, kn,
-                       ck_cl_error_name(mk_status));
-    char *state_text = ck_context_describe_state(ctx, 2.0);
+        return ck_context_ended_error(ctx, "launch %u of '%s' cannot finish", id, kn);
+    /* What the device's memory says, not what the host heard last: the
+     * host's view lags the scheduler's messages. */
+    char why[768];
+    ck_device_view v;
+    if (ck_device_view_read(ctx, &v) == CK_OK) {
+        ck_describe_launch(ctx, &v, id, why, sizeof why);
+        ck_device_view_free(&v);
+    } else {
+        snprintf(why, sizeof why, "the scheduler state could not be read (%s)", ck_last_error());
+    }
+    char *state_text = ck_describe_state(ctx);
     ck_status s = ck_fail(CK_ERR_TIMEOUT, "launch %u of '%s' (%u groups) did not finish within %.1f s: %s.\n%s", id,
                           kn, l->groups, timeout_s, why, state_text);
     free(state_text);
     return s;
 }
 
+static ck_status stats_pinned(const ck_launch *l, ck_context *ctx, ck_launch_stats *out);
+
 ck_status ck_launch_get_stats(const ck_launch *l, ck_launch_stats *out)
 {
     if (!out)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_launch_get_stats: out must not be NULL");
-    ck_status bad = check_launch(l, "ck_launch_get_stats");
+    ck_status bad;
+    ck_context *ctx = ck_launch_enter(l, "ck_launch_get_stats", &bad);
     if (bad != CK_OK)
         return bad;
+    ck_status s = stats_pinned(l, ctx, out);
+    ck_context_leave(ctx);
+    return s;
+}
+
+/* ctx: the launch's context, pinned, or NULL once it is gone. */
+static ck_status stats_pinned(const ck_launch *l, ck_context *ctx, ck_launch_stats *out)
+{
     if (l->table) {
-        if (!table_finished((ck_launch *)l))
+        if (!ctx ? l->state != CK_LAUNCH_DONE : !table_finished((ck_launch *)l))
             return ck_fail(CK_ERR_INVALID_ARGUMENT, "launch %u has not finished: call ck_wait first", l->id);
         table_copy_stats((ck_launch *)l);
         /* A task's times: host ones around the spawn and the first notice of
@@ -675,10 +631,9 @@ ck_status ck_launch_get_stats(const ck_launch *l, ck_launch_stats *out)
         out->max_active = l->groups;
         return CK_OK;
     }
-    if (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) != CK_LAUNCH_DONE && l->ctx && done_word_set(l)) {
+    if (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) != CK_LAUNCH_DONE && ctx && done_word_set(l)) {
         /* Finished on the device (its completion word), and its DONE with
          * the timestamps is one scheduler pass behind: wait for it. */
-        ck_context *ctx = l->ctx;
         struct timespec ts;
         ck_deadline_timespec(ctx->opts.timeout_s, &ts);
         pthread_mutex_lock(&ctx->lock);
@@ -711,12 +666,31 @@ ck_status ck_launch_release(ck_launch *l)
 {
     if (!l)
         return CK_OK;
-    if (!ck_handle_unregister(l, CK_HANDLE_LAUNCH))
-        return ck_handle_check(l, CK_HANDLE_LAUNCH, "ck_launch_release");
-    if (l->magic != CK_MAGIC_LAUNCH)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_launch_release: launch handle %p is corrupted (bad magic word)",
-                       (void *)l);
-    ck_context *ctx = l->ctx;
+    /* Under the registry's lock: the handle goes, and its context is pinned
+     * if it is live. One that is being destroyed has not yet looked at its
+     * launches (it does so under this lock after its pins are gone): the
+     * mark tells it to retire this one. */
+    ck_handle_lock();
+    int live = ck_handle_is_live_locked(l, CK_HANDLE_LAUNCH) && l->magic == CK_MAGIC_LAUNCH;
+    ck_context *ctx = live ? l->ctx : NULL;
+    if (live) {
+        ck_handle_unregister_locked(l, CK_HANDLE_LAUNCH);
+        if (ctx && ck_handle_is_live_locked(ctx, CK_HANDLE_CONTEXT) && ctx->magic == CK_MAGIC_CONTEXT) {
+            atomic_fetch_add(&ctx->calls, 1u);
+        } else if (ctx) {
+            l->user_released = 1;
+            ck_handle_unlock();
+            return CK_OK;
+        }
+    }
+    ck_handle_unlock();
+    if (!live) {
+        ck_status s = ck_handle_check(l, CK_HANDLE_LAUNCH, "ck_launch_release");
+        if (s == CK_OK) /* registered, so the magic word was bad */
+            s = ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_launch_release: launch handle %p is corrupted (bad magic word)",
+                        (void *)l);
+        return s;
+    }
     if (!ctx) {
         ck_handle_retire(l, &l->magic, CK_HANDLE_LAUNCH);
         return CK_OK;
@@ -727,6 +701,7 @@ ck_status ck_launch_release(ck_launch *l)
         table_unlink(ctx, l);
         pthread_mutex_unlock(&ctx->lock);
         ck_handle_retire(l, &l->magic, CK_HANDLE_LAUNCH);
+        ck_context_leave(ctx);
         return CK_OK;
     }
     pthread_mutex_lock(&ctx->lock);
@@ -735,5 +710,6 @@ ck_status ck_launch_release(ck_launch *l)
     pthread_mutex_unlock(&ctx->lock);
     if (done)
         ck_handle_retire(l, &l->magic, CK_HANDLE_LAUNCH);
+    ck_context_leave(ctx);
     return CK_OK;
 }

@@ -17,12 +17,16 @@ static uint64_t default_arena(const ck_device *dev)
     return quarter && quarter < want ? quarter : want;
 }
 
-ck_status ck_arena_storage_create(ck_context *ctx)
+ck_status ck_arena_storage_create(ck_context *ctx, uint64_t reserve, double timeout_s)
 {
     ck_device *dev = ctx->dev;
-    uint64_t bytes = ctx->opts.arena_bytes ? ctx->opts.arena_bytes : default_arena(dev);
+    uint64_t user = ctx->opts.arena_bytes ? ctx->opts.arena_bytes : default_arena(dev);
     /* arena_bytes <= CK_MAX_ARENA_BYTES (ck_context_create), so this cannot wrap. */
-    bytes = (bytes + 4095) & ~(uint64_t)4095;
+    user = (user + 4095) & ~(uint64_t)4095;
+    /* The runtime's own region (runtime_off on) sits past everything the
+     * allocator hands out: no buffer of the user's can reach it. */
+    uint64_t bytes = user + ((reserve + 4095) & ~(uint64_t)4095);
+    ctx->runtime_off = user;
     cl_int err = CL_SUCCESS;
     if (dev->info.transport == CK_TRANSPORT_SVM) {
         ctx->arena_svm = clSVMAlloc(dev->context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, bytes, 0);
@@ -31,7 +35,7 @@ ck_status ck_arena_storage_create(ck_context *ctx)
                            "ck_context_options.arena_bytes", (unsigned long long)bytes);
         ctx->arena_host = ctx->arena_svm;
     } else if (dev->info.is_cpu) {
-        ck_status s = ck_zero_copy_create(dev, bytes, "arena", &ctx->arena_zc);
+        ck_status s = ck_zero_copy_create(dev, bytes, "arena", timeout_s, &ctx->arena_zc);
         if (s != CK_OK)
             return s;
         ctx->arena_host = ctx->arena_zc.backing;
@@ -43,8 +47,25 @@ ck_status ck_arena_storage_create(ck_context *ctx)
         if (!ctx->xfer)
             return ck_fail_cl(err, "clCreateCommandQueueWithProperties(transfer queue)", "");
     }
-    ck_arena_init(&ctx->arena, bytes);
+    ck_arena_init(&ctx->arena, user);
     return CK_OK;
+}
+
+ck_status ck_arena_zero(ck_context *ctx, uint64_t offset, size_t bytes)
+{
+    if (ctx->arena_host) {
+        memset((char *)ctx->arena_host + offset, 0, bytes);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        return CK_OK;
+    }
+    /* A write from zeroed host memory: a copy, which a busy device still
+     * runs (a fill may be a kernel that waits behind another's). */
+    void *zero = calloc(1, bytes);
+    if (!zero)
+        return ck_fail(CK_ERR_NO_MEMORY, "out of host memory zeroing %zu bytes of the arena", bytes);
+    ck_status s = ck_arena_copy(ctx, offset, zero, bytes, 1);
+    free(zero);
+    return s;
 }
 
 void ck_arena_storage_destroy(ck_context *ctx)
@@ -69,11 +90,20 @@ ck_status ck_arena_set_kernel_arg(ck_context *ctx, cl_kernel k, cl_uint index)
     return CK_OK;
 }
 
+static ck_status alloc_pinned(ck_context *ctx, size_t bytes, ck_buffer *out);
+
 ck_status ck_buffer_alloc(ck_context *ctx, size_t bytes, ck_buffer *out)
 {
-    ck_status bad = ck_context_check(ctx, "ck_buffer_alloc");
-    if (bad != CK_OK)
-        return bad;
+    ck_status s = ck_context_enter(ctx, "ck_buffer_alloc");
+    if (s != CK_OK)
+        return s;
+    s = alloc_pinned(ctx, bytes, out);
+    ck_context_leave(ctx);
+    return s;
+}
+
+static ck_status alloc_pinned(ck_context *ctx, size_t bytes, ck_buffer *out)
+{
     if (!out || !ctx->built)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_buffer_alloc needs a built context and an out pointer");
     if (bytes == 0)
@@ -99,23 +129,22 @@ ck_status ck_buffer_alloc(ck_context *ctx, size_t bytes, ck_buffer *out)
 
 ck_status ck_buffer_free(ck_context *ctx, ck_buffer b)
 {
-    ck_status bad = ck_context_check(ctx, "ck_buffer_free");
+    ck_status bad = ck_context_enter(ctx, "ck_buffer_free");
     if (bad != CK_OK)
         return bad;
     pthread_mutex_lock(&ctx->arena_lock);
     int r = ck_arena_free(&ctx->arena, b.offset, b.size);
     pthread_mutex_unlock(&ctx->arena_lock);
+    ck_context_leave(ctx);
     if (r != 0)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "buffer at offset %llu (%zu bytes) is not a live buffer",
                        (unsigned long long)b.offset, b.size);
     return CK_OK;
 }
 
+/* The range of a copy inside a live buffer of ctx (pinned by the caller). */
 static ck_status check_range(ck_context *ctx, ck_buffer b, size_t offset, size_t bytes, const void *p)
 {
-    ck_status bad = ck_context_check(ctx, "ck_buffer_write/read");
-    if (bad != CK_OK)
-        return bad;
     if (!ctx->built || (!p && bytes))
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "buffer copy needs a built context and a host pointer");
     /* No offset + bytes: that sum could wrap. */
@@ -152,18 +181,25 @@ ck_status ck_arena_copy(ck_context *ctx, uint64_t offset, void *host, size_t byt
     return CK_OK;
 }
 
+static ck_status buffer_copy(ck_context *ctx, ck_buffer b, size_t offset, void *host, size_t bytes, int to_device,
+                             const char *fn)
+{
+    ck_status s = ck_context_enter(ctx, fn);
+    if (s != CK_OK)
+        return s;
+    s = check_range(ctx, b, offset, bytes, host);
+    if (s == CK_OK && bytes)
+        s = ck_arena_copy(ctx, b.offset + offset, host, bytes, to_device);
+    ck_context_leave(ctx);
+    return s;
+}
+
 ck_status ck_buffer_write(ck_context *ctx, ck_buffer b, size_t offset, const void *src, size_t bytes)
 {
-    ck_status s = check_range(ctx, b, offset, bytes, src);
-    if (s != CK_OK || !bytes)
-        return s;
-    return ck_arena_copy(ctx, b.offset + offset, (void *)src, bytes, 1);
+    return buffer_copy(ctx, b, offset, (void *)src, bytes, 1, "ck_buffer_write");
 }
 
 ck_status ck_buffer_read(ck_context *ctx, ck_buffer b, size_t offset, void *dst, size_t bytes)
 {
-    ck_status s = check_range(ctx, b, offset, bytes, dst);
-    if (s != CK_OK || !bytes)
-        return s;
-    return ck_arena_copy(ctx, b.offset + offset, dst, bytes, 0);
+    return buffer_copy(ctx, b, offset, dst, bytes, 0, "ck_buffer_read");
 }

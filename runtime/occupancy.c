@@ -67,7 +67,7 @@ ck_status ck_occupancy_discover(ck_device *dev, const ck_occupancy_options *opts
     cl_mem poll = NULL, bar = NULL, data = NULL, res = NULL;
     cl_event ev = NULL;
     if ((s = ck_kernel_create(prog, "ck_occupancy_probe", &k)) != CK_OK ||
-        (s = ck_channel_create(dev, &ch)) != CK_OK ||
+        (s = ck_channel_create(dev, timeout, &ch)) != CK_OK ||
         (s = make_buffer(dev, 2 * sizeof(cl_uint), &poll, "clCreateBuffer(poll)")) != CK_OK ||
         (s = make_buffer(dev, 2 * sizeof(cl_uint), &bar, "clCreateBuffer(barrier)")) != CK_OK ||
         (s = make_buffer(dev, launch * sizeof(cl_uint), &data, "clCreateBuffer(barrier data)")) != CK_OK ||
@@ -84,10 +84,6 @@ ck_status ck_occupancy_discover(ck_device *dev, const ck_occupancy_options *opts
     if (err == CL_SUCCESS) err = clSetKernelArg(k, 6, sizeof over, &over);
     if (err != CL_SUCCESS) {
         s = ck_fail_cl(err, "clSetKernelArg(occupancy probe)", "");
-        goto done;
-    }
-    if ((err = clFinish(dev->queue)) != CL_SUCCESS) {
-        s = ck_fail_cl(err, "clFinish before the occupancy probe", "");
         goto done;
     }
 
@@ -137,8 +133,11 @@ ck_status ck_occupancy_discover(ck_device *dev, const ck_occupancy_options *opts
     goto done;
 
 abort:
+    /* The probe leaves at the abort; one that never got the device (another
+     * kernel holds it) is not waited for: the device is marked stuck. */
     ck_channel_abort(ch);
-    clFinish(dev->queue);
+    if (ck_event_wait(ev, 5.0, "the aborted occupancy probe") != CK_OK)
+        __atomic_store_n(&dev->stuck, 1, __ATOMIC_RELEASE);
 done:
     if (ev) clReleaseEvent(ev);
     if (poll) clReleaseMemObject(poll);

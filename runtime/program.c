@@ -1,9 +1,11 @@
 /* Device program builds with readable build logs. */
 #include "program.h"
+#include "file_io.h"
 #include "device_sources.h"
 #include "error.h"
 
 #include <stdatomic.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,12 +40,30 @@ static void dump_binary(cl_program p, const char *path)
     else
         snprintf(name, sizeof name, "%s", path);
     unsigned char *bin = malloc(size);
-    FILE *f = bin ? fopen(name, "wb") : NULL;
-    if (f && clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS)
-        fwrite(bin, 1, size, f);
-    if (f)
-        fclose(f);
+    ck_file_writer w;
+    char err[512];
+    if (!bin || clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS) {
+        free(bin);
+        return;
+    }
+    if (ck_file_writer_open(&w, name, 1, err, sizeof err) != 0 ||
+        (fwrite(bin, 1, size, w.f), ck_file_writer_commit(&w, err, sizeof err) != 0))
+        fprintf(stderr, "ck: CK_DUMP_BINARY: %s\n", err);
     free(bin);
+}
+
+/* Writes a build log to `path` (CK_BUILD_LOG); 0 if it was written. */
+static int write_log(const char *path, const char *log)
+{
+    ck_file_writer w;
+    char err[512];
+    if (ck_file_writer_open(&w, path, 0, err, sizeof err) == 0) {
+        fputs(log, w.f);
+        if (ck_file_writer_commit(&w, err, sizeof err) == 0)
+            return 0;
+    }
+    fprintf(stderr, "ck: CK_BUILD_LOG: %s\n", err);
+    return -1;
 }
 
 char *ck_program_build_log(ck_device *dev, cl_program p)
@@ -78,20 +98,65 @@ static ck_status try_build(ck_device *dev, const char **parts, cl_uint n, const 
     }
     char *log = ck_program_build_log(dev, p);
     const char *path = getenv("CK_BUILD_LOG");
-    if (path && log) {
-        FILE *f = fopen(path, "w");
-        if (f) {
-            fputs(log, f);
-            fclose(f);
-        }
-    }
+    int logged = path && *path && log && write_log(path, log) == 0;
     ck_status s = ck_fail(CK_ERR_BUILD, "device program did not compile (%s, options '%s'); build log%s:\n%.3000s",
                           ck_cl_error_name(err), opts,
-                          path ? " (whole log in $CK_BUILD_LOG)" : " (set CK_BUILD_LOG=file for all of it)",
+                          logged ? " (whole log in $CK_BUILD_LOG)" : " (set CK_BUILD_LOG=file for all of it)",
                           log ? log : "(unavailable)");
     free(log);
     clReleaseProgram(p);
     return s;
+}
+
+ck_status ck_build_options_check(const char *extra)
+{
+    if (!extra)
+        return CK_OK;
+    /* Word by word: -DCK_..., -UCK_..., and -D or -U followed by CK_... */
+    const char *p = extra;
+    int define_next = 0;
+    while (*p) {
+        while (*p && isspace((unsigned char)*p))
+            ++p;
+        const char *w = p;
+        while (*p && !isspace((unsigned char)*p))
+            ++p;
+        size_t n = (size_t)(p - w);
+        if (!n)
+            break;
+        int bad = (n > 4 && (!strncmp(w, "-DCK_", 5) || !strncmp(w, "-UCK_", 5))) ||
+                  (define_next && n >= 3 && !strncmp(w, "CK_", 3));
+        if (bad)
+            return ck_fail(CK_ERR_INVALID_ARGUMENT, "CK_BUILD_OPTIONS: '%.*s' sets one of the runtime's own macros "
+                           "(CK_...), which the runtime defines for itself and which must not be overridden; remove "
+                           "it", (int)(n > 80 ? 80 : n), w);
+        define_next = n == 2 && (!strncmp(w, "-D", 2) || !strncmp(w, "-U", 2));
+    }
+    return CK_OK;
+}
+
+/* "a b c" of the parts that are not empty, malloc'd (NULL: out of memory). */
+static char *join_options(const char *a, const char *b, const char *c, const char *d)
+{
+    const char *v[4] = {a, b, c, d};
+    size_t len = 1;
+    for (int i = 0; i < 4; ++i)
+        len += v[i] ? strlen(v[i]) + 1 : 0;
+    char *out = malloc(len);
+    if (!out)
+        return NULL;
+    size_t at = 0;
+    for (int i = 0; i < 4; ++i) {
+        if (!v[i] || !*v[i])
+            continue;
+        if (at)
+            out[at++] = ' ';
+        size_t k = strlen(v[i]);
+        memcpy(out + at, v[i], k);
+        at += k;
+    }
+    out[at] = 0;
+    return out;
 }
 
 ck_status ck_program_build_parts(ck_device *dev, const char **parts, unsigned n, const char *options, cl_program *out)
@@ -101,25 +166,34 @@ ck_status ck_program_build_parts(ck_device *dev, const char **parts, unsigned n,
             return ck_fail(CK_ERR_BUILD, "internal: a device source is missing from the library");
     const ck_device_info *in = &dev->info;
     /* CK_BUILD_OPTIONS: extra device compiler options for every program the
-     * runtime builds (e.g. -cl-nv-maxrregcount=32 on NVIDIA). */
-    char extra[512];
-    snprintf(extra, sizeof extra, "%s %s", options ? options : "",
-             getenv("CK_BUILD_OPTIONS") ? getenv("CK_BUILD_OPTIONS") : "");
-    options = extra;
-    char opts[1024];
+     * runtime builds (e.g. -cl-nv-maxrregcount=32 on NVIDIA), of any
+     * length; the runtime's own macros stay the runtime's. */
+    const char *extra = getenv("CK_BUILD_OPTIONS");
+    ck_status bad = ck_build_options_check(extra);
+    if (bad != CK_OK)
+        return bad;
     int nv12 = in->path == CK_PATH_CL12 && strstr(in->platform_name, "NVIDIA");
-    snprintf(opts, sizeof opts, "-cl-std=%s -DCK_PATH_%s%s %s", in->opencl_c_std,
-             in->path == CK_PATH_CL20 ? "CL20" : "CL12", nv12 ? " -DCK_NV_PTX_FENCES" : "",
-             options ? options : "");
+    char head[128];
+    snprintf(head, sizeof head, "-cl-std=%s -DCK_PATH_%s%s", in->opencl_c_std,
+             in->path == CK_PATH_CL20 ? "CL20" : "CL12", nv12 ? " -DCK_NV_PTX_FENCES" : "");
+    char *opts = join_options(head, options, extra, NULL);
+    if (!opts)
+        return ck_fail(CK_ERR_NO_MEMORY, "out of host memory for the build options");
     if (nv12) {
         if (try_build(dev, parts, n, opts, out, 1) == CK_OK) {
             dev->info.nv_ptx_fences = 1;
+            free(opts);
             return CK_OK;
         }
-        snprintf(opts, sizeof opts, "-cl-std=%s -DCK_PATH_CL12 -DCK_NO_PTX_FENCES %s", in->opencl_c_std, options ? options : "");
+        free(opts);
+        snprintf(head, sizeof head, "-cl-std=%s -DCK_PATH_CL12 -DCK_NO_PTX_FENCES", in->opencl_c_std);
+        if (!(opts = join_options(head, options, extra, NULL)))
+            return ck_fail(CK_ERR_NO_MEMORY, "out of host memory for the build options");
         dev->info.nv_ptx_fences = 0;
     }
-    return try_build(dev, parts, n, opts, out, 0);
+    ck_status s = try_build(dev, parts, n, opts, out, 0);
+    free(opts);
+    return s;
 }
 
 const char *const *ck_program_foundation(void) { return foundation; }

@@ -12,6 +12,7 @@
  * would wait on. */
 #include "context_internal.h"
 #include "clock.h"
+#include "device_state.h"
 #include "error.h"
 
 #include <math.h>
@@ -20,6 +21,8 @@
 #include <string.h>
 
 #define T CK_TASK_SLOTS
+
+_Static_assert(CK_TASK_KERNEL_LIMIT == CK_TASK_MAX_KERNELS, "ck.h and the task descriptor disagree on the kernel limit");
 #define SPIN_S 0.0002 /* GPU devices: spin this long before napping */
 
 static _Atomic uint32_t *word(ck_context *ctx, unsigned w)
@@ -65,15 +68,21 @@ static void pause_wait(ck_context *ctx, double started, unsigned *nap_us)
         *nap_us *= 2;
 }
 
-static ck_status check_built(ck_context *ctx, const char *fn)
+/* Pins ctx for the call (ck_context_enter) and checks that it is built;
+ * on an error nothing stays pinned. */
+static ck_status enter_built(ck_context *ctx, const char *fn)
 {
-    ck_status s = ck_context_check(ctx, fn);
+    ck_status s = ck_context_enter(ctx, fn);
     if (s != CK_OK)
         return s;
-    if (!ctx->built)
+    if (!ctx->built) {
+        ck_context_leave(ctx);
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: the context is not built (call ck_context_build first)", fn);
+    }
     return CK_OK;
 }
+
+static ck_status find_pinned(ck_context *ctx, const char *name, ck_kernel *out);
 
 ck_status ck_kernel_find(ck_context *ctx, const char *name, ck_kernel *out)
 {
@@ -81,9 +90,16 @@ ck_status ck_kernel_find(ck_context *ctx, const char *name, ck_kernel *out)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_kernel_find: name and out must not be NULL");
     memset(out, 0, sizeof *out);
     out->index = -1;
-    ck_status s = check_built(ctx, "ck_kernel_find");
+    ck_status s = enter_built(ctx, "ck_kernel_find");
     if (s != CK_OK)
         return s;
+    s = find_pinned(ctx, name, out);
+    ck_context_leave(ctx);
+    return s;
+}
+
+static ck_status find_pinned(ck_context *ctx, const char *name, ck_kernel *out)
+{
     if (!ctx->opts.tasks)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_kernel_find: the context was built without tasks: set "
                        "ck_context_options.tasks = 1 before ck_context_create");
@@ -113,6 +129,12 @@ static ck_status table_full(ck_context *ctx, uint64_t t, double waited)
 ck_status ck_task_post(ck_context *ctx, int kernel, unsigned groups, const uint64_t *words, unsigned arg_words,
                        double timeout_s, ck_launch *owner, uint64_t *ticket)
 {
+    if (__atomic_load_n(&ctx->closing, __ATOMIC_ACQUIRE))
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "the context is being destroyed (ck_context_destroy in another "
+                       "thread); nothing was spawned");
+    ck_status bad = ck_context_check_report(ctx);
+    if (bad != CK_OK)
+        return bad;
     if (ended(ctx))
         return ck_fail(CK_ERR_OPENCL, "the megakernel is no longer running (status %d); destroy the context",
                        (int)ctx->megakernel_status);
@@ -145,7 +167,7 @@ ck_status ck_task_post(ck_context *ctx, int kernel, unsigned groups, const uint6
         else if (now - started >= timeout_s)
             return table_full(ctx, t, now - started);
         if (ended(ctx))
-            return ck_fail(CK_ERR_OPENCL, "the megakernel ended while the task table was full; destroy the context");
+            return ck_context_ended_error(ctx, "the task table stayed full");
         pause_wait(ctx, started, &nap);
     }
 
@@ -199,21 +221,36 @@ ck_status ck_task_post(ck_context *ctx, int kernel, unsigned groups, const uint6
     return CK_OK;
 }
 
+static ck_status spawn_pinned(ck_context *ctx, ck_kernel kernel, unsigned groups, const ck_arg *args, size_t n_args,
+                              double timeout_s, ck_task *out);
+
 ck_status ck_task_spawn(ck_context *ctx, ck_kernel kernel, unsigned groups, const ck_arg *args, size_t n_args,
                         double timeout_s, ck_task *out)
 {
     if (!out || (n_args && !args))
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_spawn: args and out must not be NULL");
     memset(out, 0, sizeof *out);
-    ck_status s = check_built(ctx, "ck_task_spawn");
-    if (s == CK_OK)
-        s = ck_timeout_check(timeout_s, "ck_task_spawn");
+    ck_status s = enter_built(ctx, "ck_task_spawn");
     if (s != CK_OK)
         return s;
+    s = spawn_pinned(ctx, kernel, groups, args, n_args, timeout_s, out);
+    ck_context_leave(ctx);
+    return s;
+}
+
+static ck_status spawn_pinned(ck_context *ctx, ck_kernel kernel, unsigned groups, const ck_arg *args, size_t n_args,
+                              double timeout_s, ck_task *out)
+{
+    ck_status s = ck_timeout_check(timeout_s, "ck_task_spawn");
+    if (s != CK_OK)
+        return s;
+    /* Every bound ck_kernel_find checks, checked again: a handle made by
+     * hand must not name a kernel the task descriptor cannot hold (its
+     * index would wrap onto another kernel). */
     if (kernel.ctx != ctx || kernel.index < 0 || (size_t)kernel.index >= ctx->stitch.n_kernels ||
-        ctx->stitch.kernels[kernel.index].cooperative)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_spawn: the kernel handle was not found in this context by "
-                       "ck_kernel_find");
+        (unsigned)kernel.index >= CK_TASK_MAX_KERNELS || ctx->stitch.kernels[kernel.index].cooperative)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_spawn: the kernel handle (index %d) was not found in this "
+                       "context by ck_kernel_find", kernel.index);
     const ck_stitch_kernel *K = &ctx->stitch.kernels[kernel.index];
     if (groups == 0 || groups > 0xffffu)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_spawn: kernel '%s': group count %u is not in 1..65535",
@@ -244,26 +281,37 @@ static int task_done(ck_context *ctx, uint64_t t)
     return 1;
 }
 
-/* CK_OK if task names a spawned ticket of a live context. */
-static ck_status check_task(ck_task task, const char *fn)
+/* CK_OK with task.ctx pinned if task names a spawned ticket of a live,
+ * built context (the caller leaves the context); nothing pinned otherwise. */
+static ck_status enter_task(ck_task task, const char *fn)
 {
-    ck_status s = check_built(task.ctx, fn);
+    ck_status s = enter_built(task.ctx, fn);
     if (s != CK_OK)
         return s;
-    if (task.ticket >= atomic_load_explicit(&task.ctx->task_next, memory_order_relaxed))
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: task %llu was never spawned on this context (%llu spawned so "
-                       "far)", fn, (unsigned long long)task.ticket,
-                       (unsigned long long)atomic_load_explicit(&task.ctx->task_next, memory_order_relaxed));
-    return CK_OK;
+    if (task.ticket >= atomic_load_explicit(&task.ctx->task_next, memory_order_relaxed)) {
+        s = ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: task %llu was never spawned on this context (%llu spawned so "
+                    "far)", fn, (unsigned long long)task.ticket,
+                    (unsigned long long)atomic_load_explicit(&task.ctx->task_next, memory_order_relaxed));
+        ck_context_leave(task.ctx);
+    }
+    return s;
 }
 
 int ck_task_check(ck_task task)
 {
-    if (!task.ctx || !ck_handle_is_live(task.ctx, CK_HANDLE_CONTEXT) || !task.ctx->built || ended(task.ctx))
+    if (!task.ctx || ck_context_enter(task.ctx, "ck_task_check") != CK_OK)
         return 1;
-    if (task.ticket >= atomic_load_explicit(&task.ctx->task_next, memory_order_relaxed))
-        return 1; /* never spawned: ck_task_wait says so at once */
-    return task_done(task.ctx, task.ticket);
+    int done = 1;
+    if (task.ctx->built && !ended(task.ctx) && !task.ctx->check_failed &&
+        task.ticket < atomic_load_explicit(&task.ctx->task_next, memory_order_relaxed)) /* never spawned: ck_task_wait says so */
+        done = task_done(task.ctx, task.ticket);
+    ck_context_leave(task.ctx);
+    return done;
+}
+
+static const char *kernel_name_of(const ck_context *ctx, uint32_t k)
+{
+    return k < ctx->stitch.n_kernels ? ctx->stitch.kernels[k].name : "?";
 }
 
 /* Waits for ticket t until `deadline` (ck_now_s); `what` names it in the
@@ -274,16 +322,33 @@ static ck_status wait_ticket(ck_context *ctx, uint64_t t, double deadline, doubl
     double started = ck_now_s();
     unsigned nap = 1;
     while (!task_done(ctx, t)) {
+        if (ctx->check_failed)
+            return ck_context_check_report(ctx);
         if (ended(ctx))
-            return ck_fail(CK_ERR_OPENCL, "%s: %s cannot finish: the megakernel ended (%s)", fn, what,
-                           ck_cl_error_name(ctx->megakernel_status));
+            return ck_context_ended_error(ctx, "%s: %s cannot finish", fn, what);
         if (ck_now_s() >= deadline) {
             uint32_t d = (uint32_t)(atomic_load_explicit(pair(ctx, t), memory_order_relaxed) >> 32);
-            unsigned k = CK_TASK_DESC_KERNEL(d);
-            const char *kn = k < ctx->stitch.n_kernels ? ctx->stitch.kernels[k].name : "?";
-            char *state_text = ck_context_describe_state(ctx, 2.0);
-            ck_status s = ck_fail(CK_ERR_TIMEOUT, "%s: %s ('%s', %u groups) did not finish within %.1f s; it "
-                                  "stays pending.\n%s", fn, what, kn, CK_TASK_DESC_GROUPS(d), timeout_s, state_text);
+            const char *kn = kernel_name_of(ctx, CK_TASK_DESC_KERNEL(d));
+            char why[256] = "";
+            ck_device_view v;
+            if (ck_device_view_read(ctx, &v) == CK_OK) {
+                int c = (int)v.coop_slot - 1;
+                const char *holder = c >= 0 && c < (int)CK_MAX_LAUNCHES && v.slots[c].state == CK_SLOT_RUNNING
+                                         ? kernel_name_of(ctx, v.slots[c].kernel) : NULL;
+                if ((int32_t)((uint32_t)t - v.task_visible) >= 0)
+                    snprintf(why, sizeof why, ": it is written but not yet visible to the workers (%u tickets "
+                             "visible; the poller and the scheduler make tickets visible)", v.task_visible);
+                else if (holder)
+                    snprintf(why, sizeof why, ": it is visible, and its groups wait for workers that cooperative "
+                             "kernel '%s' holds (%u kills asked of it)", holder, v.slots[c].kill_req);
+                else
+                    snprintf(why, sizeof why, ": it is visible to the workers, %d of them idle", v.idle);
+                ck_device_view_free(&v);
+            }
+            char *state_text = ck_describe_state(ctx);
+            ck_status s = ck_fail(CK_ERR_TIMEOUT, "%s: %s ('%s', %u groups) did not finish within %.1f s%s; it "
+                                  "stays pending.\n%s", fn, what, kn, CK_TASK_DESC_GROUPS(d), timeout_s, why,
+                                  state_text);
             free(state_text);
             return s;
         }
@@ -307,23 +372,25 @@ ck_status ck_task_ticket_wait(ck_context *ctx, uint64_t t, double timeout_s, con
 
 ck_status ck_task_wait(ck_task task, double timeout_s)
 {
-    ck_status s = check_task(task, "ck_task_wait");
+    ck_status s = ck_timeout_check(timeout_s, "ck_task_wait");
     if (s == CK_OK)
-        s = ck_timeout_check(timeout_s, "ck_task_wait");
+        s = enter_task(task, "ck_task_wait");
     if (s != CK_OK)
         return s;
     if (timeout_s == 0)
         timeout_s = task.ctx->opts.timeout_s;
     char name[48];
-    return wait_ticket(task.ctx, task.ticket, ck_now_s() + timeout_s, timeout_s, "ck_task_wait",
-                       task_name(task.ticket, name, sizeof name));
+    s = wait_ticket(task.ctx, task.ticket, ck_now_s() + timeout_s, timeout_s, "ck_task_wait",
+                    task_name(task.ticket, name, sizeof name));
+    ck_context_leave(task.ctx);
+    return s;
 }
 
 ck_status ck_task_wait_all(ck_context *ctx, double timeout_s)
 {
-    ck_status s = check_built(ctx, "ck_task_wait_all");
+    ck_status s = ck_timeout_check(timeout_s, "ck_task_wait_all");
     if (s == CK_OK)
-        s = ck_timeout_check(timeout_s, "ck_task_wait_all");
+        s = enter_built(ctx, "ck_task_wait_all");
     if (s != CK_OK)
         return s;
     if (timeout_s == 0)
@@ -332,11 +399,12 @@ ck_status ck_task_wait_all(ck_context *ctx, double timeout_s)
     /* Tickets below next - T are done: their entries were taken again. */
     uint64_t next = atomic_load_explicit(&ctx->task_next, memory_order_relaxed);
     char name[48];
-    for (uint64_t t = next > T ? next - T : 0; t < next; ++t)
-        if ((s = wait_ticket(ctx, t, deadline, timeout_s, "ck_task_wait_all", task_name(t, name, sizeof name))) !=
-            CK_OK)
-            return s;
-    return CK_OK;
+    for (uint64_t t = next > T ? next - T : 0; t < next && s == CK_OK; ++t)
+        s = wait_ticket(ctx, t, deadline, timeout_s, "ck_task_wait_all", task_name(t, name, sizeof name));
+    if (s == CK_OK)
+        s = ck_context_check_report(ctx);
+    ck_context_leave(ctx);
+    return s;
 }
 
 int ck_task_ticket_stats(ck_context *ctx, uint64_t t, ck_task_stats *out)
@@ -370,15 +438,16 @@ ck_status ck_task_get_stats(ck_task task, ck_task_stats *out)
 {
     if (!out)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_get_stats: out must not be NULL");
-    ck_status s = check_task(task, "ck_task_get_stats");
+    ck_status s = enter_task(task, "ck_task_get_stats");
     if (s != CK_OK)
         return s;
     if (!task_done(task.ctx, task.ticket))
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_get_stats: task %llu has not finished: wait for it first",
-                       (unsigned long long)task.ticket);
-    if (!ck_task_ticket_stats(task.ctx, task.ticket, out))
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_get_stats: the statistics of task %llu are gone: a later "
-                       "task took its table entry (read them before %u more spawns)",
-                       (unsigned long long)task.ticket, T);
-    return CK_OK;
+        s = ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_get_stats: task %llu has not finished: wait for it first",
+                    (unsigned long long)task.ticket);
+    else if (!ck_task_ticket_stats(task.ctx, task.ticket, out))
+        s = ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_get_stats: the statistics of task %llu are gone: a later "
+                    "task took its table entry (read them before %u more spawns)",
+                    (unsigned long long)task.ticket, T);
+    ck_context_leave(task.ctx);
+    return s;
 }

@@ -75,14 +75,16 @@ void ck_trace_poll(struct ck_context *ctx, double now)
 
 ck_status ck_context_take_trace(ck_context *ctx, ck_trace_sample *out, size_t cap, size_t *n_out, size_t *dropped)
 {
-    ck_status s = ck_context_check(ctx, "ck_context_take_trace");
-    if (s != CK_OK)
-        return s;
     if (!n_out || (cap > 0 && !out))
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_take_trace: %s is NULL", n_out ? "out" : "n_out");
-    if (!ctx->trace.on)
+    ck_status s = ck_context_enter(ctx, "ck_context_take_trace");
+    if (s != CK_OK)
+        return s;
+    if (!ctx->trace.on) {
+        ck_context_leave(ctx);
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_take_trace: tracing is off for this context (set "
                        "ck_context_options.trace_active_groups)");
+    }
     ck_trace_state *t = &ctx->trace;
     pthread_mutex_lock(&t->lock);
     size_t n = t->n < cap ? t->n : cap;
@@ -95,6 +97,7 @@ ck_status ck_context_take_trace(ck_context *ctx, ck_trace_sample *out, size_t ca
         *dropped = t->dropped;
     t->dropped = 0;
     pthread_mutex_unlock(&t->lock);
+    ck_context_leave(ctx);
     *n_out = n;
     return CK_OK;
 }

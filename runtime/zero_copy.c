@@ -1,11 +1,12 @@
 /* Zero-copy host buffers (see zero_copy.h). */
 #include "zero_copy.h"
+#include "clock.h"
 #include "error.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-ck_status ck_zero_copy_create(ck_device *dev, size_t bytes, const char *what, ck_zero_copy *out)
+ck_status ck_zero_copy_create(ck_device *dev, size_t bytes, const char *what, double timeout_s, ck_zero_copy *out)
 {
     memset(out, 0, sizeof *out);
     size_t rounded = (bytes + 4095) & ~(size_t)4095;
@@ -19,11 +20,24 @@ ck_status ck_zero_copy_create(ck_device *dev, size_t bytes, const char *what, ck
         ck_zero_copy_destroy(dev, out);
         return ck_fail_cl(err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)", what);
     }
-    void *p = clEnqueueMapBuffer(dev->queue, out->buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, NULL,
+    /* Not a blocking map: on a device whose every compute unit another
+     * kernel holds (another context's megakernel) the map never runs, and
+     * a blocking call would never return. The pointer comes back at once. */
+    cl_event ev = NULL;
+    void *p = clEnqueueMapBuffer(dev->queue, out->buf, CL_FALSE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, &ev,
                                  &err);
     if (!p) {
         ck_zero_copy_destroy(dev, out);
         return ck_fail_cl(err, "clEnqueueMapBuffer", what);
+    }
+    ck_status w = ck_event_wait(ev, timeout_s, "mapping");
+    clReleaseEvent(ev);
+    if (w != CK_OK) {
+        out->stuck = 1; /* the map may still run: the buffer and its memory stay */
+        __atomic_store_n(&dev->stuck, 1, __ATOMIC_RELEASE);
+        return ck_fail(w == CK_ERR_TIMEOUT ? CK_ERR_TIMEOUT : w, "the device did not map the %s within %.1f s: it is "
+                       "busy with other work (e.g. another context's megakernel holds every compute unit)", what,
+                       timeout_s);
     }
     out->mapped = 1;
     if (p != out->backing) {
@@ -36,6 +50,12 @@ ck_status ck_zero_copy_create(ck_device *dev, size_t bytes, const char *what, ck
 
 void ck_zero_copy_destroy(ck_device *dev, ck_zero_copy *z)
 {
+    if (z->stuck || __atomic_load_n(&dev->stuck, __ATOMIC_ACQUIRE)) {
+        /* A map or another command that never ran holds the queue: an unmap
+         * would wait behind it for good. Both are left. */
+        memset(z, 0, sizeof *z);
+        return;
+    }
     if (z->buf) {
         if (z->mapped) {
             cl_event ev = NULL;

@@ -11,13 +11,17 @@ typedef struct {
     void *backing; /* our allocation; also the host's view once mapped */
     cl_mem buf;
     int mapped;
+    int stuck;     /* the map did not run within its timeout: nothing may be freed */
 } ck_zero_copy;
 
-/* Allocates `bytes` of zeroed memory and maps it. `what` names the user in
- * messages. Errors: CK_ERR_NO_MEMORY, CK_ERR_OPENCL, CK_ERR_NO_PATH (the
- * device copied the host memory instead of using it in place). On error
- * nothing stays allocated. */
-ck_status ck_zero_copy_create(ck_device *dev, size_t bytes, const char *what, ck_zero_copy *out);
+/* Allocates `bytes` of zeroed memory and maps it, waiting at most
+ * timeout_s for the map. `what` names the user in messages. Errors:
+ * CK_ERR_NO_MEMORY, CK_ERR_OPENCL, CK_ERR_NO_PATH (the device copied the
+ * host memory instead of using it in place), CK_ERR_TIMEOUT (the device
+ * did not run the map: it is busy; the buffer and its memory are then left
+ * allocated, since the map may still run). On any other error nothing stays
+ * allocated. */
+ck_status ck_zero_copy_create(ck_device *dev, size_t bytes, const char *what, double timeout_s, ck_zero_copy *out);
 /* Unmaps and frees; a zeroed struct is accepted. */
 void ck_zero_copy_destroy(ck_device *dev, ck_zero_copy *z);
 

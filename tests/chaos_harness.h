@@ -22,8 +22,11 @@ typedef struct {
 int chaos_harness_begin(chaos_harness *h, ck_context_options *o);
 /* After the run. failed == 0: deletes a temporary record. Otherwise keeps
  * it and writes to stderr (and into msg, if given) the seed, the record's
- * path and `CK_CHAOS_REPLAY=... CK_CHAOS_SEED=... <command>`, where command
- * reruns just this seed. */
+ * path and `[ENV] CK_CHAOS_REPLAY=... CK_CHAOS_SEED=... <command>`, where
+ * command reruns just this seed and ENV is every CK_* and POCL_* variable of
+ * this process that decides how it runs (POCL_MAX_PTHREAD_COUNT sets the
+ * worker count on PoCL), so that the line run in a new shell replays the
+ * same run. */
 void chaos_harness_end(chaos_harness *h, int failed, const char *command, char *msg, size_t msg_size);
 
 #endif

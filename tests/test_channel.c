@@ -56,7 +56,7 @@ static uint32_t payload(uint32_t seq, unsigned w) { return seq * 2654435761u ^ (
 static void test_thousands_of_messages_both_ways(void **state)
 {
     ck_channel *ch;
-    assert_int_equal(ck_channel_create(dev, &ch), CK_OK);
+    assert_int_equal(ck_channel_create(dev, 30.0, &ch), CK_OK);
     cl_kernel k;
     cl_event ev = start_echo(ch, &k);
     const uint32_t total = 6000;
@@ -100,7 +100,7 @@ static void test_thousands_of_messages_both_ways(void **state)
 static void test_receive_times_out_without_kernel(void **state)
 {
     ck_channel *ch;
-    assert_int_equal(ck_channel_create(dev, &ch), CK_OK);
+    assert_int_equal(ck_channel_create(dev, 30.0, &ch), CK_OK);
     uint32_t m[CK_CH_MSG_WORDS];
     double t0 = ck_now_s();
     assert_int_equal(ck_channel_recv(ch, m, 0.2), CK_ERR_TIMEOUT);
@@ -112,7 +112,7 @@ static void test_receive_times_out_without_kernel(void **state)
 static void test_send_times_out_when_ring_stays_full(void **state)
 {
     ck_channel *ch;
-    assert_int_equal(ck_channel_create(dev, &ch), CK_OK);
+    assert_int_equal(ck_channel_create(dev, 30.0, &ch), CK_OK);
     uint32_t m[2] = {CK_MSG_HEADER(CK_MSG_ECHO, 2), 0};
     for (unsigned i = 0; i < CK_CH_SLOTS; ++i)
         assert_int_equal(ck_channel_send(ch, m, 2, 0.1), CK_OK);
@@ -124,7 +124,7 @@ static void test_send_times_out_when_ring_stays_full(void **state)
 static void test_bad_message_lengths(void **state)
 {
     ck_channel *ch;
-    assert_int_equal(ck_channel_create(dev, &ch), CK_OK);
+    assert_int_equal(ck_channel_create(dev, 30.0, &ch), CK_OK);
     uint32_t m[CK_CH_MSG_WORDS + 1] = {0};
     assert_int_equal(ck_channel_send(ch, m, 0, 0.1), CK_ERR_INVALID_ARGUMENT);
     assert_int_equal(ck_channel_send(ch, m, CK_CH_MSG_WORDS + 1, 0.1), CK_ERR_INVALID_ARGUMENT);
@@ -140,7 +140,7 @@ static void test_bad_message_lengths(void **state)
 static void test_half_written_message_is_not_taken(void **state)
 {
     ck_channel *ch;
-    assert_int_equal(ck_channel_create(dev, &ch), CK_OK);
+    assert_int_equal(ck_channel_create(dev, 30.0, &ch), CK_OK);
     cl_kernel k;
     cl_event ev = start_echo(ch, &k);
     uint32_t *words = ck_channel_words(ch);
@@ -173,7 +173,7 @@ static void test_half_written_message_is_not_taken(void **state)
 static void test_abort_ends_a_waiting_kernel(void **state)
 {
     ck_channel *ch;
-    assert_int_equal(ck_channel_create(dev, &ch), CK_OK);
+    assert_int_equal(ck_channel_create(dev, 30.0, &ch), CK_OK);
     cl_kernel k;
     cl_event ev = start_echo(ch, &k);
     assert_int_equal(ck_event_wait(ev, 0.2, "echo kernel"), CK_ERR_TIMEOUT); /* still polling */

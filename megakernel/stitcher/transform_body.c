@@ -124,6 +124,18 @@ static void emit_restore(bctx *b, fork_point *fp) {
   em_gen(b->e, "}");
 }
 
+/* Whether a bare `return;` can leave b's function: a kernel, or a helper declared void
+ * (not a pointer to void). */
+static int returns_void(const bctx *b) {
+  if (b->fn->is_kernel) return 1;
+  int is_void = 0;
+  for (int i = b->fn->t0; i < b->fn->name_tok; i++) {
+    if (st_tok_is(&b->t[i], "*")) return 0;
+    if (st_tok_is(&b->t[i], "void")) is_void = 1;
+  }
+  return is_void;
+}
+
 static void emit_prim(bctx *b, stmt *s) {
   emitter *e = b->e;
   em_sync(e, s->line);
@@ -132,7 +144,9 @@ static void emit_prim(bctx *b, stmt *s) {
     em_gen(e, "{ if (ck_offer_kill(ck_ctx)) return; }");
     return;
   case PRIM_GLOBAL_BARRIER:
-    em_gen(e, "ck_global_barrier(ck_ctx);");
+    /* A barrier that returns nonzero was cut short by an abort: the group leaves where a
+     * bare return can take it; a helper with a value carries on to the next primitive. */
+    em_gen(e, returns_void(b) ? "{ if (ck_global_barrier(ck_ctx)) return; }" : "ck_global_barrier(ck_ctx);");
     return;
   default:
     break;
@@ -146,7 +160,7 @@ static void emit_prim(bctx *b, stmt *s) {
     em_genf(e, "ck_tx.%s = %s;", tv->field, tv->name);
   }
   if (s->prim == PRIM_REQUEST_FORK)
-    em_genf(e, "ck_request_fork(ck_ctx, %du, &ck_tx, (uint)sizeof(ck_tx)); }", p);
+    em_genf(e, "if (ck_request_fork(ck_ctx, %du, &ck_tx, (uint)sizeof(ck_tx))) return; }", p);
   else
     em_genf(e, "if (ck_resizing_global_barrier(ck_ctx, %du, &ck_tx, (uint)sizeof(ck_tx))) "
             "return; }", p);

@@ -1,14 +1,19 @@
 /* Proof that a failing chaos run replays. stale_sum (chaos_replay.cl) breaks
  * the snapshot rule on purpose, so its sum is wrong exactly when chaos
  * changes M at its resizing barrier. For each path in argv[1] ("cl20,cl12")
- * the test runs it under chaos seeds 1..50 with the harness recording, stops
- * at the first wrong sum, checks the harness printed a replay command, then
- * replays the record three times in-process (identical wrong sum, identical
- * record, no divergence) and once through the printed command line.
+ * the test runs it under chaos seeds 1..50 in one process (a context each),
+ * with the harness recording and 1 + seed % 3 ordinary launches before it,
+ * stops at the first wrong sum, checks the harness printed a replay command,
+ * then replays the record three times in-process with a different number of
+ * ordinary launches before it (identical wrong sum, identical record, no
+ * divergence) and once through the printed line, run by a shell with an
+ * empty environment in a new process (the line must carry every variable
+ * the run needs; same sum, no divergence).
  *
  * Run with CK_CHAOS_REPLAY set (the printed command does), it only runs
- * seeds argv[3]..argv[4] once each, prints each sum and exits 1 if one is
- * wrong: the failure reproduced.
+ * seeds argv[3]..argv[4] once each, with no ordinary launch before,
+ * prints each sum and its divergences and exits 1 if a sum is wrong: the
+ * failure reproduced.
  *
  * Usage: test_chaos_replay cl20[,cl12] chaos_replay.cl [FIRST LAST] */
 #define _GNU_SOURCE /* realpath, popen */
@@ -36,9 +41,10 @@ typedef struct {
     unsigned divergences, initial, max_m, kills, forked;
 } run_result;
 
-/* One context with the given seed, record and replay paths; one launch of
- * stale_sum over all workers. */
-static run_result run_once(const char *path_name, uint64_t seed, const char *record, const char *replay)
+/* One context with the given seed, record and replay paths; `ordinary`
+ * launches of touch, then one launch of stale_sum over all workers. */
+static run_result run_once(const char *path_name, uint64_t seed, const char *record, const char *replay,
+                           unsigned ordinary)
 {
     ck_context_options o = {.chaos_seed = seed, .timeout_s = 120, .quiet_warnings = 1};
     o.chaos_record_path = record;
@@ -60,6 +66,14 @@ static run_result run_once(const char *path_name, uint64_t seed, const char *rec
     assert_int_equal(ck_buffer_alloc(ctx, sizeof data, &d), CK_OK);
     assert_int_equal(ck_buffer_alloc(ctx, 4, &s), CK_OK);
     assert_int_equal(ck_buffer_write(ctx, d, 0, data, sizeof data), CK_OK);
+    assert_int_equal(ck_buffer_write(ctx, s, 0, &zero, 4), CK_OK);
+    for (unsigned i = 0; i < ordinary; ++i) {
+        ck_arg t = ck_arg_buffer(s);
+        ck_launch *tl;
+        if (ck_launch_kernel(ctx, "touch", 1, &t, 1, &tl) != CK_OK || ck_wait(tl, 120) != CK_OK)
+            fail_msg("touch: %s", ck_last_error());
+        ck_launch_release(tl);
+    }
     assert_int_equal(ck_buffer_write(ctx, s, 0, &zero, 4), CK_OK);
     ck_arg a[3] = {ck_arg_buffer(d), ck_arg_buffer(s), ck_arg_uint(N_ELEMS)};
     ck_launch *l;
@@ -95,7 +109,7 @@ static void replay_path_test(const char *path_name)
         ck_context_options o = {.chaos_seed = seed};
         chaos_harness h;
         assert_int_equal(chaos_harness_begin(&h, &o), 0);
-        run_result r = run_once(path_name, seed, h.path, NULL);
+        run_result r = run_once(path_name, seed, h.path, NULL, 1u + (unsigned)(seed % 3u));
         int wrong = r.sum != EXPECTED;
         char command[3 * PATH_MAX], msg[4096] = "";
         snprintf(command, sizeof command, "%s %s %s %llu %llu", self, path_name, kernel_file,
@@ -116,7 +130,7 @@ static void replay_path_test(const char *path_name)
         for (int rep = 0; rep < 3; ++rep) {
             char again[PATH_MAX];
             snprintf(again, sizeof again, "%s.replay%d", h.path, rep);
-            run_result p = run_once(path_name, seed, again, h.path);
+            run_result p = run_once(path_name, seed, again, h.path, (unsigned)rep + 4u);
             char *record2 = slurp(again);
             remove(again);
             if (p.sum != r.sum || p.divergences || strcmp(record, record2) != 0)
@@ -125,19 +139,36 @@ static void replay_path_test(const char *path_name)
                          record);
             free(record2);
         }
-        /* The printed command itself, as a user would paste it. */
-        FILE *child = popen(want, "r");
+        /* The printed line itself, as a user would paste it into a new
+         * shell: an empty environment but PATH, so every variable the run
+         * needs (POCL_MAX_PTHREAD_COUNT: the worker count) must be on it. */
+        const char *line = strstr(msg, "replay it with:\n  ");
+        assert_non_null(line);
+        line += strlen("replay it with:\n  ");
+        char script[PATH_MAX + 16];
+        snprintf(script, sizeof script, "%s.sh", h.path);
+        FILE *sh = fopen(script, "w");
+        assert_non_null(sh);
+        fprintf(sh, "%.*s\n", (int)strcspn(line, "\n"), line);
+        fclose(sh);
+        char run[2 * PATH_MAX + 64];
+        snprintf(run, sizeof run, "env -i PATH='%s' sh '%s' 2>&1", getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin",
+                 script);
+        FILE *child = popen(run, "r");
         assert_non_null(child);
         char out[8192];
         size_t n = fread(out, 1, sizeof out - 1, child);
         out[n] = 0;
         int status = pclose(child);
-        char expect[128];
+        remove(script);
+        char expect[128], calm[128];
         snprintf(expect, sizeof expect, "chaos seed %llu: sum %u\n", (unsigned long long)seed, r.sum);
-        if (!strstr(out, expect) || !WIFEXITED(status) || WEXITSTATUS(status) != 1)
-            fail_msg("the printed command did not reproduce sum %u (status %d):\n%s", r.sum, status, out);
-        print_message("%s: the record replayed 3 times in-process and once through the printed command, each with "
-                      "sum %u\n", path_name, r.sum);
+        snprintf(calm, sizeof calm, "(expected %u; 0 replayed choices diverged)", EXPECTED);
+        if (!strstr(out, expect) || !strstr(out, calm) || !WIFEXITED(status) || WEXITSTATUS(status) != 1)
+            fail_msg("the printed line (%.*s) did not reproduce sum %u with no divergence in a new process (status "
+                     "%d):\n%s", (int)strcspn(line, "\n"), line, r.sum, status, out);
+        print_message("%s: the record replayed 3 times in-process and once through the printed line in a new "
+                      "process, each with sum %u and no divergence\n", path_name, r.sum);
         free(record);
         remove(h.path);
         return;
@@ -168,7 +199,7 @@ int main(int argc, char **argv)
             ck_context_options o = {.chaos_seed = seed};
             chaos_harness h;
             chaos_harness_begin(&h, &o);
-            run_result r = run_once(paths[0], seed, h.path[0] ? h.path : NULL, NULL);
+            run_result r = run_once(paths[0], seed, h.path[0] ? h.path : NULL, NULL, 0);
             printf("stale_sum on %s, chaos seed %u: sum %u\n", paths[0], seed, r.sum);
             printf("(expected %u; %u replayed choices diverged)\n", EXPECTED, r.divergences);
             chaos_harness_end(&h, 0, "", NULL, 0); /* the replayed record is the one to keep */

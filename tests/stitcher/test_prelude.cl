@@ -58,11 +58,15 @@ void ckt_record(ck_wg_t *ctx, uint point, const void *tx, uint tx_bytes) {
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }
 
-void ck_request_fork(ck_wg_t *ctx, uint point, const void *tx, uint tx_bytes) {
+int ck_request_fork(ck_wg_t *ctx, uint point, const void *tx, uint tx_bytes) {
   ckt_record(ctx, point, tx, tx_bytes);
+  return 0;
 }
 
-void ck_global_barrier(ck_wg_t *ctx) { barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); }
+int ck_global_barrier(ck_wg_t *ctx) {
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  return 0;
+}
 
 int ck_resizing_global_barrier(ck_wg_t *ctx, uint point, const void *tx, uint tx_bytes) {
   ckt_record(ctx, point, tx, tx_bytes);

@@ -288,7 +288,7 @@ static void test_transmit_in_nested_scopes(void **st) {
         "}\n",
         &r, "k", NULL);
   HAS(r, "int x; float ck_tx1_x; int4 v;");
-  HAS(r, "ck_tx.x = x; ck_request_fork(ck_ctx, 1u");
+  HAS(r, "ck_tx.x = x; if (ck_request_fork(ck_ctx, 1u");
   HAS(r, "ck_tx.ck_tx1_x = x; if (ck_resizing_global_barrier(ck_ctx, 2u");
   HAS(r, "x = ck_txp->x; }");
   HAS(r, "x = ck_txp->ck_tx1_x; }");
