@@ -2,7 +2,9 @@
  * argv[2] the repository root, argv[3] tests/cooperative_kernels.txt): exit
  * 0 for a clean file (warnings printed, allowed), 1 for stitcher errors, for
  * warnings under --werror and for a launch too big for the runtime, 2 with
- * one line for a bad command line or a missing file; --help and --version;
+ * one line for a bad command line, a missing file, or a FIFO, a folder or
+ * a device as the kernel file (within seconds: no blocking open); --help
+ * and --version;
  * and every kernel file of the project (the list, which must name every .cl
  * file under apps/, examples/ and tests/megakernel/)
  * checks clean with its cooperative kernels. */
@@ -172,11 +174,45 @@ static void test_usage(void **state)
 static void test_missing_file(void **state)
 {
     int st = run("%s/no-such-file.cl --cooperative k", tmp);
-    if (st != 2 || tool_lines(err) != 1 || !strstr(err, "ckcheck: cannot open") || !strstr(err, "no-such-file.cl"))
-        fail_msg("missing file: status %d, stderr '%s' (want 2 and one line 'ckcheck: cannot open ...')", st, err);
-    st = run("%s --cooperative k", tmp); /* a directory */
-    if (st != 2 || tool_lines(err) != 1 || !strstr(err, "ckcheck: cannot read"))
-        fail_msg("directory: status %d, stderr '%s' (want 2 and one line 'ckcheck: cannot read ...')", st, err);
+    if (st != 2 || tool_lines(err) != 1 || !strstr(err, "ckcheck: ") || !strstr(err, "cannot open") ||
+        !strstr(err, "no-such-file.cl"))
+        fail_msg("missing file: status %d, stderr '%s' (want 2 and one line 'ckcheck: ...cannot open ...')", st, err);
+}
+
+/* Runs ckcheck under `timeout 10` (a blocked open shows as status 124). */
+static int run_timed(const char *args)
+{
+    char timed[1200];
+    snprintf(timed, sizeof timed, "timeout 10 %s", tool);
+    return tool_run(timed, args, out, sizeof out, err, sizeof err);
+}
+
+/* A FIFO (no writer: a blocking open would wait forever), a folder and
+ * devices as the kernel file: exit 2 and one line within seconds. */
+static void test_not_regular_files(void **state)
+{
+    char fifo[512], args[1200];
+    snprintf(fifo, sizeof fifo, "%s/kernel-fifo.cl", tmp);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    static const struct {
+        const char *path, *needle;
+    } cases[] = {
+        {NULL, "is a FIFO, not a regular file"},
+        {"", "is a directory, not a regular file"},
+        {"/dev/null", "'/dev/null' is a character device, not a regular file"},
+        {"/dev/zero", "'/dev/zero' is a character device, not a regular file"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
+        const char *path = !cases[i].path ? fifo : !*cases[i].path ? tmp : cases[i].path;
+        snprintf(args, sizeof args, "'%s' --cooperative k", path);
+        int st = run_timed(args);
+        if (st != 2 || tool_lines(err) != 1 || strncmp(err, "ckcheck: ", 9) != 0 || !strstr(err, cases[i].needle))
+            fail_msg("ckcheck %s: status %d (124: it blocked), stderr '%s' (want 2 and one line with '%s')", path, st,
+                     err, cases[i].needle);
+    }
+    struct stat s;
+    assert_int_equal(stat(fifo, &s), 0);
+    assert_true(S_ISFIFO(s.st_mode));
 }
 
 static void test_version_help(void **state)
@@ -285,7 +321,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_clean),          cmocka_unit_test(test_errors),
         cmocka_unit_test(test_warnings_and_werror), cmocka_unit_test(test_too_many_arguments),
         cmocka_unit_test(test_nul_byte),       cmocka_unit_test(test_usage),
-        cmocka_unit_test(test_missing_file),   cmocka_unit_test(test_version_help),
+        cmocka_unit_test(test_missing_file),   cmocka_unit_test(test_not_regular_files),
+        cmocka_unit_test(test_version_help),
         cmocka_unit_test(test_project_kernels),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

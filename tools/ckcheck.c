@@ -2,9 +2,12 @@
  * device: it runs the stitcher on the file with the given cooperative kernels
  * and prints the stitcher's errors and warnings on stderr. For editors and
  * CI. Exit status: 0 clean (warnings allowed unless --werror), 1 errors (or
- * warnings with --werror), 2 bad command line or unreadable file. */
+ * warnings with --werror), 2 bad command line or unreadable file (also a
+ * FIFO, a folder or a device, refused without blocking). */
+#define _POSIX_C_SOURCE 200809L
 #include "ck_sched_layout.h"
 #include "cli.h"
+#include "file_io.h"
 #include "stitcher.h"
 
 #include <errno.h>
@@ -12,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Most cooperative kernel names one command line may give. */
 #define MAX_COOP 256
@@ -58,14 +62,24 @@ static size_t split_names(char *list, const char **names)
     }
 }
 
+/* Opens the kernel file if it is a regular file (file_io.h: the open cannot
+ * block, and a FIFO, a device or a folder is refused); exits 2 with one
+ * line otherwise. */
+static FILE *open_regular(const char *path)
+{
+    char err[512];
+    FILE *f = ck_file_open_read(path, 1, err, sizeof err);
+    if (!f) {
+        fprintf(stderr, "ckcheck: kernel file: %s; give an OpenCL C source file\n", err);
+        exit(CLI_EXIT_USAGE);
+    }
+    return f;
+}
+
 /* Reads the whole file; exits 2 with one line if it cannot. */
 static char *read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "ckcheck: cannot open '%s': %s\n", path, strerror(errno));
-        exit(CLI_EXIT_USAGE);
-    }
+    FILE *f = open_regular(path);
     size_t cap = 1 << 16, n = 0;
     char *text = malloc(cap);
     for (;;) {
@@ -83,7 +97,7 @@ static char *read_file(const char *path, size_t *len)
         cap *= 2;
     }
     if (ferror(f)) {
-        fprintf(stderr, "ckcheck: cannot read '%s': %s\n", path, strerror(errno));
+        fprintf(stderr, "ckcheck: kernel file: cannot read '%s': %s\n", path, strerror(errno));
         exit(CLI_EXIT_USAGE);
     }
     fclose(f);

@@ -5,6 +5,7 @@
  * another format (by the output's extension, or --format). Exit status: 0
  * done, 1 bad input or unwritable output, 2 bad command line. */
 #include "cli.h"
+#include "file_io.h"
 #include "graph.h"
 #include "graph_input.h"
 
@@ -168,9 +169,17 @@ int main(int argc, char **argv)
     }
     if (out_path && !have_format)
         fmt = app_graph_format_of(out_path);
+    /* The output is checked before the graph is built: a FIFO, a folder or a
+     * device there is refused at once (the write itself goes through a
+     * temporary file and a rename, graph_write.c). */
+    char err[1024];
+    if (out_path && ck_file_check_writable(out_path, err, sizeof err)) {
+        fprintf(stderr, "ckgraph: --write: %s\n", err);
+        return 1;
+    }
 
     app_csr g;
-    char what[512], err[1024];
+    char what[512];
     if (app_graph_load(&spec, &g, what, sizeof what, err, sizeof err)) {
         fprintf(stderr, "ckgraph: %s\n", err);
         return 1;

@@ -12,6 +12,7 @@
  * (one line on stderr, before any run). */
 #include "app.h"
 #include "cli.h"
+#include "file_io.h"
 #include "multitask.h"
 #include "paths.h"
 #include "study_report.h"
@@ -21,6 +22,7 @@
 #include "workload.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
@@ -530,11 +532,9 @@ static int run_session(sweep *sw, const study_item *it, app *a, int naive, unsig
                     char desc[128];
                     snprintf(desc, sizeof desc, "%s barrier, class %s, matmul on %s=%u groups", barrier,
                              app_class_name(cls), o->groups[g], mm_groups);
-                    if (study_write_timeline(o->out, app_kind_name(it->kind), it->input, desc, &r, tr, nt, dropped)) {
-                        fprintf(stderr, "ckstudy: cannot write the timeline of %s in %s\n", app_kind_name(it->kind),
-                                o->out);
+                    /* A failure is counted; study_write_timeline printed its reason. */
+                    if (study_write_timeline(o->out, app_kind_name(it->kind), it->input, desc, &r, tr, nt, dropped))
                         sw->failures++;
-                    }
                 }
                 app_multitask_result_free(&r);
                 if (emit(sw, &row))
@@ -635,13 +635,34 @@ static void check_out_dir(const char *dir)
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         cli_bad_value("--out", dir, "not a folder", "a folder that can be created and written");
+    /* A probe file of a new, unique name (mkstemp creates it, never opening
+     * anything that was there), removed again: only it is ever removed. */
     char probe[4096];
-    snprintf(probe, sizeof probe, "%s/.ckstudy-probe", dir);
-    FILE *f = fopen(probe, "w");
-    if (!f)
-        cli_bad_value("--out", dir, "cannot write in it", "a folder that can be created and written");
-    fclose(f);
-    remove(probe);
+    snprintf(probe, sizeof probe, "%s/.ckstudy-probe-XXXXXX", dir);
+    int fd = mkstemp(probe);
+    if (fd < 0)
+        cli_bad_value("--out", dir, strerror(errno), "a folder that can be created and written");
+    close(fd);
+    unlink(probe);
+}
+
+/* Removes an output file of an earlier sweep if it is a regular file (a
+ * FIFO, a device or a folder of that name is left alone); 0, or -1 with the
+ * reason when it is something else or cannot be removed. */
+static int remove_old_output(const char *path, char *err, size_t err_len)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return 0; /* nothing there */
+    if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+        snprintf(err, err_len, "'%.900s' is not a regular file: move it away (ckstudy replaces its outputs)", path);
+        return -1;
+    }
+    if (unlink(path) != 0) {
+        snprintf(err, err_len, "cannot remove the old '%.900s': %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 static int device_is_cpu(const options *o)
@@ -704,24 +725,56 @@ static int calibrate(sweep *sw, char *err, size_t err_len)
     return rc;
 }
 
-/* (Re)writes runs.csv: the header and the rows kept (a torn line dropped). */
-static FILE *open_runs(const char *dir, const done_set *d, char *err, size_t err_len)
+/* Opens path to append to it if it is a regular file (the open cannot
+ * block on a FIFO: it is refused with devices and folders). */
+static FILE *open_append(const char *path, char *err, size_t err_len)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/runs.csv", dir);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        snprintf(err, err_len, "writing %.900s: %s", path, strerror(errno));
+    int fd = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        snprintf(err, err_len, "runs.csv: cannot open '%.900s' to append to it: %s", path, strerror(errno));
         return NULL;
     }
-    fprintf(f, "%s\n", STUDY_COLUMNS);
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        snprintf(err, err_len, "runs.csv: '%.900s' is not a regular file", path);
+        return NULL;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "a");
+    if (!f) {
+        close(fd);
+        snprintf(err, err_len, "runs.csv: cannot append to '%.900s': %s", path, strerror(errno));
+    }
+    return f;
+}
+
+/* (Re)writes runs.csv: the header and the rows kept (a torn line dropped),
+ * whole or not at all (a failure leaves the old file, and the runs it
+ * holds, as they were); then opens it to append the new rows, one at a
+ * time and flushed, so that an interrupted sweep keeps what it measured. */
+static FILE *open_runs(const char *dir, const done_set *d, char *err, size_t err_len)
+{
+    char path[4096], why[1024];
+    snprintf(path, sizeof path, "%s/runs.csv", dir);
+    ck_file_writer w;
+    if (ck_file_writer_open(&w, path, 0, why, sizeof why)) {
+        snprintf(err, err_len, "runs.csv: %.900s", why);
+        return NULL;
+    }
+    fprintf(w.f, "%s\n", STUDY_COLUMNS);
     for (size_t i = 0; i < d->n; ++i)
-        if (study_row_write(f, &d->rows[i], err, err_len)) {
-            fclose(f);
+        if (study_row_write(w.f, &d->rows[i], err, err_len)) {
+            ck_file_writer_abort(&w);
             return NULL;
         }
-    fflush(f);
-    return f;
+    if (ck_file_writer_commit(&w, why, sizeof why)) {
+        snprintf(err, err_len, "runs.csv: %.900s", why);
+        return NULL;
+    }
+    return open_append(path, err, err_len);
 }
 
 static void json_num(FILE *f, double v)
@@ -732,14 +785,19 @@ static void json_num(FILE *f, double v)
         fprintf(f, "%.6g", v);
 }
 
-static int write_summary(sweep *sw, const study_row *rows, size_t n, const study_report_numbers *nm, double el_s)
+/* Writes summary.json (whole or not at all); -1 with the reason in err. */
+static int write_summary(sweep *sw, const study_row *rows, size_t n, const study_report_numbers *nm, double el_s,
+                         char *err, size_t err_len)
 {
     options *o = sw->o;
-    char path[4096];
+    char path[4096], why[1024];
     snprintf(path, sizeof path, "%s/summary.json", o->out);
-    FILE *f = fopen(path, "w");
-    if (!f)
+    ck_file_writer w;
+    if (ck_file_writer_open(&w, path, 0, why, sizeof why)) {
+        snprintf(err, err_len, "summary.json: %.900s", why);
         return -1;
+    }
+    FILE *f = w.f;
     unsigned pass = 0, fail = 0, error = 0, unchecked = 0;
     for (size_t i = 0; i < n; ++i) {
         pass += !strcmp(rows[i].check, "PASS");
@@ -806,8 +864,11 @@ static int write_summary(sweep *sw, const study_row *rows, size_t n, const study
         fputc('}', f);
     }
     fprintf(f, "],\n  \"period_tolerance\": %.2f\n}\n", STUDY_PERIOD_TOLERANCE);
-    int bad = ferror(f);
-    return fclose(f) != 0 || bad ? -1 : 0;
+    if (ck_file_writer_commit(&w, why, sizeof why)) {
+        snprintf(err, err_len, "summary.json: %.900s", why);
+        return -1;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -850,7 +911,10 @@ int main(int argc, char **argv)
         /* A fresh sweep: the old timelines would be skipped as done. */
         for (unsigned k = 0; k < APP_KIND_COUNT; ++k) {
             snprintf(path, sizeof path, "%s/timeline_%s.json", o.out, app_kind_name((app_kind)k));
-            remove(path);
+            if (remove_old_output(path, err, sizeof err)) {
+                fprintf(stderr, "ckstudy: %s\n", err);
+                return 2;
+            }
         }
     }
     sw.csv = open_runs(o.out, &sw.done, err, sizeof err);
@@ -912,8 +976,9 @@ report:; /* a label cannot label a declaration before C23 */
         fprintf(stderr, "ckstudy: %s\n", err);
         rc = 1;
     }
-    if (write_summary(&sw, rows, n, &nm, (app_now_ms() - t_start) / 1000)) {
-        fprintf(stderr, "ckstudy: writing %s/summary.json failed\n", o.out);
+    /* The summary repeats the report's numbers: none from a report that failed. */
+    if (rc == 0 && write_summary(&sw, rows, n, &nm, (app_now_ms() - t_start) / 1000, err, sizeof err)) {
+        fprintf(stderr, "ckstudy: %s\n", err);
         rc = 1;
     }
     if (!o.no_plots && rc == 0 && study_run_gnuplot(o.out, err, sizeof err)) {

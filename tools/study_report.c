@@ -1,13 +1,17 @@
 /* tools/study_report.c: ckstudy's tables and plots from runs.csv rows (see
- * study_report.h; the definitions are in docs/STUDY.md). */
+ * study_report.h; the definitions are in docs/STUDY.md). Every output file,
+ * the figures gnuplot draws included, is written through a temporary file
+ * and a rename (file_io.h): a failed write leaves the old file as it was. */
 #include "study_report.h"
 #include "app.h"
+#include "file_io.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -108,21 +112,26 @@ static int is_barrier_app(const char *name)
     return app_kind_parse(name, &k) == 0 && app_kind_uses_graph(k);
 }
 
-static FILE *open_out(const char *dir, const char *name, char *err, size_t err_len)
+/* An output file of the report, dir/name, written whole or not at all
+ * (file_io.h: a FIFO, a device or a folder of that name is refused, a
+ * failed write leaves the old file). open_out returns the stream, or NULL
+ * with the reason in err; close_out commits it. */
+static FILE *open_out(ck_file_writer *w, const char *dir, const char *name, char *err, size_t err_len)
 {
-    char path[4096];
+    char path[4096], why[1024];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        snprintf(err, err_len, "writing %.900s: %s", path, strerror(errno));
-    return f;
+    if (ck_file_writer_open(w, path, 0, why, sizeof why)) {
+        snprintf(err, err_len, "%s: %s", name, why);
+        return NULL;
+    }
+    return w->f;
 }
 
-static int close_out(FILE *f, const char *name, char *err, size_t err_len)
+static int close_out(ck_file_writer *w, const char *name, char *err, size_t err_len)
 {
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        snprintf(err, err_len, "writing %s failed", name);
+    char why[1024];
+    if (ck_file_writer_commit(w, why, sizeof why)) {
+        snprintf(err, err_len, "%s: %s", name, why);
         return -1;
     }
     return 0;
@@ -143,14 +152,15 @@ static int table2(const study_report_options *o, const study_row *rows, size_t n
 {
     item *it;
     size_t ni = items_of(rows, n, 0, &it);
-    FILE *csv = open_out(o->out_dir, "table2.csv", err, err_len);
+    ck_file_writer wcsv, wmd;
+    FILE *csv = open_out(&wcsv, o->out_dir, "table2.csv", err, err_len);
     if (!csv) {
         free(it);
         return -1;
     }
-    FILE *md = open_out(o->out_dir, "table2.md", err, err_len);
+    FILE *md = open_out(&wmd, o->out_dir, "table2.md", err, err_len);
     if (!md) {
-        fclose(csv);
+        ck_file_writer_abort(&wcsv);
         free(it);
         return -1;
     }
@@ -211,11 +221,11 @@ static int table2(const study_report_options *o, const study_row *rows, size_t n
             fprintf(md, "| %s | - | - | - | 0 |\n", names[k]);
     }
     free(it);
-    if (close_out(md, "table2.md", err, err_len)) {
-        fclose(csv);
+    if (close_out(&wmd, "table2.md", err, err_len)) {
+        ck_file_writer_abort(&wcsv);
         return -1;
     }
-    return close_out(csv, "table2.csv", err, err_len);
+    return close_out(&wcsv, "table2.csv", err, err_len);
 }
 
 /* ------------------------------------------------------ table 3, fig 6 */
@@ -249,13 +259,12 @@ static int table3_fig6(const study_report_options *o, const study_row *rows, siz
 {
     item *it;
     size_t ni = items_of(rows, n, 1, &it);
-    FILE *csv = open_out(o->out_dir, "table3.csv", err, err_len), *md = NULL, *dat = NULL;
-    if (!csv || !(md = open_out(o->out_dir, "table3.md", err, err_len)) ||
-        !(dat = open_out(o->out_dir, "fig6.dat", err, err_len))) {
-        if (csv)
-            fclose(csv);
-        if (md)
-            fclose(md);
+    ck_file_writer wcsv = {.f = NULL}, wmd = {.f = NULL}, wdat = {.f = NULL};
+    FILE *csv = open_out(&wcsv, o->out_dir, "table3.csv", err, err_len), *md = NULL, *dat = NULL;
+    if (!csv || !(md = open_out(&wmd, o->out_dir, "table3.md", err, err_len)) ||
+        !(dat = open_out(&wdat, o->out_dir, "fig6.dat", err, err_len))) {
+        ck_file_writer_abort(&wcsv);
+        ck_file_writer_abort(&wmd);
         free(it);
         return -1;
     }
@@ -322,19 +331,21 @@ static int table3_fig6(const study_report_options *o, const study_row *rows, siz
             fprintf(md, "| %s | %.1f | %.2f | %.3f | - | none meets P | - |\n", class_names[c], P, E, model);
     }
     free(it);
-    int rc = close_out(csv, "table3.csv", err, err_len);
-    rc |= close_out(md, "table3.md", err, err_len);
-    rc |= close_out(dat, "fig6.dat", err, err_len);
+    int rc = close_out(&wcsv, "table3.csv", err, err_len);
+    rc |= close_out(&wmd, "table3.md", err, err_len);
+    rc |= close_out(&wdat, "fig6.dat", err, err_len);
     if (rc)
         return -1;
     /* fig6.gp */
-    FILE *gp = open_out(o->out_dir, "fig6.gp", err, err_len);
+    ck_file_writer wgp;
+    FILE *gp = open_out(&wgp, o->out_dir, "fig6.gp", err, err_len);
     if (!gp)
         return -1;
     fprintf(gp, "# Figure 6 (the paper's section 5.4): median overhead of the cooperative kernel and median\n"
                 "# period of the matmul stream, per class, against the groups the stream requests.\n"
                 "# Re-plot: gnuplot fig6.gp\n"
-                "set terminal png size 1200,500\nset output 'fig6.png'\nset datafile missing 'NaN'\n"
+                "set terminal png size 1200,500\nset output (exists('ck_output') ? ck_output : 'fig6.png')\n"
+                "set datafile missing 'NaN'\n"
                 "set multiplot layout 1,2\nset xtics (");
     for (unsigned g = 0; g < ng; ++g)
         fprintf(gp, "%s\"%s\" %u", g ? ", " : "", o->groups[g], g);
@@ -375,7 +386,7 @@ static int table3_fig6(const study_report_options *o, const study_row *rows, siz
     if (first)
         fprintf(gp, "1 with lines lc rgb 'gray' title 'no stream runs'");
     fprintf(gp, "\nunset multiplot\n");
-    return close_out(gp, "fig6.gp", err, err_len);
+    return close_out(&wgp, "fig6.gp", err, err_len);
 }
 
 /* ---------------------------------------------------------------- fig 5 */
@@ -393,7 +404,8 @@ static int fig5(const study_report_options *o, const study_row *rows, size_t n, 
         char base[128], name[160];
         snprintf(base, sizeof base, "fig5_%s_%s", it[i].app, it[i].input);
         snprintf(name, sizeof name, "%s.dat", base);
-        FILE *dat = open_out(o->out_dir, name, err, err_len);
+        ck_file_writer wdat, wgp;
+        FILE *dat = open_out(&wdat, o->out_dir, name, err, err_len);
         if (!dat) {
             rc = -1;
             break;
@@ -420,11 +432,11 @@ static int fig5(const study_report_options *o, const study_row *rows, size_t n, 
             }
             fputc('\n', dat);
         }
-        rc = close_out(dat, name, err, err_len);
+        rc = close_out(&wdat, name, err, err_len);
         if (rc)
             break;
         snprintf(name, sizeof name, "%s.gp", base);
-        FILE *gp = open_out(o->out_dir, name, err, err_len);
+        FILE *gp = open_out(&wgp, o->out_dir, name, err, err_len);
         if (!gp) {
             rc = -1;
             break;
@@ -432,7 +444,8 @@ static int fig5(const study_report_options *o, const study_row *rows, size_t n, 
         fprintf(gp, "# Figure 5 (the paper's section 5.4) for %s on %s: gather time of the matmul stream's\n"
                     "# launches (both resizing-barrier forms) and their execution time per class, against the\n"
                     "# groups requested; log scale; the dashed lines are the periods. Re-plot: gnuplot %s.gp\n"
-                    "set terminal png size 900,600\nset output '%s.png'\nset datafile missing 'NaN'\n"
+                    "set terminal png size 900,600\nset output (exists('ck_output') ? ck_output : '%s.png')\n"
+                    "set datafile missing 'NaN'\n"
                     "set logscale y\nset title '%s %s'\nset xlabel 'work-groups requested by the matmul stream'\n"
                     "set ylabel 'time (ms)'\nset key outside right\nset xrange [-0.3:%u.3]\nset xtics (",
                 it[i].app, it[i].input, base, base, it[i].app, it[i].input, ng ? ng - 1 : 0);
@@ -463,7 +476,7 @@ static int fig5(const study_report_options *o, const study_row *rows, size_t n, 
             }
         }
         fputc('\n', gp);
-        rc = close_out(gp, name, err, err_len);
+        rc = close_out(&wgp, name, err, err_len);
     }
     free(it);
     return rc;
@@ -497,6 +510,105 @@ int study_have_gnuplot(void)
 
 static int cmp_s(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+/* The first bytes of a PNG file. */
+static const unsigned char png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+
+/* What gnuplot wrote into `path`: 1 a PNG, 0 nothing (an empty file), -1
+ * something else. */
+static int png_state(const char *path)
+{
+    FILE *f = ck_file_open_read(path, 1, NULL, 0);
+    if (!f)
+        return -1;
+    unsigned char b[8];
+    size_t got = fread(b, 1, sizeof b, f);
+    fclose(f);
+    return got == 0 ? 0 : got == sizeof b && !memcmp(b, png_magic, sizeof b) ? 1 : -1;
+}
+
+/* Runs gnuplot on dir/name with ck_output set to `output` (NULL: unset);
+ * 0 when it exited 0, else -1 with the reason in err. */
+static int run_gnuplot(const char *dir, const char *name, const char *output, char *err, size_t err_len)
+{
+    char assign[4200];
+    if (output)
+        snprintf(assign, sizeof assign, "ck_output='%s'", output);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (chdir(dir) != 0)
+            _exit(126);
+        if (output)
+            execlp("gnuplot", "gnuplot", "-e", assign, name, (char *)NULL);
+        else
+            execlp("gnuplot", "gnuplot", name, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        snprintf(err, err_len, "gnuplot %s/%s failed%s", dir, name,
+                 WIFEXITED(status) && WEXITSTATUS(status) == 127
+                     ? ": gnuplot is not installed (Debian package gnuplot-nox)"
+                     : "");
+        return -1;
+    }
+    return 0;
+}
+
+/* One script: dir/NAME.gp must be a regular file (gnuplot would block on a
+ * FIFO); its figure NAME.png is written whole or not at all: the scripts
+ * ckstudy writes plot into the file named by the gnuplot variable ck_output
+ * when it is set (else into NAME.png, for a plain "gnuplot NAME.gp"), here
+ * a temporary file renamed over NAME.png once gnuplot succeeded and wrote a
+ * PNG. A script that ignores ck_output (an older ckstudy's) writes its own
+ * output, and the temporary file is dropped. */
+static int plot_one(const char *dir, const char *name, char *err, size_t err_len)
+{
+    char path[4096], why[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, err_len, "gnuplot script '%.900s' is not a regular file: move it away", path);
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/%.*s.png", dir, (int)(strlen(name) - 3), name);
+    ck_file_writer w;
+    if (ck_file_writer_open(&w, path, 1, why, sizeof why)) {
+        snprintf(err, err_len, "figure: %s", why);
+        return -1;
+    }
+    /* gnuplot runs in dir: the temporary file by its absolute name. */
+    char output[4096], cwd[2048];
+    if (w.tmp[0] == '/')
+        snprintf(output, sizeof output, "%s", w.tmp);
+    else if (getcwd(cwd, sizeof cwd))
+        snprintf(output, sizeof output, "%s/%s", cwd, w.tmp);
+    else
+        output[0] = 0;
+    if (!output[0] || strchr(output, '\'')) {
+        ck_file_writer_abort(&w);
+        snprintf(err, err_len, "figure '%.900s': its folder's path has a quote or is too long for gnuplot", path);
+        return -1;
+    }
+    if (run_gnuplot(dir, name, output, err, err_len)) {
+        ck_file_writer_abort(&w);
+        return -1;
+    }
+    int png = png_state(w.tmp);
+    if (png <= 0) {
+        ck_file_writer_abort(&w);
+        if (png == 0)
+            return 0; /* the script wrote its own output */
+        snprintf(err, err_len, "gnuplot %s/%s wrote something that is not a PNG; '%.900s' was left as it was", dir,
+                 name, path);
+        return -1;
+    }
+    if (ck_file_writer_commit(&w, why, sizeof why)) {
+        snprintf(err, err_len, "figure: %s", why);
+        return -1;
+    }
+    return 0;
+}
+
 int study_run_gnuplot(const char *dir, char *err, size_t err_len)
 {
     DIR *d = opendir(dir);
@@ -515,23 +627,8 @@ int study_run_gnuplot(const char *dir, char *err, size_t err_len)
     qsort(names, k, sizeof names[0], cmp_s);
     int rc = 0;
     for (size_t i = 0; i < k; ++i) {
-        if (rc == 0 && names[i]) {
-            pid_t pid = fork();
-            if (pid == 0) {
-                if (chdir(dir) != 0)
-                    _exit(126);
-                execlp("gnuplot", "gnuplot", names[i], (char *)NULL);
-                _exit(127);
-            }
-            int status = 0;
-            if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-                snprintf(err, err_len, "gnuplot %s/%s failed%s", dir, names[i],
-                         WIFEXITED(status) && WEXITSTATUS(status) == 127
-                             ? ": gnuplot is not installed (Debian package gnuplot-nox)"
-                             : "");
-                rc = -1;
-            }
-        }
+        if (rc == 0 && names[i])
+            rc = plot_one(dir, names[i], err, err_len);
         free(names[i]);
     }
     return rc;

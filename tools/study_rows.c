@@ -1,9 +1,19 @@
-/* tools/study_rows.c: runs.csv rows (see study_rows.h). */
+/* tools/study_rows.c: runs.csv rows (see study_rows.h): writing one, and
+ * reading the file back strictly (a regular file only, lines of any
+ * length, every number checked: an error names the file, the line and the
+ * column). */
+#define _POSIX_C_SOURCE 200809L
 #include "study_rows.h"
+#include "file_io.h"
 
 #include <errno.h>
+#include <float.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void study_row_key(const study_row *r, char *out, size_t len)
 {
@@ -37,90 +47,200 @@ int study_row_write(FILE *f, const study_row *r, char *err, size_t err_len)
     return 0;
 }
 
-static int parse_u(const char *s, unsigned *out)
+/* One row's fields in column order, parsed strictly: the first bad field
+ * is named with its column and why in `why`. */
+typedef struct {
+    char **f;
+    int i;
+    int bad;
+    char why[320];
+} fields;
+
+/* The name of column i of STUDY_COLUMNS, for messages. */
+static const char *column_name(int i, char *buf, size_t len)
 {
-    char *end;
-    unsigned long v = strtoul(s, &end, 10);
-    *out = (unsigned)v;
-    return end == s || *end;
+    const char *p = STUDY_COLUMNS;
+    for (int k = 0; k < i && p; ++k) {
+        p = strchr(p, ',');
+        p = p ? p + 1 : NULL;
+    }
+    size_t n = p ? strcspn(p, ",") : 0;
+    snprintf(buf, len, "%.*s", (int)n, p ? p : "?");
+    return buf;
 }
 
-static int parse_d(const char *s, double *out)
+/* Marks the row bad: "column NAME: <message>" into c->why. */
+static void refuse(fields *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void refuse(fields *c, const char *fmt, ...)
 {
-    char *end;
-    *out = strtod(s, &end);
-    return end == s || *end;
+    char name[32];
+    c->bad = 1;
+    int k = snprintf(c->why, sizeof c->why, "column %s: ", column_name(c->i, name, sizeof name));
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->why + k, sizeof c->why - (size_t)k, fmt, ap);
+    va_end(ap);
 }
 
-static int copy(char *dst, size_t len, const char *s)
+/* The next field, NULL once a field before was bad. */
+static const char *next_field(fields *c)
 {
-    if (strlen(s) >= len || !*s)
-        return 1;
-    strcpy(dst, s);
+    return c->bad ? NULL : c->f[c->i];
+}
+
+static void text_col(fields *c, char *dst, size_t len)
+{
+    const char *s = next_field(c);
+    if (!s)
+        return;
+    if (!*s)
+        refuse(c, "empty");
+    else if (strlen(s) >= len)
+        refuse(c, "'%s' is longer than %zu characters", s, len - 1);
+    else
+        memcpy(dst, s, strlen(s) + 1);
+    c->i++;
+}
+
+static void count_col(fields *c, unsigned *dst)
+{
+    const char *s = next_field(c);
+    if (!s)
+        return;
+    uint64_t v;
+    char why[160];
+    if (ck_parse_u64(s, 0, UINT_MAX, &v, why, sizeof why))
+        refuse(c, "%s", why);
+    else
+        *dst = (unsigned)v;
+    c->i++;
+}
+
+/* A time in ms: finite and at least `lo` (0 for durations; -1 for the
+ * launch statistics, where -1 means unknown: ck_launch_stats). */
+static void time_col(fields *c, double lo, double *dst)
+{
+    const char *s = next_field(c);
+    if (!s)
+        return;
+    char why[160];
+    if (ck_parse_double(s, lo, DBL_MAX, dst, why, sizeof why))
+        refuse(c, "%s%s", why, lo < 0 ? " (-1, unknown, is the only negative value)" : "");
+    c->i++;
+}
+
+/* Splits line at its commas into f; the number of fields (at most max + 1). */
+static int split(char *line, char **f, int max)
+{
+    int n = 0;
+    for (char *p = line;;) {
+        if (n > max)
+            return n;
+        if (n < max)
+            f[n] = p;
+        n++;
+        char *comma = strchr(p, ',');
+        if (!comma)
+            return n;
+        *comma = 0;
+        p = comma + 1;
+    }
+}
+
+/* 0 if the line is a row (into r); -1 with the reason in why. */
+static int parse_line(char *line, study_row *r, char *why, size_t why_len)
+{
+    char *f[STUDY_NCOLS];
+    int n = split(line, f, STUDY_NCOLS);
+    if (n != STUDY_NCOLS) {
+        snprintf(why, why_len, "%s%d fields, want %d", n > STUDY_NCOLS ? "more than " : "",
+                 n > STUDY_NCOLS ? STUDY_NCOLS : n, STUDY_NCOLS);
+        return -1;
+    }
+    memset(r, 0, sizeof *r);
+    fields c = {.f = f, .i = 0, .bad = 0};
+    text_col(&c, r->app, sizeof r->app);
+    text_col(&c, r->input, sizeof r->input);
+    text_col(&c, r->barrier, sizeof r->barrier);
+    text_col(&c, r->mode, sizeof r->mode);
+    text_col(&c, r->cls, sizeof r->cls);
+    text_col(&c, r->groups_expr, sizeof r->groups_expr);
+    count_col(&c, &r->run);
+    count_col(&c, &r->workers);
+    count_col(&c, &r->coop_groups);
+    count_col(&c, &r->mm_groups);
+    time_col(&c, 0, &r->period_ms);
+    time_col(&c, 0, &r->target_exec_ms);
+    unsigned matmul_n = 0;
+    count_col(&c, &matmul_n);
+    if (!c.bad && matmul_n > INT_MAX) {
+        c.i--;
+        refuse(&c, "'%s' is above %d", f[c.i], INT_MAX);
+    }
+    r->matmul_n = (int)matmul_n;
+    time_col(&c, 0, &r->coop_ms);
+    time_col(&c, 0, &r->coop_wall_ms);
+    unsigned *counts[] = {&r->kills, &r->forks, &r->resizes, &r->max_active, &r->initial_groups,
+                          &r->mm_launches, &r->mm_missed, &r->mm_bad};
+    for (size_t k = 0; k < sizeof counts / sizeof *counts; ++k)
+        count_col(&c, counts[k]);
+    double *stats[] = {&r->gather_med_ms, &r->gather_mean_ms, &r->gather_max_ms,
+                       &r->exec_med_ms,   &r->exec_mean_ms,   &r->queue_med_ms};
+    for (size_t k = 0; k < sizeof stats / sizeof *stats; ++k)
+        time_col(&c, -1, stats[k]);
+    time_col(&c, 0, &r->period_med_ms);
+    time_col(&c, 0, &r->period_mean_ms);
+    text_col(&c, r->check, sizeof r->check);
+    if (!c.bad && strcmp(r->check, "PASS") && strcmp(r->check, "FAIL") && strcmp(r->check, "ERROR") &&
+        strcmp(r->check, "unchecked")) {
+        c.i--;
+        refuse(&c, "'%s' is not PASS, FAIL, ERROR or unchecked", r->check);
+    }
+    if (c.bad) {
+        snprintf(why, why_len, "%s", c.why);
+        return -1;
+    }
+    snprintf(r->message, sizeof r->message, "%s", f[32]);
     return 0;
 }
 
-/* 0 if the line parsed. */
-static int parse_line(char *line, study_row *r)
+static int add_row(study_row **rows, size_t *n, size_t *cap, const study_row *r)
 {
-    char *f[STUDY_NCOLS];
-    int n = 0;
-    for (char *p = line;;) {
-        if (n == STUDY_NCOLS)
-            return 1;
-        f[n++] = p;
-        char *c = strchr(p, ',');
-        if (!c)
-            break;
-        *c = 0;
-        p = c + 1;
+    if (*n == *cap) {
+        size_t want = *cap ? *cap * 2 : 256;
+        study_row *p = realloc(*rows, want * sizeof *p);
+        if (!p)
+            return -1;
+        *rows = p;
+        *cap = want;
     }
-    if (n != STUDY_NCOLS)
-        return 1;
-    memset(r, 0, sizeof *r);
-    unsigned u;
-    int bad = copy(r->app, sizeof r->app, f[0]) | copy(r->input, sizeof r->input, f[1]) |
-              copy(r->barrier, sizeof r->barrier, f[2]) | copy(r->mode, sizeof r->mode, f[3]) |
-              copy(r->cls, sizeof r->cls, f[4]) | copy(r->groups_expr, sizeof r->groups_expr, f[5]);
-    bad |= parse_u(f[6], &r->run) | parse_u(f[7], &r->workers) | parse_u(f[8], &r->coop_groups) |
-           parse_u(f[9], &r->mm_groups) | parse_d(f[10], &r->period_ms) | parse_d(f[11], &r->target_exec_ms);
-    bad |= parse_u(f[12], &u);
-    r->matmul_n = (int)u;
-    bad |= parse_d(f[13], &r->coop_ms) | parse_d(f[14], &r->coop_wall_ms) | parse_u(f[15], &r->kills) |
-           parse_u(f[16], &r->forks) | parse_u(f[17], &r->resizes) | parse_u(f[18], &r->max_active) |
-           parse_u(f[19], &r->initial_groups) | parse_u(f[20], &r->mm_launches) | parse_u(f[21], &r->mm_missed) |
-           parse_u(f[22], &r->mm_bad);
-    bad |= parse_d(f[23], &r->gather_med_ms) | parse_d(f[24], &r->gather_mean_ms) |
-           parse_d(f[25], &r->gather_max_ms) | parse_d(f[26], &r->exec_med_ms) | parse_d(f[27], &r->exec_mean_ms) |
-           parse_d(f[28], &r->queue_med_ms) | parse_d(f[29], &r->period_med_ms) | parse_d(f[30], &r->period_mean_ms);
-    bad |= copy(r->check, sizeof r->check, f[31]);
-    snprintf(r->message, sizeof r->message, "%s", f[32]);
-    return bad;
+    (*rows)[(*n)++] = *r;
+    return 0;
 }
 
 int study_rows_read(const char *path, study_row **rows, size_t *n, char *err, size_t err_len)
 {
     *rows = NULL;
     *n = 0;
-    FILE *f = fopen(path, "r");
+    struct stat st;
+    if (stat(path, &st) != 0 && errno == ENOENT)
+        return 0; /* no sweep there yet */
+    char why[768];
+    FILE *f = ck_file_open_read(path, 0, why, sizeof why);
     if (!f) {
-        if (errno == ENOENT)
-            return 0;
-        snprintf(err, err_len, "reading %s: %s", path, strerror(errno));
+        snprintf(err, err_len, "runs.csv: %s", why);
         return -1;
     }
-    char line[2048];
-    size_t cap = 0, lineno = 0;
+    ck_line_reader lr;
+    ck_line_reader_init(&lr, f);
+    size_t cap = 0;
     int rc = 0;
-    while (fgets(line, sizeof line, f)) {
-        ++lineno;
-        size_t len = strlen(line);
-        int complete = len > 0 && line[len - 1] == '\n';
-        if (complete)
-            line[--len] = 0;
-        if (lineno == 1) {
-            if (strcmp(line, STUDY_COLUMNS)) {
-                snprintf(err, err_len, "%s: the header is not ckstudy's runs.csv columns", path);
+    ssize_t len;
+    while ((len = ck_line_next(&lr)) >= 0) {
+        if (lr.lineno == 1) {
+            if (strcmp(lr.line, STUDY_COLUMNS)) {
+                snprintf(err, err_len, "%s:1: the header is not ckstudy's runs.csv columns (is this a runs.csv "
+                                       "ckstudy wrote?)", path);
                 rc = -1;
                 break;
             }
@@ -128,27 +248,28 @@ int study_rows_read(const char *path, study_row **rows, size_t *n, char *err, si
         }
         if (len == 0)
             continue;
+        /* A last line without its newline was torn by an interruption. */
+        int torn = feof(f) != 0;
         study_row r;
-        if (parse_line(line, &r)) {
-            int last = fgetc(f) == EOF;
-            if (last && !complete)
-                break; /* torn by an interruption: dropped (the run is redone) */
-            snprintf(err, err_len, "%s:%zu: malformed row", path, lineno);
+        if (parse_line(lr.line, &r, why, sizeof why)) {
+            if (torn)
+                break; /* dropped: the run is redone */
+            snprintf(err, err_len, "%s:%zu: %s; fix or delete that row (ckstudy --resume redoes deleted runs)", path,
+                     lr.lineno, why);
             rc = -1;
             break;
         }
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 256;
-            study_row *p = realloc(*rows, cap * sizeof *p);
-            if (!p) {
-                snprintf(err, err_len, "out of host memory reading %s", path);
-                rc = -1;
-                break;
-            }
-            *rows = p;
+        if (add_row(rows, n, &cap, &r)) {
+            snprintf(err, err_len, "out of host memory reading %s", path);
+            rc = -1;
+            break;
         }
-        (*rows)[(*n)++] = r;
     }
+    if (!rc && lr.error) {
+        snprintf(err, err_len, "reading %s failed at line %zu: %s", path, lr.lineno + 1, strerror(errno));
+        rc = -1;
+    }
+    ck_line_reader_free(&lr);
     fclose(f);
     if (rc) {
         free(*rows);

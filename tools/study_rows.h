@@ -40,8 +40,13 @@ void study_row_key(const study_row *r, char *out, size_t len);
 /* Appends one CSV line and flushes it. */
 int study_row_write(FILE *f, const study_row *r, char *err, size_t err_len);
 /* Reads runs.csv: *rows (malloc'd, *n of them); a missing file gives 0
- * rows. A header that is not STUDY_COLUMNS or a malformed line other than a
- * torn last one is an error (line number in err). */
+ * rows; a FIFO, a device or a folder is refused without blocking. Lines may
+ * be of any length. Every field is checked: counts are whole numbers
+ * 0..2^32-1, times finite and at least 0 (the launch statistics gather_*,
+ * exec_*, queue_med_ms at least -1, which ck_launch_stats uses for
+ * unknown), check one of PASS, FAIL, ERROR, unchecked. A header that is not
+ * STUDY_COLUMNS or a malformed line other than a torn last one (no newline)
+ * is an error naming the file, the line and the column. */
 int study_rows_read(const char *path, study_row **rows, size_t *n, char *err, size_t err_len);
 
 #endif

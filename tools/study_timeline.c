@@ -1,29 +1,59 @@
 /* tools/study_timeline.c: ckstudy's timeline of one run (see
- * study_timeline.h). */
+ * study_timeline.h), its three files written whole or not at all. */
 #include "study_timeline.h"
+#include "file_io.h"
 
 #include <stdio.h>
+
+/* The three files, each written through a temporary file and a rename
+ * (file_io.h). The reason of a failure goes to stderr as one line; the
+ * caller then counts the failure. */
+enum { TL_JSON, TL_DAT, TL_GP, TL_FILES };
+static const char *const tl_ext[TL_FILES] = {"json", "dat", "gp"};
+
+static int open_files(const char *dir, const char *app, ck_file_writer *w)
+{
+    char path[4096], why[1024];
+    for (int k = 0; k < TL_FILES; ++k) {
+        snprintf(path, sizeof path, "%s/timeline_%s.%s", dir, app, tl_ext[k]);
+        if (ck_file_writer_open(&w[k], path, 0, why, sizeof why)) {
+            fprintf(stderr, "ckstudy: timeline: %s\n", why);
+            for (int i = 0; i < k; ++i)
+                ck_file_writer_abort(&w[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Commits the .dat and .gp files before the .json: the JSON marks the
+ * timeline as done for --resume, so it comes last. */
+static int commit_files(ck_file_writer *w)
+{
+    static const int order[TL_FILES] = {TL_DAT, TL_GP, TL_JSON};
+    char why[1024];
+    int bad = 0;
+    for (int i = 0; i < TL_FILES; ++i) {
+        if (bad) {
+            ck_file_writer_abort(&w[order[i]]);
+            continue;
+        }
+        if (ck_file_writer_commit(&w[order[i]], why, sizeof why)) {
+            fprintf(stderr, "ckstudy: timeline: %s\n", why);
+            bad = 1;
+        }
+    }
+    return bad ? -1 : 0;
+}
 
 int study_write_timeline(const char *dir, const char *app, const char *input, const char *desc,
                          const app_multitask_result *r, const ck_trace_sample *tr, size_t nt, size_t dropped)
 {
-    char path[4096];
     double t0 = r->coop_send_ms;
-    snprintf(path, sizeof path, "%s/timeline_%s.json", dir, app);
-    FILE *j = fopen(path, "w");
-    snprintf(path, sizeof path, "%s/timeline_%s.dat", dir, app);
-    FILE *d = fopen(path, "w");
-    snprintf(path, sizeof path, "%s/timeline_%s.gp", dir, app);
-    FILE *g = fopen(path, "w");
-    if (!j || !d || !g) {
-        if (j)
-            fclose(j);
-        if (d)
-            fclose(d);
-        if (g)
-            fclose(g);
+    ck_file_writer w[TL_FILES];
+    if (open_files(dir, app, w))
         return -1;
-    }
+    FILE *j = w[TL_JSON].f, *d = w[TL_DAT].f, *g = w[TL_GP].f;
     fprintf(j, "{\"displayTimeUnit\": \"ms\",\n \"otherData\": {\"app\": \"%s\", \"input\": \"%s\", \"run\": \"%s\", "
                "\"time_zero\": \"the cooperative launch was sent\", \"trace_samples\": %zu, \"trace_dropped\": %zu, "
                "\"resolution\": \"the host progress thread's poll interval\"},\n \"traceEvents\": [\n",
@@ -63,8 +93,9 @@ int study_write_timeline(const char *dir, const char *app, const char *input, co
         top = tr[i].active > top ? tr[i].active : top;
     fprintf(g, "# Timeline of one run (the paper's Figure 1's shape): %s %s, %s.\n"
                "# Top: active groups M of the cooperative kernel (sampled by the host progress thread);\n"
-               "# bottom: each matmul launch's gather (red) and execution (blue). Re-plot: gnuplot %s\n"
-               "set terminal png size 1200,600\nset output 'timeline_%s.png'\nset multiplot layout 2,1\n"
+               "# bottom: each matmul launch's gather (red) and execution (blue). Re-plot: gnuplot timeline_%s.gp\n"
+               "set terminal png size 1200,600\nset output (exists('ck_output') ? ck_output : 'timeline_%s.png')\n"
+               "set multiplot layout 2,1\n"
                "set xlabel 'ms since the cooperative launch was sent'\nset xrange [0:%.3f]\n"
                "set ylabel 'active groups M'\nset yrange [0:%u]\nset title '%s %s: %s'\n"
                "plot 'timeline_%s.dat' index 0 using 1:2 with steps lw 2 title 'M'\n"
@@ -72,12 +103,8 @@ int study_write_timeline(const char *dir, const char *app, const char *input, co
                "plot 'timeline_%s.dat' index 1 using 2:1:($3-$2):(0) with vectors nohead lw 6 lc rgb 'red' "
                "title 'gather', '' index 1 using 3:1:($4-$3):(0) with vectors nohead lw 6 lc rgb 'blue' "
                "title 'execution'\nunset multiplot\n",
-            app, input, desc, path, app, r->coop_wall_ms > 0 ? r->coop_wall_ms : 1, top + 1, app, input,
+            app, input, desc, app, app, r->coop_wall_ms > 0 ? r->coop_wall_ms : 1, top + 1, app, input,
             desc, app, r->mm_launches ? r->mm_launches : 1, app);
-    int bad = ferror(j) || ferror(d) || ferror(g);
-    bad |= fclose(j) != 0;
-    bad |= fclose(d) != 0;
-    bad |= fclose(g) != 0;
-    return bad ? -1 : 0;
+    return commit_files(w);
 }
 

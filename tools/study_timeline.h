@@ -13,7 +13,9 @@
 #include "ck.h"
 #include "multitask.h"
 
-/* Writes the three files into dir. -1 if one cannot be written. */
+/* Writes the three files into dir, each whole or not at all (a temporary
+ * file and a rename), the JSON last. -1 if one cannot be written; the
+ * reason is then on stderr, in one line. */
 int study_write_timeline(const char *dir, const char *app, const char *input, const char *desc,
                          const app_multitask_result *r, const ck_trace_sample *tr, size_t nt, size_t dropped);
 

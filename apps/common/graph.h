@@ -89,11 +89,13 @@ const char *app_graph_format_name(app_graph_format f);
 int app_graph_format_parse(const char *name, app_graph_format *f);
 
 /* Text edge list: one edge "u v [w]" per line (0-based ids below 2^30);
- * lines starting with '#' or '%' and blank lines are comments. When every
- * edge line has a third column that is an integer 1..2^31-1 the list is
- * weighted with it; otherwise extra columns are ignored. n = largest id + 1
- * (isolated nodes after the largest id are not representable). Errors: no
- * edges, a bad id, more nodes than the file's size backs. */
+ * lines starting with '#' or '%' and blank lines are comments. A third
+ * column is the edge's weight and must be an integer 1..2^31-1 (columns
+ * after it are ignored); the list is weighted when every edge line has one.
+ * n = largest id + 1 (isolated nodes after the largest id are not
+ * representable). Errors: no edges, a bad id, a third column that is not
+ * such a weight ("-5", "nan", "7.5": the message quotes it and names the
+ * line), more nodes than the file's size backs. */
 int app_read_edge_list(const char *path, app_edges *out, char *err, size_t err_len);
 /* DIMACS shortest-path format (.gr text): "c ..." comments, one "p sp N M"
  * header, then "a U V W" arcs with 1-based ids and weights 1..2^31-1 (kept:
@@ -130,8 +132,11 @@ int app_csr_is_symmetric(const app_csr *g);
  * weights (1 when unweighted); METIS with edge weights when weighted (g must
  * be symmetric, m/2 edges); Matrix Market integer or pattern, symmetric
  * (lower triangle) when g is symmetric, else general; Galois binary version
- * 1 (edge data 4 bytes when weighted, else 0); edge list "u v [w]". Errors:
- * cannot create or write the file (a partial file is removed), METIS of a
+ * 1 (edge data 4 bytes when weighted, else 0); edge list "u v [w]". The
+ * file is written whole or not at all (a temporary file beside it, then a
+ * rename): a failed write leaves what was there. Errors: a path that is
+ * not a regular file (a FIFO, a device, a directory: refused before
+ * anything is opened), cannot create or write the file, METIS of a
  * non-symmetric g. */
 int app_write_graph(const char *path, app_graph_format fmt, const app_csr *g, char *err, size_t err_len);
 

@@ -1,6 +1,7 @@
 /* apps/common/graph_read.c: picks a graph file's format from its name (and
  * for .gr from its first bytes) and calls that reader (see graph.h:
  * app_graph_format_of, app_read_graph). */
+#include "file_io.h"
 #include "graph.h"
 #include "graph_text.h"
 
@@ -43,10 +44,12 @@ int app_graph_format_parse(const char *name, app_graph_format *f)
 }
 
 /* A .gr file is Galois binary when it starts with the 8-byte little-endian
- * version 1 (or 2, which the Galois reader then refuses by name). */
+ * version 1 (or 2, which the Galois reader then refuses by name). A path
+ * that is no regular file is not opened here: the DIMACS reader refuses it
+ * with the reason. */
 static int looks_galois(const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = ck_file_open_read(path, 1, NULL, 0);
     if (!f)
         return 0;
     unsigned char b[8];

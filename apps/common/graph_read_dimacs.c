@@ -57,23 +57,31 @@ int app_read_dimacs(const char *path, app_edges *out, char *err, size_t err_len)
                 break;
             }
             ++p;
-            uint64_t u, v, w;
+            uint64_t u, v;
+            int32_t w;
             int ru = app_parse_uint(&p, n, &u);
             int rv = ru ? ru : app_parse_uint(&p, n, &v);
             if (ru || rv || u < 1 || v < 1) {
                 rc = app_text_fail(&t, "expected 'a U V W' with ids 1..%llu", (unsigned long long)n);
                 break;
             }
-            int rw = app_parse_uint(&p, INT32_MAX, &w);
-            if (rw || w < 1 || !app_is_blank(p)) {
+            if (app_is_blank(p)) {
                 rc = app_text_fail(&t, "expected 'a U V W' with a weight 1..%d", INT32_MAX);
+                break;
+            }
+            if (app_text_weight(&t, &p, "arc weight", "", &w)) {
+                rc = -1;
+                break;
+            }
+            if (!app_is_blank(p)) {
+                rc = app_text_fail(&t, "unexpected text after 'a U V W'");
                 break;
             }
             if (out->m == m) {
                 rc = app_text_fail(&t, "more arcs than the header's %llu", (unsigned long long)m);
                 break;
             }
-            if (app_edges_push_w(out, (int32_t)(u - 1), (int32_t)(v - 1), (int32_t)w)) {
+            if (app_edges_push_w(out, (int32_t)(u - 1), (int32_t)(v - 1), w)) {
                 rc = app_text_fail(&t, "out of memory after %zu arcs", out->m);
                 break;
             }

@@ -19,7 +19,8 @@ int app_read_edge_list(const char *path, app_edges *out, char *err, size_t err_l
         const char *p = app_skip_blanks(t.line);
         if (*p == '#' || *p == '%' || *p == 0)
             continue;
-        uint64_t u, v, w = 0;
+        uint64_t u, v;
+        int32_t w = 0;
         int ru = app_parse_uint(&p, APP_MAX_NODES - 1, &u);
         int rv = ru ? ru : app_parse_uint(&p, APP_MAX_NODES - 1, &v);
         if (ru == -2 || rv == -2) {
@@ -30,15 +31,20 @@ int app_read_edge_list(const char *path, app_edges *out, char *err, size_t err_l
             rc = app_text_fail(&t, "expected 'u v [w]' with node ids 0..2^30-1");
             break;
         }
-        /* A third column that is a positive integer is a weight candidate. */
-        const char *q = p;
-        int has_w = app_parse_uint(&q, INT32_MAX, &w) == 0 && w >= 1;
+        /* A third column is the weight, and must be one; columns after it
+         * (a timestamp, say) are ignored. */
+        int has_w = !app_is_blank(p);
+        if (has_w && app_text_weight(&t, &p, "weight (the third column)",
+                                     "; an edge list's lines are 'u v' or 'u v w'", &w)) {
+            rc = -1;
+            break;
+        }
         if (all_weighted && !has_w && out->w) {
             free(out->w); /* one line without a weight: the list is unweighted */
             out->w = NULL;
         }
         all_weighted &= has_w;
-        int pushed = all_weighted ? app_edges_push_w(out, (int32_t)u, (int32_t)v, (int32_t)w)
+        int pushed = all_weighted ? app_edges_push_w(out, (int32_t)u, (int32_t)v, w)
                                   : app_edges_push(out, (int32_t)u, (int32_t)v);
         if (pushed) {
             rc = app_graph_fail(err, err_len, "%s:%ld: out of memory after %zu edges", path, t.lineno, out->m);

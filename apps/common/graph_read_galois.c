@@ -4,6 +4,7 @@
  *   u64 out-index per node (the END of its edges), u32 destination per edge
  *   (4 bytes of padding when the edge count is odd), edge data per edge. */
 #define _POSIX_C_SOURCE 200809L
+#include "file_io.h"
 #include "graph.h"
 #include "graph_text.h"
 
@@ -30,13 +31,15 @@ static uint32_t le32(const unsigned char *b)
 int app_read_galois(const char *path, app_edges *out, char *err, size_t err_len)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
+    char reason[768];
+    FILE *f = ck_file_open_read(path, 1, reason, sizeof reason);
     if (!f)
-        return app_graph_fail(err, err_len, "cannot open Galois graph '%s': %s", path, strerror(errno));
+        return app_graph_fail(err, err_len, "Galois graph: %s", reason);
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fileno(f), &st) != 0) {
+        int e = errno;
         fclose(f);
-        return app_graph_fail(err, err_len, "%s: not a regular file (Galois graph)", path);
+        return app_graph_fail(err, err_len, "Galois graph: cannot examine '%s': %s", path, strerror(e));
     }
     uint64_t size = (uint64_t)st.st_size;
     unsigned char hdr[32];

@@ -92,15 +92,21 @@ int app_read_metis(const char *path, app_edges *out, char *err, size_t err_len)
                 break;
             }
         while (!rc && !app_is_blank(p)) {
-            uint64_t v, w = 1;
+            uint64_t v;
+            int32_t w = 1;
             int r = app_parse_uint(&p, n, &v);
             if (r || v < 1) {
                 rc = app_text_fail(&t, "neighbour must be 1..%llu", (unsigned long long)n);
                 break;
             }
-            if (has_ewgt && (app_parse_uint(&p, INT32_MAX, &w) || w < 1)) {
+            if (has_ewgt && app_is_blank(p)) {
                 rc = app_text_fail(&t, "expected an edge weight 1..%d after neighbour %llu", INT32_MAX,
                                    (unsigned long long)v);
+                break;
+            }
+            if (has_ewgt && app_text_weight(&t, &p, "edge weight", " (fmt xx1: each neighbour is followed by its "
+                                            "edge weight)", &w)) {
+                rc = -1;
                 break;
             }
             if (out->m == 2 * m) {
@@ -108,7 +114,7 @@ int app_read_metis(const char *path, app_edges *out, char *err, size_t err_len)
                                    (unsigned long long)m);
                 break;
             }
-            if ((has_ewgt ? app_edges_push_w(out, (int32_t)u, (int32_t)(v - 1), (int32_t)w)
+            if ((has_ewgt ? app_edges_push_w(out, (int32_t)u, (int32_t)(v - 1), w)
                           : app_edges_push(out, (int32_t)u, (int32_t)(v - 1)))) {
                 rc = app_text_fail(&t, "out of memory");
                 break;

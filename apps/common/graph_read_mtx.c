@@ -1,8 +1,10 @@
 /* apps/common/graph_read_mtx.c: the Matrix Market (.mtx) reader (see
  * graph.h: app_read_mtx). */
+#include "file_io.h"
 #include "graph.h"
 #include "graph_text.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,23 +24,29 @@ static const char *word(const char *p, char *w, size_t len)
     return p;
 }
 
-/* A value as a weight: positive values rounded (at least 1), non-positive
- * ones 1. -1 when it is not a finite number or rounds above 2^31-1. */
-static int value_weight(const char **p, int integer, int32_t *w)
+/* The value word at *p as a weight: positive values rounded (at least 1),
+ * non-positive ones 1. The whole word must be one number: an integer for
+ * the integer field (no overflow), a finite real for the real field; the
+ * weight must stay below 2^31. -1 (t's message set, quoting the word)
+ * otherwise. */
+static int value_weight(app_text *t, const char **p, int integer, int32_t *w)
 {
-    const char *s = app_skip_blanks(*p);
-    char *end;
-    double v = integer ? (double)strtoll(s, &end, 10) : strtod(s, &end);
-    if (end == s || (*end && *end != ' ' && *end != '\t') || !isfinite(v))
-        return -1;
-    *p = end;
-    if (v <= 0) {
-        *w = 1;
-        return 0;
+    char text[64];
+    const char *after = app_text_word(*p, text, sizeof text);
+    double v = 0;
+    int bad;
+    if (integer) {
+        int64_t i = 0;
+        bad = ck_parse_i64(text, INT64_MIN, INT64_MAX, &i, NULL, 0);
+        v = (double)i;
+    } else {
+        bad = ck_parse_double(text, -DBL_MAX, DBL_MAX, &v, NULL, 0);
     }
-    double r = floor(v + 0.5);
-    if (r > INT32_MAX)
-        return -1;
+    double r = v <= 0 ? 1 : floor(v + 0.5);
+    if (!text[0] || bad || r > INT32_MAX)
+        return app_text_fail(t, "expected a finite %s value below 2^31 after 'i j'%s%s%s",
+                             integer ? "integer" : "real", text[0] ? ", not '" : "", text, text[0] ? "'" : "");
+    *p = after;
     *w = r < 1 ? 1 : (int32_t)r;
     return 0;
 }
@@ -128,8 +136,8 @@ int app_read_mtx(const char *path, app_edges *out, char *err, size_t err_len)
                                (unsigned long long)rows);
             break;
         }
-        if (!pattern && value_weight(&p, integer, &wt)) {
-            rc = app_text_fail(&t, "expected a finite %s value below 2^31 after 'i j'", integer ? "integer" : "real");
+        if (!pattern && value_weight(&t, &p, integer, &wt)) {
+            rc = -1;
             break;
         }
         if (!app_is_blank(p)) {

@@ -1,5 +1,6 @@
 /* apps/common/graph_text.c: the helpers the graph readers share (see
- * graph_text.h): error messages, line-by-line reading, number parsing. */
+ * graph_text.h): error messages, opening and line-by-line reading, number
+ * parsing. */
 #define _POSIX_C_SOURCE 200809L
 #include "graph_text.h"
 
@@ -34,14 +35,16 @@ int app_text_open(app_text *t, const char *path, const char *what, char *err, si
     t->path = path;
     t->err = err;
     t->err_len = err_len;
-    t->f = fopen(path, "r");
+    char why[768];
+    t->f = ck_file_open_read(path, 0, why, sizeof why);
     if (!t->f)
-        return app_graph_fail(err, err_len, "cannot open %s '%s': %s", what, path, strerror(errno));
+        return app_graph_fail(err, err_len, "%s: %s", what, why);
     struct stat st;
-    if (fstat(fileno(t->f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fileno(t->f), &st) != 0) {
+        int e = errno;
         fclose(t->f);
         t->f = NULL;
-        return app_graph_fail(err, err_len, "%s: not a regular file (%s)", path, what);
+        return app_graph_fail(err, err_len, "%s: cannot examine '%s': %s", what, path, strerror(e));
     }
     t->size = (uint64_t)st.st_size;
     if (t->size == 0) {
@@ -49,26 +52,25 @@ int app_text_open(app_text *t, const char *path, const char *what, char *err, si
         t->f = NULL;
         return app_graph_fail(err, err_len, "%s: empty file (expected a %s)", path, what);
     }
+    ck_line_reader_init(&t->lines, t->f);
     return 0;
 }
 
 int app_text_next(app_text *t)
 {
     errno = 0;
-    ssize_t got = getline(&t->line, &t->cap, t->f);
+    ssize_t got = ck_line_next(&t->lines);
     if (got < 0) {
-        if (ferror(t->f))
+        if (t->lines.error)
             return app_graph_fail(t->err, t->err_len, "%s:%ld: read error: %s", t->path, t->lineno + 1,
                                   strerror(errno ? errno : EIO));
         return 0;
     }
-    t->lineno++;
-    size_t len = (size_t)got;
-    if (strlen(t->line) != len)
+    t->line = t->lines.line;
+    t->lineno = (long)t->lines.lineno;
+    t->len = (size_t)got;
+    if (strlen(t->line) != t->len)
         return app_text_fail(t, "NUL byte in the line (a binary file?)");
-    while (len && (t->line[len - 1] == '\n' || t->line[len - 1] == '\r'))
-        t->line[--len] = 0;
-    t->len = len;
     return 1;
 }
 
@@ -76,10 +78,9 @@ void app_text_close(app_text *t)
 {
     if (t->f)
         fclose(t->f);
-    free(t->line);
+    ck_line_reader_free(&t->lines);
     t->f = NULL;
     t->line = NULL;
-    t->cap = 0;
 }
 
 int app_text_fail(app_text *t, const char *fmt, ...)
@@ -122,6 +123,36 @@ int app_parse_uint(const char **p, uint64_t max, uint64_t *out)
         return -2;
     *p = s;
     *out = v;
+    return 0;
+}
+
+const char *app_text_word(const char *p, char *buf, size_t len)
+{
+    p = app_skip_blanks(p);
+    size_t k = 0;
+    int cut = 0;
+    for (; *p && *p != ' ' && *p != '\t'; ++p) {
+        if (k + 1 < len)
+            buf[k++] = *p;
+        else
+            cut = 1;
+    }
+    buf[k] = 0;
+    if (cut)
+        memcpy(buf + len - 4, "...", 4);
+    return p;
+}
+
+int app_text_weight(app_text *t, const char **p, const char *what, const char *hint, int32_t *w)
+{
+    char word[64];
+    const char *after = app_text_word(*p, word, sizeof word);
+    const char *q = word;
+    uint64_t v;
+    if (app_parse_uint(&q, INT32_MAX, &v) != 0 || *q || v < 1)
+        return app_text_fail(t, "%s '%s' is not an integer 1..%d%s", what, word, INT32_MAX, hint);
+    *p = after;
+    *w = (int32_t)v;
     return 0;
 }
 

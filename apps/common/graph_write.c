@@ -1,9 +1,14 @@
 /* apps/common/graph_write.c: writes a CSR graph as a DIMACS, METIS, Matrix
- * Market, Galois binary or edge-list file (see graph.h: app_write_graph). */
+ * Market, Galois binary or edge-list file (see graph.h: app_write_graph),
+ * through a temporary file and a rename (file_io.h): a FIFO, a folder or a
+ * device is refused before anything is opened, and a write that fails
+ * leaves what was at the path as it was. */
+#include "file_io.h"
 #include "graph.h"
 #include "graph_text.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,81 +41,110 @@ int app_csr_is_symmetric(const app_csr *g)
     return 1;
 }
 
-static int put64(FILE *f, uint64_t v)
+/* Every write below goes through these, which keep the errno of the first
+ * one that failed (stdio keeps only that an error happened). */
+typedef struct {
+    FILE *f;
+    int bad, error;
+} out_file;
+
+static void note(out_file *o, int failed)
+{
+    if (failed && !o->bad) {
+        o->bad = 1;
+        o->error = errno ? errno : EIO;
+    }
+}
+
+static void put64(out_file *o, uint64_t v)
 {
     unsigned char b[8];
     for (int i = 0; i < 8; ++i)
         b[i] = (unsigned char)(v >> (8 * i));
-    return fwrite(b, 1, 8, f) == 8 ? 0 : -1;
+    errno = 0;
+    note(o, fwrite(b, 1, 8, o->f) != 8);
 }
 
-static int put32(FILE *f, uint32_t v)
+static void put32(out_file *o, uint32_t v)
 {
     unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
                           (unsigned char)(v >> 24)};
-    return fwrite(b, 1, 4, f) == 4 ? 0 : -1;
+    errno = 0;
+    note(o, fwrite(b, 1, 4, o->f) != 4);
 }
 
-static int write_galois(FILE *f, const app_csr *g)
+static void print(out_file *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void print(out_file *o, const char *fmt, ...)
 {
-    int bad = put64(f, 1) | put64(f, g->w ? 4 : 0) | put64(f, (uint64_t)g->n) | put64(f, (uint64_t)g->m);
-    for (int32_t v = 0; v < g->n && !bad; ++v)
-        bad |= put64(f, (uint64_t)g->row[v + 1]);
-    for (int32_t k = 0; k < g->m && !bad; ++k)
-        bad |= put32(f, (uint32_t)g->col[k]);
+    va_list ap;
+    va_start(ap, fmt);
+    errno = 0;
+    note(o, vfprintf(o->f, fmt, ap) < 0);
+    va_end(ap);
+}
+
+static void write_galois(out_file *o, const app_csr *g)
+{
+    put64(o, 1);
+    put64(o, g->w ? 4 : 0);
+    put64(o, (uint64_t)g->n);
+    put64(o, (uint64_t)g->m);
+    for (int32_t v = 0; v < g->n && !o->bad; ++v)
+        put64(o, (uint64_t)g->row[v + 1]);
+    for (int32_t k = 0; k < g->m && !o->bad; ++k)
+        put32(o, (uint32_t)g->col[k]);
     if (g->m % 2)
-        bad |= put32(f, 0);
-    for (int32_t k = 0; g->w && k < g->m && !bad; ++k)
-        bad |= put32(f, (uint32_t)g->w[k]);
-    return bad;
+        put32(o, 0);
+    for (int32_t k = 0; g->w && k < g->m && !o->bad; ++k)
+        put32(o, (uint32_t)g->w[k]);
 }
 
-static int write_text(FILE *f, app_graph_format fmt, const app_csr *g, int symmetric)
+static void write_text(out_file *o, app_graph_format fmt, const app_csr *g, int symmetric)
 {
-    int bad = 0;
     switch (fmt) {
     case APP_FMT_DIMACS:
-        bad |= fprintf(f, "c written by coopkernels\np sp %d %d\n", g->n, g->m) < 0;
-        for (int32_t u = 0; u < g->n && !bad; ++u)
-            for (int32_t k = g->row[u]; k < g->row[u + 1] && !bad; ++k)
-                bad |= fprintf(f, "a %d %d %d\n", u + 1, g->col[k] + 1, weight(g, k)) < 0;
+        print(o, "c written by coopkernels\np sp %d %d\n", g->n, g->m);
+        for (int32_t u = 0; u < g->n && !o->bad; ++u)
+            for (int32_t k = g->row[u]; k < g->row[u + 1] && !o->bad; ++k)
+                print(o, "a %d %d %d\n", u + 1, g->col[k] + 1, weight(g, k));
         break;
     case APP_FMT_METIS:
-        bad |= fprintf(f, "%% written by coopkernels\n%d %d%s\n", g->n, g->m / 2, g->w ? " 1" : "") < 0;
-        for (int32_t u = 0; u < g->n && !bad; ++u) {
-            for (int32_t k = g->row[u]; k < g->row[u + 1] && !bad; ++k) {
-                bad |= fprintf(f, k > g->row[u] ? " %d" : "%d", g->col[k] + 1) < 0;
+        print(o, "%% written by coopkernels\n%d %d%s\n", g->n, g->m / 2, g->w ? " 1" : "");
+        for (int32_t u = 0; u < g->n && !o->bad; ++u) {
+            for (int32_t k = g->row[u]; k < g->row[u + 1] && !o->bad; ++k) {
+                print(o, k > g->row[u] ? " %d" : "%d", g->col[k] + 1);
                 if (g->w)
-                    bad |= fprintf(f, " %d", g->w[k]) < 0;
+                    print(o, " %d", g->w[k]);
             }
-            bad |= fputc('\n', f) == EOF;
+            print(o, "\n");
         }
         break;
     case APP_FMT_MTX: {
         int32_t entries = symmetric ? g->m / 2 : g->m;
-        bad |= fprintf(f, "%%%%MatrixMarket matrix coordinate %s %s\n%% written by coopkernels\n%d %d %d\n",
-                       g->w ? "integer" : "pattern", symmetric ? "symmetric" : "general", g->n, g->n, entries) < 0;
-        for (int32_t u = 0; u < g->n && !bad; ++u)
-            for (int32_t k = g->row[u]; k < g->row[u + 1] && !bad; ++k) {
+        print(o, "%%%%MatrixMarket matrix coordinate %s %s\n%% written by coopkernels\n%d %d %d\n",
+              g->w ? "integer" : "pattern", symmetric ? "symmetric" : "general", g->n, g->n, entries);
+        for (int32_t u = 0; u < g->n && !o->bad; ++u)
+            for (int32_t k = g->row[u]; k < g->row[u + 1] && !o->bad; ++k) {
                 if (symmetric && g->col[k] > u)
                     continue; /* the lower triangle only */
                 if (g->w)
-                    bad |= fprintf(f, "%d %d %d\n", u + 1, g->col[k] + 1, g->w[k]) < 0;
+                    print(o, "%d %d %d\n", u + 1, g->col[k] + 1, g->w[k]);
                 else
-                    bad |= fprintf(f, "%d %d\n", u + 1, g->col[k] + 1) < 0;
+                    print(o, "%d %d\n", u + 1, g->col[k] + 1);
             }
         break;
     }
     default:
-        bad |= fprintf(f, "# written by coopkernels: %d nodes, %d edges (u v%s), 0-based\n", g->n, g->m,
-                       g->w ? " w" : "") < 0;
-        for (int32_t u = 0; u < g->n && !bad; ++u)
-            for (int32_t k = g->row[u]; k < g->row[u + 1] && !bad; ++k)
-                bad |= (g->w ? fprintf(f, "%d %d %d\n", u, g->col[k], g->w[k]) : fprintf(f, "%d %d\n", u, g->col[k])) <
-                       0;
+        print(o, "# written by coopkernels: %d nodes, %d edges (u v%s), 0-based\n", g->n, g->m, g->w ? " w" : "");
+        for (int32_t u = 0; u < g->n && !o->bad; ++u)
+            for (int32_t k = g->row[u]; k < g->row[u + 1] && !o->bad; ++k) {
+                if (g->w)
+                    print(o, "%d %d %d\n", u, g->col[k], g->w[k]);
+                else
+                    print(o, "%d %d\n", u, g->col[k]);
+            }
         break;
     }
-    return bad;
 }
 
 int app_write_graph(const char *path, app_graph_format fmt, const app_csr *g, char *err, size_t err_len)
@@ -121,18 +155,21 @@ int app_write_graph(const char *path, app_graph_format fmt, const app_csr *g, ch
     if (fmt == APP_FMT_METIS && !symmetric)
         return app_graph_fail(err, err_len, "%s: METIS needs a symmetric graph (every edge with its reverse, of the "
                               "same weight)", path);
-    FILE *f = fopen(path, fmt == APP_FMT_GALOIS ? "wb" : "w");
-    if (!f)
-        return app_graph_fail(err, err_len, "cannot write '%s': %s", path, strerror(errno));
-    int bad = fmt == APP_FMT_GALOIS ? write_galois(f, g) : write_text(f, fmt, g, symmetric);
-    int saved = errno;
-    if (fclose(f) != 0 && !bad) {
-        bad = 1;
-        saved = errno;
+    char why[768];
+    ck_file_writer w;
+    if (ck_file_writer_open(&w, path, fmt == APP_FMT_GALOIS, why, sizeof why))
+        return app_graph_fail(err, err_len, "graph file: %s", why);
+    out_file o = {.f = w.f, .bad = 0, .error = 0};
+    if (fmt == APP_FMT_GALOIS)
+        write_galois(&o, g);
+    else
+        write_text(&o, fmt, g, symmetric);
+    if (o.bad) {
+        ck_file_writer_abort(&w);
+        return app_graph_fail(err, err_len, "graph file: writing '%s' failed: %s; the file was left as it was", path,
+                              strerror(o.error));
     }
-    if (bad) {
-        remove(path);
-        return app_graph_fail(err, err_len, "cannot write '%s': %s", path, strerror(saved ? saved : EIO));
-    }
+    if (ck_file_writer_commit(&w, why, sizeof why))
+        return app_graph_fail(err, err_len, "graph file: %s", why);
     return 0;
 }

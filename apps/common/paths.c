@@ -1,6 +1,7 @@
 /* apps/common/paths.c: run-time location of kernel files and whole-file
  * reading (see paths.h). */
 #include "paths.h"
+#include "file_io.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -126,10 +127,13 @@ char *app_kernel_path(const char *rel, char *buf, size_t len)
 
 char *app_read_file(const char *path, char *err, size_t err_len)
 {
-    FILE *f = fopen(path, "rb");
+    /* Only a regular file: a FIFO or a device at a kernel's path is refused
+     * at once instead of blocking or reading forever. */
+    char why[768];
+    FILE *f = ck_file_open_read(path, 1, why, sizeof why);
     if (!f) {
-        snprintf(err, err_len, "cannot open '%s': %s (set the kernel directory with --kernels DIR or CK_APPS_KERNELS)",
-                 path, strerror(errno));
+        snprintf(err, err_len, "kernel file: %s (set the kernel directory with --kernels DIR or CK_APPS_KERNELS)",
+                 why);
         return NULL;
     }
     size_t cap = 1 << 16, len = 0;

@@ -176,7 +176,7 @@ static void test_rmat_csr_invariants(void **state)
 
 static void test_edge_list_reader(void **state)
 {
-    const char *p = write_file("g.txt", "# a comment\n% another\n\n0 1\n1 2 7.5\n  2 0\n5 3\n");
+    const char *p = write_file("g.txt", "# a comment\n% another\n\n0 1\n1 2 7\n  2 0\n5 3\n");
     app_edges e;
     char err[256];
     assert_int_equal(app_read_edge_list(p, &e, err, sizeof err), 0);
@@ -193,6 +193,10 @@ static void test_edge_list_reader(void **state)
     p = write_file("bad.txt", "0 1\n1 x\n");
     assert_int_equal(app_read_edge_list(p, &e, err, sizeof err), -1);
     assert_non_null(strstr(err, ":2:"));
+    /* A third column is a weight or an error: a real number is not dropped in silence. */
+    p = write_file("real.txt", "0 1\n1 2 7.5\n");
+    assert_int_equal(app_read_edge_list(p, &e, err, sizeof err), -1);
+    assert_non_null(strstr(err, ":2: weight (the third column) '7.5'"));
     p = write_file("neg.txt", "0 -1\n");
     assert_int_equal(app_read_edge_list(p, &e, err, sizeof err), -1);
     p = write_file("empty.txt", "# nothing\n");

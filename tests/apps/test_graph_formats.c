@@ -3,12 +3,20 @@
  * hand-written good files; malformed files of every kind (empty, truncated,
  * counts that lie, ids out of range, huge claimed sizes, 100 kB lines) give
  * -1 with one line naming the file and the line (byte offset for Galois
- * binary) and leave nothing allocated; generate -> write in each format ->
- * read back gives the same CSR; the look-alike generators are deterministic
- * and have their documented sizes. */
-#define _POSIX_C_SOURCE 200809L
+ * binary) and leave nothing allocated; FIFOs, folders and devices are
+ * refused by every reader, and by the kernel-file reader app_read_file,
+ * without blocking (an alarm ends a hung test);
+ * weights that are negative, zero, not finite, too big or followed by
+ * other text are errors quoting the value at its exact line, also after a
+ * line longer than 4096 characters; the writer refuses FIFOs, folders and
+ * devices (/dev/full stays), and a write that fails leaves the old file
+ * whole; generate -> write in each format -> read back gives the same CSR;
+ * the look-alike generators are deterministic and have their documented
+ * sizes. */
+#define _DEFAULT_SOURCE /* mknod, makedev and the S_IF* file types, beside POSIX */
 #include "graph.h"
 #include "graph_input.h"
+#include "paths.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,14 +24,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 static char tmpdir[256];
 
+static void on_alarm(int sig)
+{
+    (void)sig;
+    static const char msg[] = "test_graph_formats: a read or write blocked for 10 s (a FIFO opened blocking?)\n";
+    if (write(2, msg, sizeof msg - 1) < 0)
+        _exit(3);
+    _exit(3);
+}
+
 static int setup(void **state)
 {
     (void)state;
+    signal(SIGALRM, on_alarm);
     snprintf(tmpdir, sizeof tmpdir, "/tmp/ck_graph_formats_XXXXXX");
     return mkdtemp(tmpdir) ? 0 : -1;
 }
@@ -305,6 +327,252 @@ static void test_malformed_galois_files(void **state)
     expect_bad(write_bytes("w0.gr", x.b, x.len), "byte 80: weight 0");
 }
 
+typedef int (*reader_fn)(const char *, app_edges *, char *, size_t);
+
+/* A reader refuses path within seconds with one line naming it and `needle`. */
+static void expect_refused(reader_fn read, const char *name, const char *path, const char *needle)
+{
+    app_edges e;
+    char err[1024] = "";
+    memset(&e, 0x5a, sizeof e);
+    alarm(10);
+    int rc = read(path, &e, err, sizeof err);
+    alarm(0);
+    if (rc != -1)
+        fail_msg("%s(%s): read without error", name, path);
+    if (!strstr(err, path) || !strstr(err, needle) || strchr(err, '\n'))
+        fail_msg("%s(%s): message '%s' lacks the path or '%s' or is not one line", name, path, err, needle);
+    assert_null(e.src);
+    assert_null(e.w);
+}
+
+static void test_not_regular_inputs(void **state)
+{
+    (void)state;
+    static const struct {
+        reader_fn read;
+        const char *name, *ext;
+    } readers[] = {
+        {app_read_graph, "app_read_graph", "gr"},       {app_read_graph, "app_read_graph", "txt"},
+        {app_read_graph, "app_read_graph", "graph"},    {app_read_graph, "app_read_graph", "mtx"},
+        {app_read_edge_list, "app_read_edge_list", "el"}, {app_read_dimacs, "app_read_dimacs", "gr"},
+        {app_read_galois, "app_read_galois", "gr"},     {app_read_metis, "app_read_metis", "graph"},
+        {app_read_mtx, "app_read_mtx", "mtx"},
+    };
+    for (size_t i = 0; i < sizeof readers / sizeof *readers; ++i) {
+        char name[64];
+        snprintf(name, sizeof name, "fifo%zu.%s", i, readers[i].ext);
+        const char *fifo = tmp_path(name);
+        assert_int_equal(mkfifo(fifo, 0600), 0);
+        expect_refused(readers[i].read, readers[i].name, fifo, "is a FIFO, not a regular file");
+        snprintf(name, sizeof name, "dir%zu.%s", i, readers[i].ext);
+        const char *dir = tmp_path(name);
+        assert_int_equal(mkdir(dir, 0700), 0);
+        expect_refused(readers[i].read, readers[i].name, dir, "is a directory, not a regular file");
+        expect_refused(readers[i].read, readers[i].name, "/dev/null", "is a character device");
+        expect_refused(readers[i].read, readers[i].name, "/dev/zero", "is a character device");
+    }
+    /* The kernel-file reader of the same library (paths.h). */
+    char kerr[1024] = "";
+    alarm(10);
+    char *src = app_read_file(tmp_path("fifo0.gr"), kerr, sizeof kerr);
+    alarm(0);
+    assert_null(src);
+    if (!strstr(kerr, "is a FIFO, not a regular file") || !strstr(kerr, "--kernels") || strchr(kerr, '\n'))
+        fail_msg("app_read_file on a FIFO: message '%s'", kerr);
+    assert_null(app_read_file("/dev/zero", kerr, sizeof kerr));
+    assert_non_null(strstr(kerr, "is a character device"));
+    /* Through the input layer, as ckrun and ckgraph load a file. */
+    app_graph_spec s = {.name = tmp_path("fifo0.gr")};
+    app_csr g;
+    char what[256], err[1024];
+    alarm(10);
+    assert_int_equal(app_graph_load(&s, &g, what, sizeof what, err, sizeof err), -1);
+    alarm(0);
+    assert_non_null(strstr(err, "is a FIFO"));
+}
+
+/* A failing read whose message holds the line (":N:") and the quoted value. */
+static void expect_bad_value(const char *file, const char *text, long line, const char *value)
+{
+    char where[32], quoted[128];
+    snprintf(where, sizeof where, ":%ld: ", line);
+    snprintf(quoted, sizeof quoted, "'%s'", value);
+    const char *path = write_text(file, text);
+    expect_bad(path, where);
+    app_edges e;
+    char err[1024];
+    assert_int_equal(app_read_graph(path, &e, err, sizeof err), -1);
+    if (!strstr(err, quoted))
+        fail_msg("%s: message '%s' does not quote the value %s", path, err, quoted);
+}
+
+static void test_bad_weights(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"-5", "nan", "inf", "1e999", "12abc", "0", "2147483648", "1.5", "-0"};
+    char text[512], file[64];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i) {
+        snprintf(file, sizeof file, "bw%zu.txt", i);
+        snprintf(text, sizeof text, "# c\n0 1 3\n1 2 %s\n", bad[i]);
+        expect_bad_value(file, text, 3, bad[i]);
+        snprintf(file, sizeof file, "bw%zu.gr", i);
+        snprintf(text, sizeof text, "c x\np sp 3 2\na 1 2 3\na 2 3 %s\n", bad[i]);
+        expect_bad_value(file, text, 4, bad[i]);
+        snprintf(file, sizeof file, "bw%zu.graph", i);
+        snprintf(text, sizeof text, "%% c\n3 1 1\n2 %s\n1 %s\n\n", bad[i], bad[i]);
+        expect_bad_value(file, text, 3, bad[i]);
+    }
+    /* Matrix Market values: any finite number is a weight (<= 0 gives 1), so
+     * only what is not a finite number, does not fit or has text after it is bad. */
+    static const struct {
+        const char *field, *value;
+    } mtx[] = {
+        {"real", "nan"},     {"real", "inf"},   {"real", "-inf"},  {"real", "1e999"},
+        {"real", "12abc"},   {"real", "3e9"},   {"real", "1,5"},   {"integer", "nan"},
+        {"integer", "1.5"},  {"integer", "12abc"}, {"integer", "1e3"}, {"integer", "99999999999999999999"},
+        {"integer", "-99999999999999999999"}, {"integer", "2147483648"},
+    };
+    for (size_t i = 0; i < sizeof mtx / sizeof *mtx; ++i) {
+        snprintf(file, sizeof file, "bw%zu.mtx", i);
+        snprintf(text, sizeof text, "%%%%MatrixMarket matrix coordinate %s general\n%% c\n3 3 2\n1 2 4\n2 3 %s\n",
+                 mtx[i].field, mtx[i].value);
+        expect_bad_value(file, text, 5, mtx[i].value);
+    }
+    /* Good values of every format still read. */
+    app_edges e;
+    char err[512];
+    const char *p = write_text("gw.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 -5\n2 3 +7\n");
+    if (app_read_graph(p, &e, err, sizeof err))
+        fail_msg("%s", err);
+    expect_edge(&e, 0, 0, 1, 1);
+    expect_edge(&e, 1, 1, 2, 7);
+    app_edges_free(&e);
+    p = write_text("gw.txt", "0 1 2147483647\n1 2 1 1500000000\n");
+    if (app_read_graph(p, &e, err, sizeof err))
+        fail_msg("%s", err);
+    expect_edge(&e, 0, 0, 1, INT32_MAX);
+    expect_edge(&e, 1, 1, 2, 1); /* columns after the weight (a timestamp) are ignored */
+    app_edges_free(&e);
+}
+
+/* A line longer than any fixed buffer (5000 characters) before a bad line:
+ * the bad line's number is exact in every text format. */
+static void test_long_line_then_bad_line(void **state)
+{
+    (void)state;
+    size_t cap = 16384;
+    char *text = malloc(cap), *pad = malloc(5001);
+    assert_non_null(text);
+    assert_non_null(pad);
+    memset(pad, 'x', 5000);
+    pad[5000] = 0;
+    snprintf(text, cap, "# %s\n0 1 2\n%% %s\n1 2 9q\n", pad, pad);
+    expect_bad_value("ll.txt", text, 4, "9q");
+    snprintf(text, cap, "c %s\np sp 3 2\nc %s\na 1 2 1\na 2 3 nan\n", pad, pad);
+    expect_bad_value("ll.gr", text, 5, "nan");
+    snprintf(text, cap, "%% %s\n3 1 1\n%% %s\n2 -5\n1 4\n\n", pad, pad);
+    expect_bad_value("ll.graph", text, 4, "-5");
+    snprintf(text, cap, "%%%%MatrixMarket matrix coordinate real general\n%% %s\n3 3 2\n%% %s\n1 2 1\n2 3 inf\n",
+             pad, pad);
+    expect_bad_value("ll.mtx", text, 6, "inf");
+    /* A long line of neighbours (1-based ids, 1500 of them: 6000+ characters) in METIS, then a bad one. */
+    size_t k = (size_t)snprintf(text, cap, "1502 1501\n");
+    for (int v = 2; v <= 1502; ++v)
+        k += (size_t)snprintf(text + k, cap - k, v > 2 ? " %d" : "%d", v);
+    k += (size_t)snprintf(text + k, cap - k, "\n1 x\n");
+    assert_true(k > 5000);
+    expect_bad(write_text("ll2.graph", text), ":3: neighbour must be");
+    free(pad);
+    free(text);
+}
+
+/* A write that must not happen: -1 with one line naming the file and `needle`. */
+static void expect_write_refused(const char *path, const app_csr *g, const char *needle)
+{
+    char err[1024] = "";
+    alarm(10);
+    int rc = app_write_graph(path, APP_FMT_DIMACS, g, err, sizeof err);
+    alarm(0);
+    if (rc != -1)
+        fail_msg("%s: written, want it refused", path);
+    if (!strstr(err, path) || !strstr(err, needle) || strchr(err, '\n'))
+        fail_msg("%s: message '%s' lacks the path or '%s' or is not one line", path, err, needle);
+}
+
+static void expect_char_device(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISCHR(st.st_mode))
+        fail_msg("%s is no longer a character device", path);
+}
+
+static void test_write_targets(void **state)
+{
+    (void)state;
+    app_graph_spec s = {.name = "road-ny-ci", .seed = 1};
+    app_csr g;
+    char err[1024], what[256];
+    assert_int_equal(app_graph_load(&s, &g, what, sizeof what, err, sizeof err), 0);
+    /* A device node of our own first (/dev/full's numbers): a writer that
+     * removes what it failed to write removes only this one. */
+    if (geteuid() == 0) {
+        const char *node = tmp_path("full-node.gr");
+        assert_int_equal(mknod(node, S_IFCHR | 0666, makedev(1, 7)), 0);
+        expect_write_refused(node, &g, "is a character device");
+        expect_char_device(node);
+    }
+    expect_write_refused("/dev/full", &g, "is a character device");
+    expect_char_device("/dev/full");
+    assert_int_equal(symlink("/dev/full", tmp_path("to-full.gr")), 0);
+    expect_write_refused(tmp_path("to-full.gr"), &g, "is a character device");
+    expect_char_device("/dev/full");
+    expect_write_refused("/dev/null", &g, "is a character device");
+    const char *fifo = tmp_path("out-fifo.gr");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    expect_write_refused(fifo, &g, "is a FIFO");
+    struct stat st;
+    assert_int_equal(stat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    assert_int_equal(mkdir(tmp_path("out-dir.gr"), 0700), 0);
+    expect_write_refused(tmp_path("out-dir.gr"), &g, "is a directory");
+    expect_write_refused(tmp_path("no-such-folder/g.gr"), &g, "No such file or directory");
+    /* A write that fails on the way (past the file size limit, which binds
+     * root too): the old file stays whole, no temporary file is left. */
+    const char *kept = write_text("kept.gr", "c the old graph\np sp 2 1\na 1 2 1\n");
+    struct rlimit old, small;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    small = old;
+    small.rlim_cur = 2048;
+    void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    int rc = app_write_graph(kept, APP_FMT_DIMACS, &g, err, sizeof err);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, was);
+    assert_int_equal(rc, -1);
+    if (!strstr(err, "kept.gr") || !strstr(err, "File too large") || strchr(err, '\n'))
+        fail_msg("failed write: message '%s' (want one line naming kept.gr and 'File too large')", err);
+    app_edges e;
+    assert_int_equal(app_read_graph(kept, &e, err, sizeof err), 0);
+    assert_int_equal(e.n, 2);
+    app_edges_free(&e);
+    char cmd[600], out[64] = "";
+    snprintf(cmd, sizeof cmd, "ls -a '%s' | grep -c tmp-", tmpdir);
+    FILE *ls = popen(cmd, "r");
+    assert_non_null(ls);
+    if (!fgets(out, sizeof out, ls))
+        out[0] = 0;
+    pclose(ls);
+    if (atoi(out) != 0)
+        fail_msg("%s temporary file(s) left in %s", out, tmpdir);
+    /* The same file written normally replaces it. */
+    assert_int_equal(app_write_graph(kept, APP_FMT_DIMACS, &g, err, sizeof err), 0);
+    assert_int_equal(app_read_graph(kept, &e, err, sizeof err), 0);
+    assert_int_equal(e.n, g.n);
+    app_edges_free(&e);
+    app_csr_free(&g);
+}
+
 static int same_csr(const app_csr *a, const app_csr *b, int weights)
 {
     if (a->n != b->n || a->m != b->m || memcmp(a->row, b->row, ((size_t)a->n + 1) * sizeof *a->row) ||
@@ -448,6 +716,10 @@ int main(void)
         cmocka_unit_test(test_good_files),
         cmocka_unit_test(test_malformed_text_files),
         cmocka_unit_test(test_malformed_galois_files),
+        cmocka_unit_test(test_not_regular_inputs),
+        cmocka_unit_test(test_bad_weights),
+        cmocka_unit_test(test_long_line_then_bad_line),
+        cmocka_unit_test(test_write_targets),
         cmocka_unit_test(test_round_trips),
         cmocka_unit_test(test_named_generators),
     };

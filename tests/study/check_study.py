@@ -11,12 +11,24 @@ usage: check_study.py CKSTUDY WORKDIR
    compared with what it wrote.
 3. --resume: a sweep cut short (rows removed, a torn last line) is completed
    by running only what is missing; a finished one runs nothing.
+4. Files (no device: --report-only on a hand-made runs.csv, and refusals
+   that come before any run): a runs.csv that is a FIFO or a folder, an
+   output (table, summary, figure, an old timeline) that is a FIFO or a link
+   to /dev/full, are refused in seconds with one line and left as they
+   were; a write that fails (past the file size limit) leaves the old file
+   whole; a file named like the folder probe is kept; numbers in runs.csv
+   are strict (NaN, inf, -1 where a time cannot be unknown, trailing text:
+   an error naming the line and the column, also after a 5000-character
+   line); -1 in the launch statistics (unknown) reads back.
 Exit 0 on success, 1 with the failures listed."""
 import csv
 import json
 import math
 import os
+import resource
 import shutil
+import signal
+import stat
 import statistics
 import subprocess
 import sys
@@ -53,6 +65,12 @@ def bad_inputs(ckstudy, work):
         (["--quick", "--classes", "light,ultra"], "unknown class"),
         (["--preset", "huge"], "unknown preset"),
         (["--quick", "--out", os.path.join(blocker, "sub")], "unwritable output folder"),
+        (["--quick", "--runs", "1.5"], "--runs 1.5"),
+        (["--quick", "--runs", "-1"], "--runs -1"),
+        (["--quick", "--runs", "3abc"], "--runs 3abc"),
+        (["--quick", "--time-scale", "nan"], "--time-scale nan"),
+        (["--quick", "--time-scale", "inf"], "--time-scale inf"),
+        (["--quick", "--timeout", "0"], "--timeout 0"),
     ]
     for args, what in cases:
         o = out if "--out" not in args else None
@@ -70,6 +88,166 @@ def bad_inputs(ckstudy, work):
     lines = p.stderr.strip().splitlines()
     if p.returncode != 2 or len(lines) != 1 or "gnuplot-nox" not in p.stderr:
         fail(f"gnuplot missing: want exit 2 and one line naming gnuplot-nox, got {p.returncode}: {lines}")
+
+
+def row_text(**over):
+    """One runs.csv line: a plain bfs row, with fields replaced by over."""
+    r = {c: "0" for c in COLUMNS}
+    r.update({"app": "bfs", "input": "ci", "barrier": "-", "mode": "plain", "class": "-", "groups_expr": "-",
+              "workers": "4", "coop_groups": "4", "coop_ms": "1.5000", "coop_wall_ms": "1.6000", "check": "PASS",
+              "message": ""})
+    r.update(over)
+    return ",".join(r[c] for c in COLUMNS)
+
+
+def good_rows():
+    return [row_text(), row_text(barrier="query", mode="alone", coop_ms="2.0000", gather_med_ms="-1.00000",
+                                 exec_med_ms="-1.00000", queue_med_ms="-0.50000")]
+
+
+def fresh(work, name, lines=None):
+    d = os.path.join(work, name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    if lines is not None:
+        with open(os.path.join(d, "runs.csv"), "w") as f:
+            f.write("\n".join([",".join(COLUMNS)] + lines) + "\n")
+    return d
+
+
+def refused(cmd, status, needles, what, **kw):
+    """Runs cmd (at most 20 s); wants `status` and one stderr line holding every needle."""
+    try:
+        p, dt = run(cmd, timeout=20, **kw)
+    except subprocess.TimeoutExpired:
+        fail(f"{what}: still running after 20 s (a blocking open?)")
+        return
+    # The closing status line ("ckstudy: N runs in DIR/runs.csv, ...") is not an error.
+    lines = [x for x in p.stderr.strip().splitlines() if " runs in " not in x]
+    if p.returncode != status or len(lines) != 1 or any(n not in lines[0] for n in needles):
+        fail(f"{what}: want exit {status} and one line with {needles}, got {p.returncode}: {lines[-3:]}")
+
+
+def kind(path):
+    try:
+        return stat.S_IFMT(os.lstat(path).st_mode)
+    except OSError:
+        return None
+
+
+def temporaries(d):
+    return [n for n in os.listdir(d) if ".tmp-" in n]
+
+
+def file_safety(ckstudy, work):
+    report = [ckstudy, "--report-only", "--no-plots", "--out"]
+    # Strict numbers, exact line numbers (line 3 is 5000+ characters long).
+    long_row = row_text(message="x" * 5000)
+    cases = [
+        ({"coop_ms": "nan"}, "column coop_ms", "'nan' is not a finite number"),
+        ({"coop_ms": "inf"}, "column coop_ms", "not a finite number"),
+        ({"coop_ms": "1e999"}, "column coop_ms", "not a finite number"),
+        ({"coop_ms": "-1"}, "column coop_ms", "'-1' is below 0"),
+        ({"period_ms": "12abc"}, "column period_ms", "'12abc' is not a number"),
+        ({"gather_med_ms": "-2"}, "column gather_med_ms", "is below -1"),
+        ({"exec_mean_ms": "NaN"}, "column exec_mean_ms", "not a finite number"),
+        ({"run": "-1"}, "column run", "'-1' is below 0"),
+        ({"workers": "4.5"}, "column workers", "not a whole number"),
+        ({"kills": "99999999999"}, "column kills", "is above"),
+        ({"matmul_n": "3000000000"}, "column matmul_n", "is above"),
+        ({"check": "MAYBE"}, "column check", "'MAYBE' is not PASS"),
+    ]
+    for i, (over, col, why) in enumerate(cases):
+        d = fresh(work, f"num{i}", good_rows() + [long_row, row_text(**over), row_text()])
+        refused(report + [d], 1, ["runs.csv:5: ", col, why], f"runs.csv with {over}")
+    d = fresh(work, "fields", good_rows() + [long_row, "bfs,ci,-,plain"])
+    refused(report + [d], 1, ["runs.csv:5: ", "4 fields, want 33"], "a short row")
+    # Good rows, -1 statistics and a long message included, read back and reported.
+    d = fresh(work, "good", good_rows() + [long_row])
+    p, _ = run(report + [d])
+    if p.returncode != 0:
+        fail(f"--report-only on good rows: exit {p.returncode}: {p.stderr[-1500:]}")
+    elif temporaries(d):
+        fail(f"temporary files left: {temporaries(d)}")
+    # runs.csv that is no regular file, for --report-only and --resume.
+    for name, make in (("fifo", os.mkfifo), ("dir", os.mkdir)):
+        d = fresh(work, "runs-" + name)
+        make(os.path.join(d, "runs.csv"))
+        want = "is a FIFO" if name == "fifo" else "is a directory"
+        refused(report + [d], 1, ["runs.csv", want], f"runs.csv {name}, --report-only")
+        refused([ckstudy, "--quick", "--no-plots", "--resume", "--out", d], 2, ["--resume", want],
+                f"runs.csv {name}, --resume")
+    # Outputs that are no regular file: refused, left as they were.
+    for name in ("table2.csv", "table3.md", "fig6.gp", "summary.json"):
+        d = fresh(work, "out-" + name.replace(".", "-"), good_rows())
+        target = os.path.join(d, name)
+        os.mkfifo(target)
+        refused(report + [d], 1, [name, "is a FIFO"], f"{name} a FIFO")
+        if kind(target) != stat.S_IFIFO:
+            fail(f"{name}: the FIFO is gone")
+    d = fresh(work, "out-full", good_rows())
+    os.symlink("/dev/full", os.path.join(d, "table2.md"))
+    refused(report + [d], 1, ["table2.md", "is a character device"], "table2.md a link to /dev/full")
+    if kind("/dev/full") != stat.S_IFCHR:
+        fail("/dev/full is no longer a character device")
+    if shutil.which("gnuplot"):
+        d = fresh(work, "out-png", good_rows())
+        os.mkfifo(os.path.join(d, "fig6.png"))
+        refused([ckstudy, "--report-only", "--out", d], 1, ["fig6.png", "is a FIFO"], "fig6.png a FIFO")
+        d = fresh(work, "plots", good_rows())
+        p, _ = run([ckstudy, "--report-only", "--out", d])
+        if p.returncode != 0:
+            fail(f"--report-only with plots: exit {p.returncode}: {p.stderr[-1500:]}")
+        check_png(os.path.join(d, "fig6.png"))
+        if temporaries(d):
+            fail(f"temporary files left after plotting: {temporaries(d)}")
+    # A fresh sweep removes old timelines only when they are regular files.
+    d = fresh(work, "timeline-fifo")
+    os.mkfifo(os.path.join(d, "timeline_bfs.json"))
+    refused([ckstudy, "--quick", "--no-plots", "--out", d], 2, ["timeline_bfs.json", "not a regular file"],
+            "an old timeline that is a FIFO")
+    if kind(os.path.join(d, "timeline_bfs.json")) != stat.S_IFIFO:
+        fail("timeline_bfs.json: the FIFO is gone")
+    # The folder probe: a file of the old probe's name, and a FIFO of it, stay.
+    d = fresh(work, "probe", good_rows())
+    with open(os.path.join(d, ".ckstudy-probe"), "w") as f:
+        f.write("mine\n")
+    p, _ = run(report + [d], timeout=20)
+    try:
+        with open(os.path.join(d, ".ckstudy-probe")) as f:
+            kept = f.read() == "mine\n"
+    except OSError:
+        kept = False
+    if p.returncode != 0 or not kept:
+        fail(f"a file named .ckstudy-probe: exit {p.returncode}, or it was changed or removed")
+    d = fresh(work, "probe-fifo", good_rows())
+    os.mkfifo(os.path.join(d, ".ckstudy-probe"))
+    try:
+        p, _ = run(report + [d], timeout=20)
+        if p.returncode != 0 or kind(os.path.join(d, ".ckstudy-probe")) != stat.S_IFIFO:
+            fail(f"a FIFO named .ckstudy-probe: exit {p.returncode}, or it was removed")
+    except subprocess.TimeoutExpired:
+        fail("a FIFO named .ckstudy-probe: blocked for 20 s")
+    # A write that fails on the way (the file size limit; SIGXFSZ ignored so
+    # the write call fails): one line naming the file, the old file whole.
+    d = fresh(work, "limit", good_rows())
+    old = "scope,app\nthe old table\n"
+    for name in ("table2.csv", "table2.md"):
+        with open(os.path.join(d, name), "w") as f:
+            f.write(old)
+
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64, resource.RLIM_INFINITY))
+
+    refused(report + [d], 1, ["table2.md", "failed", "left as it was"], "a write past the size limit",
+            preexec_fn=small_files)
+    for name in ("table2.csv", "table2.md"):
+        with open(os.path.join(d, name)) as f:
+            if f.read() != old:
+                fail(f"a failed write changed the old {name}")
+    if temporaries(d):
+        fail(f"temporary files left after a failed write: {temporaries(d)}")
 
 
 def read_rows(path):
@@ -309,6 +487,7 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     bad_inputs(ckstudy, work)
+    file_safety(ckstudy, work)
     out = os.path.join(work, "quick")
     p, dt = run([ckstudy, "--quick", "--out", out])
     print(f"ckstudy --quick: exit {p.returncode} in {dt:.0f} s", flush=True)
