@@ -231,8 +231,10 @@ static void test_destroy_while_calls_in_flight(void **state)
     expect_device_usable();
 }
 
-/* A megakernel on every PoCL thread: another context's build gets an
- * error within its timeout instead of blocking in a wait on the device. */
+/* A megakernel on every compute unit: another context's build returns
+ * within its timeout instead of blocking in a wait on the device. On PoCL,
+ * whose threads a group holds until it ends, it must be an error; a GPU
+ * that time-slices contexts may run both. */
 static void test_second_megakernel_on_a_busy_device(void **state)
 {
     ck_context *a = open_ctx(0, 60.0);
@@ -248,8 +250,10 @@ static void test_second_megakernel_on_a_busy_device(void **state)
     double t0 = support_now_s();
     ck_status s = ck_context_build(b);
     double took = support_now_s() - t0;
-    print_message("second build: %s after %.1f s: %s\n", ck_status_name(s), took, ck_last_error());
-    assert_int_not_equal(s, CK_OK);
+    print_message("second build: %s after %.1f s: %s\n", ck_status_name(s), took, s == CK_OK ? "" : ck_last_error());
+    const ck_device_info *info = ck_context_device_info(a);
+    if (info && info->is_cpu)
+        assert_int_not_equal(s, CK_OK);
     if (took > o.timeout_s + 5.0)
         fail_msg("the second build took %.1f s with a timeout of %.1f s", took, o.timeout_s);
     /* Only stop[0]: the kernel's group 0 copies it to stop[1] between two

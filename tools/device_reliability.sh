@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Shutdown, the checking build and chaos stress on the lent NVIDIA machine
+# (device tool; carry .devpkgs, see device_setup.sh). Builds the project in
+# /tmp/ckb unless a build of this tree is there (a warm machine keeps it),
+# runs the shutdown, accounting and input tests on the GPU (cl12), the app
+# chaos checks of device_megakernel.sh (ckrun --chaos on bfs and ws, APP_SEEDS
+# seeds), then the applications' chaos test (tests/apps/test_apps_chaos, the
+# suite's, on the GPU through CK_DEVICE) for chunks of seeds over all ten
+# applications, round after round, until SECONDS have passed since the start;
+# every failing chunk's log is kept. The last line counts seeds and failures.
+# Usage: tools/device_reliability.sh OUTDIR [SECONDS [APP_SEEDS [FIRST_SEED [CHUNK]]]]
+set -u
+out=${1:?usage: device_reliability.sh OUTDIR [SECONDS [APP_SEEDS [FIRST_SEED [CHUNK]]]]}
+budget=${2:-480}; app_seeds=${3:-2}; first=${4:-1000}; chunk=${5:-25}
+t0=$(date +%s)
+mkdir -p "$out"
+b=/tmp/ckb
+stamp=$(git rev-parse HEAD 2>/dev/null; git status --porcelain 2>/dev/null | md5sum)
+if [ ! -x $b/tests/apps/test_apps_chaos ] || [ "$(cat $b/.tree 2>/dev/null)" != "$stamp" ]; then
+  . "$(dirname "$0")/device_setup.sh"
+  echo "$stamp" > $b/.tree
+else
+  echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+  export LD_LIBRARY_PATH=/tmp/cm/usr/lib/x86_64-linux-gnu
+fi
+echo "build ready after $(( $(date +%s) - t0 )) s"
+export CK_DEVICE=NVIDIA
+for t in "megakernel/test_shutdown cl12 tests/megakernel/shutdown_kernels.cl" \
+         "megakernel/test_accounting cl12 tests/megakernel/accounting_kernels.cl" \
+         "api/test_inputs cl12"; do
+  name=$(basename "${t%% *}")
+  if timeout 400 $b/tests/$t > "$out/$name.log" 2>&1; then echo "$name: PASS"; else echo "$name: FAIL"; tail -20 "$out/$name.log"; fi
+done
+echo "tests done after $(( $(date +%s) - t0 )) s"
+for s in $(seq 1 "$app_seeds"); do
+  for args in "--app bfs --graph rmat --scale 16" "--app bfs --graph grid --scale 16" "--app ws --ws-roots 4096"; do
+    mm=$([ $((s % 2)) = 0 ] && echo N/2 || echo 1,N-1)
+    if timeout 120 $b/tools/ckrun --device NVIDIA --chaos $s $args --noncoop $mm --matmul-size 256 --plain none \
+        > "$out/chaos_tmp.txt" 2>&1; then
+      echo "app chaos $s $args: PASS $(grep -c PASS "$out/chaos_tmp.txt") configurations"
+    else
+      echo "app chaos $s $args: FAIL"; cat "$out/chaos_tmp.txt"
+    fi
+  done
+done | tee "$out/app_chaos.log"
+echo "app chaos done after $(( $(date +%s) - t0 )) s"
+apps="bfs ws octree game color mis bfs-wl l-sssp p-sssp bc"
+seeds=0; failed=0; chunks=0; next=$first
+while [ $(( $(date +%s) - t0 )) -lt "$budget" ]; do
+  for app in $apps; do
+    [ $(( $(date +%s) - t0 )) -lt "$budget" ] || break
+    log="$out/stress_${app}_${next}.log"
+    TMPDIR=$out timeout 300 $b/tests/apps/test_apps_chaos "$app" cl12 $next $((next + chunk - 1)) > "$log" 2>&1
+    rc=$?
+    ran=$(grep -oE "chaos seeds [0-9]+\.\.[0-9]+" "$log" | awk -F'[ .]+' '{print $4 - $3 + 1}')
+    bad=$(grep -cE "^chaos seed [0-9]+ \(" "$log")
+    seeds=$((seeds + ${ran:-0})); failed=$((failed + bad)); chunks=$((chunks + 1))
+    echo "$app seeds $next..$((next + chunk - 1)): rc $rc, ${ran:-0} run, $bad failed, $(( $(date +%s) - t0 )) s"
+    [ "$rc" = 0 ] && rm -f "$log"
+  done
+  next=$((next + chunk))
+done | tee "$out/stress.log"
+awk '/ run, /{s+=$6; f+=$8} END {print "device stress: " s " seeds, " f " failed"}' "$out/stress.log"
+rm -f "$out"/ck-chaos-*.txt 2>/dev/null
+echo "total $(( $(date +%s) - t0 )) s"
