@@ -138,12 +138,12 @@ static void test_replay_without_decisions(void **state)
 static void test_replay_long_lines(void **state)
 {
     const char *f = make_path("long.txt");
-    size_t n = 6000;
-    char *text = malloc(n + 256);
+    size_t n = 6000, cap = n + 256;
+    char *text = malloc(cap);
     assert_non_null(text);
-    int at = snprintf(text, n + 256, "# ck chaos record, seed 3\n#");
+    int at = snprintf(text, cap, "# ck chaos record, seed 3\n#");
     memset(text + at, 'x', n);
-    snprintf(text + at + n, 256, "\nlaunch 1 start: M 2\nthis line is garbage\n");
+    snprintf(text + at + n, cap - (size_t)at - n, "\nlaunch 1 start: M 2\nthis line is garbage\n");
     write_text(f, text);
     free(text);
     ck_context_options o = options();
