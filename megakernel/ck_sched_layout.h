@@ -57,6 +57,7 @@
 #define CK_H_FIN         (7u * CK_LINE)  /* finish ring entries: slot + 1         */
 #define CK_H_KILLED_BACK (9u * CK_LINE)  /* killed groups whose workers are idle again */
 #define CK_H_CHAOS_AREA  (10u * CK_LINE) /* chaos record/replay: arena byte offset + 1, 0: none */
+#define CK_H_ARRIVED     (10u * CK_LINE + 1u) /* workers that have entered their loop (each adds 1 once) */
 /* Tasks (ck_channel_layout.h has the table in host memory). */
 #define CK_H_TASK_VISIBLE (11u * CK_LINE) /* tickets made visible to workers (token holders add to it) */
 #define CK_H_TASK_GROUPS (11u * CK_LINE + 1u) /* their groups, summed (the poller)      */

@@ -30,6 +30,7 @@
 #endif
 
 #define CK_SCHED_MSGS_PER_PASS 16u /* host messages handled per scheduler pass */
+#define CK_FIRST_START_PASSES (1u << 22) /* passes the first cooperative launch waits for every worker */
 #define CK_CX_START_PASSES (1u << 16) /* replay: passes a start waits for its recorded M */
 
 /* The scheduler's state lives in local memory (ck_megakernel gives it to
@@ -185,9 +186,14 @@ uint ck_sched_start(local ck_sched_t *S, uint slot)
         ck_store_relaxed(L + CK_L_STATE, CK_SLOT_WAITING);
         ck_sched_send2(S, CK_MSG_BEGIN, S->id[slot], 0u);
     }
-    /* One cooperative launch at a time; it needs one idle worker to start. */
+    /* One cooperative launch at a time; it needs one idle worker to start.
+     * The first waits until every worker has counted itself idle, so that
+     * it gets them all, but only for CK_FIRST_START_PASSES passes, and the
+     * passes go on meanwhile (messages are read, the heartbeat moves): a
+     * worker that starts late must not stop the scheduler. */
     uint idle = ck_idle_now(s);
-    if (ck_load_relaxed(s + CK_H_COOP_SLOT) || idle == 0u)
+    if (ck_load_relaxed(s + CK_H_COOP_SLOT) || idle == 0u ||
+        (!S->coop_started && idle < S->workers && S->pass < CK_FIRST_START_PASSES))
         return 0;
     /* Chaos: the initial M is keyed by the launch; a replay takes the
      * recorded one and waits a bounded number of passes for its workers. */
@@ -533,11 +539,6 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
     S->shutdown = 0;
     if (CK_CHECK_BUILD)
         ck_store_relaxed(s + CK_H_CHECK_WORKERS, workers);
-    /* Every worker counts itself idle when it starts: wait for all of them,
-     * so that a first cooperative launch gets every worker. */
-    for (uint spins = 0; ck_load_relaxed(s + CK_H_IDLE) < workers; ++spins)
-        if ((spins & CK_SPIN_CHECK) == 0 && ck_ch_aborted(ch))
-            break;
     for (S->pass = 0;; S->pass += 1u) {
         if ((S->pass & 63u) == 0) {
             ck_store_relaxed(s + CK_H_HEARTBEAT, S->pass);
@@ -1227,9 +1228,11 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
 {
     CK_PTR rec = s + CK_SH_WORKER(w);
     uint birth = 0;            /* thread 0: chaos incarnation of a forked group */
-    if (get_local_id(0) == 0)
+    if (get_local_id(0) == 0) {
         for (uint i = 0; i < CK_FW_STATE_WORDS; ++i)
             fw[i] = 0u; /* thread 0's state between groups (CK_FW_*) */
+        ck_fetch_add_relaxed(s + CK_H_ARRIVED, 1u); /* a count for the diagnostics: this worker started */
+    }
     barrier(CLK_LOCAL_MEM_FENCE); /* a thread-0 stretch ends with a barrier (PoCL 3.1) */
     for (;;) {
         if (get_local_id(0) == 0) {

@@ -32,6 +32,7 @@ ck_status ck_device_view_read(ck_context *ctx, ck_device_view *v)
         return s;
     }
     v->workers = ctx->workers;
+    v->arrived = w[CK_H_ARRIVED];
     v->exit = w[CK_H_EXIT];
     v->coop_slot = w[CK_H_COOP_SLOT];
     v->heartbeat = w[CK_H_HEARTBEAT];
@@ -322,6 +323,10 @@ char *ck_describe_state(ck_context *ctx)
             append(&text, &len, &cap, "  worker %u: slot %u group %u\n", i, wv->slot, wv->group);
     }
     append(&text, &len, &cap, "  %u of %u workers running a group, %u fork records in use\n", busy, a.workers, recs);
+    if (b.arrived < a.workers)
+        append(&text, &len, &cap, "  only %u of the %u workers discovery counted have started their loop (a "
+               "worker's thread that has not run since: the first cooperative launch waits a while for them)\n",
+               b.arrived, a.workers);
     char check[512];
     ck_describe_check(&b, check, sizeof check);
     if (check[0])

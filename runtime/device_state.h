@@ -32,6 +32,7 @@ typedef struct {
 
 typedef struct {
     unsigned workers;       /* the workers discovery found */
+    uint32_t arrived;       /* of them, those that have entered their loop */
     uint32_t exit, coop_slot, heartbeat, demand, queued;
     int32_t idle;           /* may dip below zero for a moment (ck_sched_layout.h) */
     int32_t promised;

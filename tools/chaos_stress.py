@@ -78,7 +78,8 @@ def parse_args(argv):
     p.add_argument("--check", action="store_true", help="megakernel with its accounting checks (CK_CHECK=1)")
     p.add_argument("--out", default="", help="folder for the logs of failed and hung chunks "
                    "(default: <build>/stress-logs)")
-    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object on stdout (progress "
+                   "and problems go to stderr either way)")
     a = p.parse_args(argv)
     if a.deadline < 0:
         p.error("--deadline must not be negative")
@@ -182,14 +183,14 @@ def main(argv):
                 if bad:
                     what = "HANG" if hung else f"FAIL (exit {rc})"
                     problems.append({"chunk": c.name(), "what": what, "failed_seeds": failed, "log": log_path})
-                    print(f"chaos_stress: {c.name()}: {what}; seeds {failed or '?'}; log {log_path}", flush=True)
+                    print(f"chaos_stress: {c.name()}: {what}; seeds {failed or '?'}; log {log_path}", file=sys.stderr,
+                          flush=True)
                 else:
                     os.remove(log_path)
-                if not a.json:
-                    el = time.time() - t0
-                    print(f"chaos_stress: {totals['chunks']} chunks, {totals['seeds']} seeds, "
-                          f"{totals['failed_seeds']} failed, {totals['hangs']} hangs, "
-                          f"{totals['violations']} check violations, {el:.0f} s", flush=True)
+                el = time.time() - t0
+                print(f"chaos_stress: {totals['chunks']} chunks, {totals['seeds']} seeds, "
+                      f"{totals['failed_seeds']} failed, {totals['hangs']} hangs, "
+                      f"{totals['violations']} check violations, {el:.0f} s ({c.name()})", file=sys.stderr, flush=True)
     finally:
         for c in running:
             stop(c.proc)

@@ -40,12 +40,15 @@ kernel void loop_fork(global volatile uint *stop)
 }
 
 /* Every group must leave together: group 0 copies *stop into stop[1]
- * between two barriers, and every group reads the copy. */
+ * between two barriers, and every group reads the copy. stop[2] tells the
+ * host how many groups run (it waits for all of them). */
 kernel void loop_barrier(global volatile uint *stop)
 {
     for (;;) {
-        if (get_group_id(0) == 0 && get_local_id(0) == 0)
+        if (get_group_id(0) == 0 && get_local_id(0) == 0) {
             stop[1] = stop[0];
+            stop[2] = get_num_groups(0);
+        }
         global_barrier();
         uint s = stop[1];
         global_barrier();

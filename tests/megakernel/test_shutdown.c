@@ -91,7 +91,7 @@ static void test_destroy_stops_every_shape(void **state)
 {
     for (size_t k = 0; k < N_COOP; ++k) {
         ck_context *c = open_ctx(0, TIMEOUT_S);
-        ck_buffer stop = support_zeroed_buffer(c, 8);
+        ck_buffer stop = support_zeroed_buffer(c, 16);
         ck_launch *l = hold(c, coop[k], stop);
         usleep(200 * 1000);
         assert_false(ck_launch_done(l));
@@ -196,8 +196,16 @@ static void expect_failed(const call *c, const char *what, const char *word)
 static void test_destroy_while_calls_in_flight(void **state)
 {
     ck_context *c = open_ctx(1, TIMEOUT_S);
-    ck_buffer stop = support_zeroed_buffer(c, 8), n = support_zeroed_buffer(c, 4);
+    ck_buffer stop = support_zeroed_buffer(c, 16), n = support_zeroed_buffer(c, 4);
     ck_launch *hog = hold(c, "loop_barrier", stop);
+    /* Until it runs on every worker: a task spawned before could still find
+     * an idle worker and finish. */
+    uint32_t running = 0;
+    for (double t0 = support_now_s(); running != ck_context_workers(c) && support_now_s() - t0 < 60.0;) {
+        usleep(10 * 1000);
+        assert_int_equal(ck_buffer_read(c, stop, 8, &running, 4), CK_OK);
+    }
+    assert_int_equal(running, ck_context_workers(c));
     call w = {.ctx = c, .launch = hog}, t = {.ctx = c}, all = {.ctx = c}, tl = {.ctx = c}, sp = {.ctx = c, .buf = n},
          ln = {.ctx = c, .buf = n};
     assert_int_equal(ck_kernel_find(c, "count", &t.kernel), CK_OK);
@@ -238,7 +246,7 @@ static void test_destroy_while_calls_in_flight(void **state)
 static void test_second_megakernel_on_a_busy_device(void **state)
 {
     ck_context *a = open_ctx(0, 60.0);
-    ck_buffer stop = support_zeroed_buffer(a, 8);
+    ck_buffer stop = support_zeroed_buffer(a, 16);
     ck_launch *hog = hold(a, "loop_barrier", stop);
     usleep(200 * 1000);
     ck_context_options o = {.timeout_s = 3.0, .quiet_warnings = 1};
