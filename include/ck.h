@@ -243,7 +243,7 @@ typedef struct {
      * registers: on an H200, with ckbench's kernels, 48 per work-item
      * instead of 40, so 2639 co-resident groups of 64 instead of 3167; with
      * register_cap CK_REGISTER_CAP_AUTO both fit in 32 without a spill and
-     * keep every co-resident group (docs/RESULTS.md, session 39).
+     * keep every co-resident group (docs/RESULTS.md, 2026-11-29).
      * 0 (default): no tasks, and no cost. */
     int tasks;
     /* How ck_launch_kernel sends an ordinary launch in a context with tasks:

@@ -33,7 +33,7 @@
  * ck_cas_relaxed: for a word that only counts (no data is published
  * through it), where the fence of an acquire-release one would wait for
  * every earlier store of the work-item. On an H200 that wait was most of
- * a narrow task's time on the device (docs/RESULTS.md, session 33). */
+ * a narrow task's time on the device (docs/RESULTS.md, e8ff7eb). */
 #ifndef CK_ATOMICS_H
 #define CK_ATOMICS_H
 

@@ -62,7 +62,7 @@ typedef struct {
      * were live across every step of a pass, and a register cap that lets
      * a compute unit hold the most groups (32 on the H100) spilled them to
      * the stack anyway (ptxas: 40 bytes stored, 64 loaded, all in the
-     * scheduler's code; docs/RESULTS.md, session 34). */
+     * scheduler's code; docs/RESULTS.md, 326b075). */
     uint pend[CK_MAX_LAUNCHES]; /* received launches not yet started, in arrival order */
     uint pend_head, pend_n;
     uint pass;                /* passes so far (the heartbeat)               */
@@ -339,7 +339,7 @@ uint ck_task_publish(local ck_sched_t *S, uint v0, uint sched, uint *held)
      * read from its local state where they are used, through a volatile
      * view: kept in registers across the batches' loop, beside a batch's
      * four pairs, they were what a register cap of 32 spilled in the
-     * megakernel with tasks (ptxas, session 39, docs/RESULTS.md). */
+     * megakernel with tasks (ptxas; docs/RESULTS.md, 2026-11-29). */
     volatile local ck_sched_t *V = S;
     CK_PTR s = V->s;
     /* The group count is the holder's own: read before the table, so that
@@ -1091,7 +1091,7 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
          * unit's decrement is not waited for: the token's release (or the
          * system fence) below waits for it and the record's stores at once,
          * one trip to device memory instead of two in a row
-         * (docs/RESULTS.md, session 35). If the scheduler had taken every
+         * (docs/RESULTS.md, 17c8560). If the scheduler had taken every
          * unit for promised forks (the count goes below zero here), the
          * worker borrows one: the count stays one short until the worker
          * counts itself idle again after the group, and a promised fork
@@ -1101,7 +1101,7 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
          * With acquire-release forms each waited for the stores before it:
          * device timestamps on an H200 put 0.6 us on the unit and 0.9 us on
          * the rest of this branch; relaxed, an empty task's round trip went
-         * from 5.7 to 4.7-4.8 us (docs/RESULTS.md, session 33). */
+         * from 5.7 to 4.7-4.8 us (docs/RESULTS.md, e8ff7eb). */
         ck_fetch_add_relaxed(s + CK_H_IDLE, 0u - 1u);
         CK_PTR R = s + CK_SH_TASK(max_workers, e);
         ck_task_record(R, v, desc);
@@ -1162,8 +1162,8 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
  * A group with fewer work-items than words reads them in turns.
  *
  * The two-pair round while idle keeps the poll as small as it was; a round
- * that read all sixteen pairs every time measured the same (H200, session
- * 37, docs/RESULTS.md), so the narrow one is kept for the bus's sake.
+ * that read all sixteen pairs every time measured the same (H200,
+ * docs/RESULTS.md, f7d0948), so the narrow one is kept for the bus's sake.
  *
  * Every work-item's word comes from the same load instruction (an acquire
  * at system scope; only the address differs), and the look for other work
@@ -1308,8 +1308,8 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
              * while the group runs) and stored after the kernel, so that no
              * store to host memory comes before the kernel (on an H200 an
              * empty task's round trip was 4.56-4.58 against 4.68-4.78 us in
-             * one call, a difference later calls did not resolve:
-             * docs/RESULTS.md, session 35). */
+             * one device run, a difference later runs did not resolve:
+             * docs/RESULTS.md, 17c8560). */
             if (task && group == 0u)
                 xline[CK_XL_START] = ck_device_clock_ns();
             ck_store_relaxed(rec + CK_W_SLOT, task ? CK_W_SLOT_TASK | slot : slot);
@@ -1364,7 +1364,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
             /* The group count again from local memory, not ctx.groups: held
              * in a register across the kernel it was what NVIDIA's driver
              * spilled under a cap of 32 in the megakernel with tasks
-             * (session 39, docs/RESULTS.md). */
+             * (docs/RESULTS.md, 2026-11-29). */
             uint groups = scratch[CK_SCR_GROUPS];
             if (task) {
                 /* Group 0's start time, before the count that the last

@@ -550,8 +550,8 @@ static ck_status wait_pinned(ck_launch *l, ck_context *ctx, double timeout_s)
     /* Read under the lock, where the progress thread cannot move a DONE
      * in between: the loop may have ended on the completion word, and a
      * DONE handled after the unlock takes the word away (reading it again
-     * there turned a finished launch into a timeout: the stress hang of
-     * sessions 19-21). */
+     * there turned a finished launch into a timeout: the stress hang in
+     * docs/RESULTS.md, "Dispatch speed", 2026-11-24). */
     int by_word = !l->coop && done_word_set(l);
     int state = l->state;
     int ended = ctx->megakernel_ended;

@@ -563,7 +563,7 @@ static int cmp_u64(const void *a, const void *b)
  * the host can, each stamping its start; the stamps' span gives starts per
  * second, and the gaps between consecutive starts (in time order) say
  * whether groups start side by side or one after another (how the claim
- * policy of session 28 was found, docs/RESULTS.md). No figures on a device
+ * policy of 9306022 was found, docs/RESULTS.md). No figures on a device
  * without a clock (every stamp 0). */
 static void measure_task_burst(const options *o, ck_context *ctx, results *r)
 {

@@ -1,4 +1,4 @@
-/* tools/cktasks.c: the narrow-task benchmark (issue 13; owner: apps,
+/* tools/cktasks.c: the narrow-task benchmark (owner: apps,
  * tasks). For each benchmark of apps/tasks (and mpe, a mix of four of them)
  * it runs the same tasks in up to six forms -- (a) one NDRange per task over
  * in-order queues, (b) batches waited for one by one, (c) one fused NDRange,

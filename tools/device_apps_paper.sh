@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 8 on the lent NVIDIA machine (device tool): every application at its
+# The paper's applications on the lent NVIDIA machine (device tool): each at its
 # paper-sized input (the look-alike generators of apps/common/graph_gen_like.c),
 # with its plain persistent baseline, its plain multi-launch baseline (graph
 # apps) and the cooperative form alone, all checked against the CPU

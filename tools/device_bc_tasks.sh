@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # On the lent NVIDIA machine (device tool, carrying .devpkgs): bc with its
-# phases as helpers holding resizing barriers (issue 11) at the paper-sized
+# phases as helpers holding resizing barriers at the paper-sized
 # bc-1k input against its plain baselines, and 5 chaos seeds multitasked with
 # matmul, every result checked against the CPU reference by ckrun; then the
-# narrow-task work-items-per-task sweep (issue 13) at 4096 tasks (wg 32, 64
+# narrow-task work-items-per-task sweep at 4096 tasks (wg 32, 64
 # and 256 for every bench; wg 1024 for the benches that take it on NVIDIA).
 # Usage: tools/device_bc_tasks.sh OUTDIR
 set -u

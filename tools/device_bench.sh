@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 7 on the lent NVIDIA machine (device tool): ckbench (dispatch,
+# Dispatch speed on the lent NVIDIA machine (device tool): ckbench (dispatch,
 # barriers, gathers, occupancy) beside its CUDA peer on the same GPU, for the
 # working tree and, if given, for an earlier commit built in the same call, so
 # a change is measured against its baseline in one run. Also the

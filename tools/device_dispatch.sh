@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 7 on the lent NVIDIA machine (device tool), in one call: the
+# Dispatch speed on the lent NVIDIA machine (device tool), in one call: the
 # correctness checks (semantic tests, launch API, application chaos seeds:
 # tools/device_megakernel.sh), ckbench beside its baseline and the CUDA peer
 # (tools/device_bench.sh, with the applications alone), and the applications

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 7 (occupancy) on the lent NVIDIA machine (device tool): what the
+# Occupancy on the lent NVIDIA machine (device tool): what the
 # register cap costs and gives, in one call. Builds the working tree, then
 #  1. the spills of both of ckbench's megakernels (without and with tasks)
 #     under each cap of CAPS, from ptxas on the PTX ckbench built;

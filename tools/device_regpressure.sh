@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 7 (occupancy) on the lent NVIDIA machine: where the megakernel's
+# Occupancy on the lent NVIDIA machine: where the megakernel's
 # registers go. Takes the PTX that ckbench built (CK_DUMP_BINARY), assembles
 # it with ptxas for the device, and writes the SASS with nvdisasm's count of
 # live registers at each instruction, plus a histogram of those counts, so

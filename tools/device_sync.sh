@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Issue 14 on the lent NVIDIA machine (device tool): the portable
-# synchronisation calls of ck_cooperative.h (test_sync: plain OpenCL at the
-# occupancy, and through the framework under chaos seeds), and the work-
-# stealing app whose queue locks use them: plain persistent baseline at the
-# occupancy, cooperative alone and multitasked with matmul, chaos seeds.
+# Synchronisation for kernel authors on the lent NVIDIA machine (device
+# tool): the portable synchronisation calls of ck_cooperative.h (test_sync:
+# plain OpenCL at the occupancy, and through the framework under chaos
+# seeds), and the work-stealing app whose queue locks use them: plain
+# persistent baseline at the occupancy, cooperative alone and multitasked
+# with matmul, chaos seeds.
 # The call carries .devpkgs/ (see device_setup.sh).
 # Usage: tools/device_sync.sh OUTDIR [CHAOS_SEEDS]
 set -u

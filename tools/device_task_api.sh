@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13's task API on the lent NVIDIA machine (device tool, carrying
+# The task API on the lent NVIDIA machine (device tool, carrying
 # .devpkgs and, for a baseline, a source folder): the task API tests on the
 # NVIDIA device, ckbench (empty tasks beside launches, with the CUDA peer)
 # for the working tree and the baseline built in the same call, and

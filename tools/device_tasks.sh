@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13 on the lent NVIDIA machine (device tool, carrying .devpkgs): the
+# Narrow tasks on the lent NVIDIA machine (device tool, carrying .devpkgs): the
 # narrow-task benchmarks. Builds the project, runs every benchmark's kernel
 # as one fused NDRange on the NVIDIA device against its CPU reference
 # (task-kernels), then tools/cktasks: the F1 table (32 K tasks x 128

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Issue 7 and 13 on the lent NVIDIA machine (device tool): measures several
-# source trees side by side in one call, so that each step of a change is
-# compared with the others under the same conditions. Builds the working
-# tree and every folder .exp/NAME (made on the development machine with
-# `git archive COMMIT | tar -x -C .exp/NAME`; carry .exp) in parallel, runs
-# `ckbench --json` on each in turn, ROUNDS times interleaved, prints one line
-# of key figures per run, and the registers of each program ckbench built
-# (ptxas -v on its PTX, numbered in build order: since session 39 the
-# megakernel with tasks comes before the one without). A file
+# Dispatch speed and narrow tasks on the lent NVIDIA machine (device tool):
+# measures several source trees side by side in one call, so that each step
+# of a change is compared with the others under the same conditions. Builds
+# the working tree and every folder .exp/NAME (made on the development
+# machine with `git archive COMMIT | tar -x -C .exp/NAME`; carry .exp) in
+# parallel, runs `ckbench --json` on each in turn, ROUNDS times
+# interleaved, prints one line of key figures per run, and the registers of
+# each program ckbench built (ptxas -v on its PTX, numbered in build order:
+# since e7280c7 the megakernel with tasks comes before the one without). A file
 # .exp/NAME/ckbench.env (VAR=value lines) sets the environment of NAME's
 # ckbench runs, e.g. CK_REGISTER_CAP=48.
 # Usage: tools/device_variants.sh OUTDIR [ROUNDS]
@@ -51,7 +51,7 @@ print(f"{n:10s} launch {j['launch_rt_us_median']:6.2f} us p99 {j['launch_rt_us_p
       + (f" | scheduler path: launch {q['launch_rt_us_median']:5.2f} us {q['launch_throughput_per_s']/1e3:6.1f} k/s "
          f"barrier {q['global_barrier_us']:5.2f} gathers {min(q['gather_us'].values()):5.1f}-{max(q['gather_us'].values()):5.1f} "
          f"workers {q['workers']}" if q else "")
-      + (f" | table launch (ckbench before session 39) {j['table_launch_rt_us_median']:5.2f} us "
+      + (f" | table launch (ckbench before e7280c7) {j['table_launch_rt_us_median']:5.2f} us "
          f"{j['table_launch_throughput_per_s']/1e3:6.1f} k/s, workers with tasks {j['task_workers']}"
          if 'table_launch_rt_us_median' in j else "")
       + (f" | grid.sync {j['cuda']['grid_sync_us']:5.2f} @{j['cuda']['grid_sync_blocks']}" if 'cuda' in j else ""))

@@ -118,7 +118,7 @@ int tr_plain_prepare(app_cl *cl, const tr_set *set, tr_plain *p, int *refused, c
          * one group of task 0, waited for (warm_and_zero zeroes the outputs
          * later). NVIDIA's driver 580 reports 256 for every kernel, also for
          * one that requires 1024 work-items, and runs 512 and 1024 where
-         * the registers allow (H200, docs/RESULTS.md, session 36), so the
+         * the registers allow (H200, docs/RESULTS.md, 208063b), so the
          * report alone would refuse sizes the device runs. */
         if (in->wg > kmax && probe_group(p, cl, j, in->wg, kmax, job->bench->name, refused, err, err_len))
             goto fail;

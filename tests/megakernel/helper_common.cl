@@ -1,4 +1,4 @@
-/* Fork points inside helper functions (issue 11), checked from the inside like
+/* Fork points inside helper functions, checked from the inside like
  * semantics.cl: each kernel counts violations into `bad` and evidence into
  * `seen`. The stitcher inlines every helper that reaches a fork point, so a
  * work-group forked inside one resumes there and returns to its caller.

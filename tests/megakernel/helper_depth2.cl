@@ -1,4 +1,4 @@
-/* A resizing barrier two calls deep inside the kernel's loop (issue 11); the
+/* A resizing barrier two calls deep inside the kernel's loop; the
  * level-2 helper hf_write_check is in helper_common.cl. */
 
 /* Level 1: one round. Its own transmit variable `tag` must survive the

@@ -1,5 +1,5 @@
 /* Work stealing with the kernel's offer_kill and request_fork inside a
- * get_task() helper (issue 11). */
+ * get_task() helper. */
 
 /* Work stealing: get_task() holds the kernel's offer_kill and request_fork;
  * a forked group starts inside it and claims a task. The group's local slot

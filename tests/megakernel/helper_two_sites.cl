@@ -1,5 +1,5 @@
 /* The same helper with a fork point (hf_write_check, helper_common.cl) called
- * from two places (issue 11). */
+ * from two places. */
 
 /* The same helper from two call sites, one in a loop (resumed by peeling) and
  * one after it (resumed by a jump): each resumes at its own site, which the

@@ -1,4 +1,4 @@
-/* The kernel of issue 10: a resizing barrier inside a for over a counter, with
+/* The loop-phase kernel: a resizing barrier inside a for over a counter, with
  * a break on the counter after the barrier. A work-group forked at a barrier
  * resumes right after it, so the counter must be transmit; without it the
  * stitcher rejects the kernel (test_loop_phase.c builds both forms).

@@ -1,4 +1,4 @@
-/* The proof of issue 10 on PoCL: loop_phase.cl has a resizing barrier inside a
+/* The loop-phase proof on PoCL: loop_phase.cl has a resizing barrier inside a
  * for over `phase` with a break on it. Written with a plain `int phase`, a
  * work-group forked at the barrier would resume with phase unset, and
  * ck_context_build must reject it naming the variable; with

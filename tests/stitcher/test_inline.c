@@ -1,4 +1,4 @@
-/* test_inline.c: fork points inside helper functions (issue 11). The stitcher inlines
+/* test_inline.c: fork points inside helper functions. The stitcher inlines
  * every helper that reaches offer_kill, request_fork or resizing_global_barrier: the
  * accepted forms (calls as statements, any depth, from loops, two call sites, returns,
  * transmit in helpers, substituted private/local pointers) stitch, keep the user's lines

@@ -355,7 +355,7 @@ static void test_resume_forinit(void **st) {
   (void)st;
   check_kernel("forinit", pack_forinit);
 }
-/* fork points inside helpers (issue 11): every visit of each of the three */
+/* fork points inside helpers: every visit of each of the three */
 static void test_resume_helpers(void **st) {
   (void)st;
   check_kernel("helpers", pack_helpers);

@@ -1,5 +1,5 @@
-/* tests/tasks/test_task_kernels.c (owner: apps/tasks, "kern" part of issue
- * 13): every benchmark of tb_benches[] run on PoCL with plain OpenCL
+/* tests/tasks/test_task_kernels.c (owner: apps/tasks, the narrow tasks'
+ * "kern" part): every benchmark of tb_benches[] run on PoCL with plain OpenCL
  * on the atomics path named by argv[1] (cl20 or cl12): 64 tasks at wg 128,
  * 32 and the benchmark's max_wg, as ONE NDRange of 64 groups (task_base 0),
  * every task's outputs checked against cpu_task with check_task; and

@@ -1,4 +1,4 @@
-/* tests/tasks/test_task_refs.c (owner: apps/tasks, "kern" part of issue 13):
+/* tests/tasks/test_task_refs.c (owner: apps/tasks, the narrow tasks' "kern" part):
  * unit tests of the CPU references, no device: DES against published known
  * answers (FIPS 46 worked example, SP 800-20 and SP 800-67 vectors, checked
  * also with OpenSSL's des-ede3), decryption undoing encryption, Triple DES
