@@ -301,7 +301,28 @@ typedef struct {
      * their waits fail, saying so); 0 = timeout_s. Same limits as
      * timeout_s. */
     double shutdown_timeout_s;
+    /* What the build does with a private variable of a cooperative kernel
+     * that a group forked at a fork point would read before assigning it
+     * (the variable is not transmit, so the forked group would read an
+     * uninitialised value). CK_TRANSMIT_INFER (0, default): the stitcher
+     * transmits it as if it were declared transmit when its value can
+     * travel: the same in every work-item of the group, not computed from a
+     * work-item or group id, an atomic or M, not an array, a const or a
+     * pointer to private or local memory; each such variable gets a note in
+     * the build's warnings (ck_context_build_warnings) naming it and the
+     * fork point, and a variable that cannot travel is an error that says
+     * why. CK_TRANSMIT_DECLARED: every such read is an error (the kernel
+     * declares its transmit variables itself). The environment variable
+     * CK_TRANSMIT (infer or declared) sets it when this is 0. Inference is
+     * the default because what it transmits is exactly what the kernel's
+     * author would have to declare, and it never changes a kernel that
+     * builds without it. */
+    int transmit_mode;
 } ck_context_options;
+
+/* ck_context_options.transmit_mode. */
+#define CK_TRANSMIT_INFER 0
+#define CK_TRANSMIT_DECLARED 1
 
 /* ck_context_options.launch_path. */
 #define CK_LAUNCH_PATH_AUTO 0
@@ -367,8 +388,10 @@ ck_status ck_context_add_source(ck_context *ctx, const char *file_name, const ch
 ck_status ck_context_add_file(ck_context *ctx, const char *path, const char *const *cooperative,
                               size_t n_cooperative);
 /* Stitches the sources into the megakernel (rejections name file, line,
- * column and construct; a rule check adds a second line, a note at the fork
- * point concerned, so ck_last_error() may hold two lines), compiles it (CK_ERR_BUILD with the build log), allocates the
+ * column and construct; the rule checks list every violation they find,
+ * up to 20, in source order, each followed by a line with a note at the
+ * fork point concerned, so ck_last_error() may hold many lines; the
+ * parser's errors stop at the first), compiles it (CK_ERR_BUILD with the build log), allocates the
  * arena, launches the megakernel, discovers its occupancy inside the launch
  * and starts the scheduler, all within the context's timeout_s (the deadline
  * is checked between the stitcher's passes and between the build's steps;
@@ -390,7 +413,9 @@ ck_status ck_context_build(ck_context *ctx);
  * atomic_cmpxchg spin lock between work-groups in a cooperative kernel (use
  * the synchronisation calls of ck_cooperative.h), or a transmitted value of
  * get_num_groups/get_global_size read after a fork point, where M may have
- * changed. They are also written to stderr at build unless
+ * changed; and, with transmit_mode CK_TRANSMIT_INFER, one line
+ * "file:line:col: note: sentence" at the declaration of every variable
+ * whose transmit was inferred. They are also written to stderr at build unless
  * quiet_warnings is set. "" if there are none or before a build; never NULL;
  * owned by ctx. Cannot fail. */
 const char *ck_context_build_warnings(const ck_context *ctx);

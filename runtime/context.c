@@ -177,6 +177,22 @@ static ck_status env_check(int *out)
     return CK_OK;
 }
 
+/* CK_TRANSMIT, strictly: unset, infer or declared. */
+static ck_status env_transmit(int *out)
+{
+    const char *env = getenv("CK_TRANSMIT");
+    if (!env || !*env)
+        return CK_OK;
+    if (!strcmp(env, "infer"))
+        *out = CK_TRANSMIT_INFER;
+    else if (!strcmp(env, "declared"))
+        *out = CK_TRANSMIT_DECLARED;
+    else
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "CK_TRANSMIT: '%.40s' is neither 'infer' (transmit what forked "
+                       "groups read, where it can travel) nor 'declared' (only what the kernel declares transmit)", env);
+    return CK_OK;
+}
+
 ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
 {
     if (!out)
@@ -192,6 +208,9 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
         if (opts->launch_path != CK_LAUNCH_PATH_AUTO && opts->launch_path != CK_LAUNCH_PATH_SCHEDULER)
             return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_create: launch_path %d is neither "
                            "CK_LAUNCH_PATH_AUTO (0) nor CK_LAUNCH_PATH_SCHEDULER (1)", opts->launch_path);
+        if (opts->transmit_mode != CK_TRANSMIT_INFER && opts->transmit_mode != CK_TRANSMIT_DECLARED)
+            return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_create: transmit_mode %d is neither "
+                           "CK_TRANSMIT_INFER (0) nor CK_TRANSMIT_DECLARED (1)", opts->transmit_mode);
         if ((uint64_t)opts->arena_bytes > CK_MAX_ARENA_BYTES)
             return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_create: arena_bytes %zu is above the limit of %llu "
                            "(CK_MAX_ARENA_BYTES)", opts->arena_bytes, (unsigned long long)CK_MAX_ARENA_BYTES);
@@ -213,6 +232,8 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
     ck_status es = o->chaos_seed ? CK_OK : env_chaos_seed(&o->chaos_seed);
     if (es == CK_OK && !o->accounting_checks)
         es = env_check(&o->accounting_checks);
+    if (es == CK_OK && o->transmit_mode == CK_TRANSMIT_INFER)
+        es = env_transmit(&o->transmit_mode);
     if (es != CK_OK) {
         free(ctx);
         return es;
@@ -475,8 +496,9 @@ static ck_status stitch_sources(ck_context *ctx, double deadline)
     char reason[96];
     snprintf(reason, sizeof reason, "the build deadline (timeout_s %.3g s) passed", ctx->opts.timeout_s);
     ck_stitch_input in = {.source = all, .file_name = ctx->n_sources == 1 ? ctx->sources[0].name : "<sources>",
-                          .cooperative = coop, .n_cooperative = n_coop};
-    char err[1024];
+                          .cooperative = coop, .n_cooperative = n_coop,
+                          .infer_transmit = ctx->opts.transmit_mode == CK_TRANSMIT_INFER};
+    char err[16384]; /* the rule checks list up to 20 errors, each with its note */
     int r = ck_stitch_until(&in, &ctx->stitch, err, sizeof err, past_deadline, &clock, reason);
     free(all);
     free(coop);

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static _Thread_local char last_error[4096];
+static _Thread_local char last_error[16384]; /* a build lists up to 20 errors */
 
 const char *ck_last_error(void) { return last_error; }
 

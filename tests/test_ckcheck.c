@@ -3,7 +3,8 @@
  * 0 for a clean file (warnings printed, allowed), 1 for stitcher errors, for
  * warnings under --werror and for a launch too big for the runtime, 2 with
  * one line for a bad command line, a missing file, or a FIFO, a folder or
- * a device as the kernel file (within seconds: no blocking open); --help
+ * a device as the kernel file (within seconds: no blocking open); transmit
+ * inference, --transmit declared and --fix; --help
  * and --version;
  * and every kernel file of the project (the list, which must name every .cl
  * file under apps/, examples/ and tests/megakernel/)
@@ -117,6 +118,42 @@ static void test_warnings_and_werror(void **state)
     expect(1, run("%s --cooperative k --werror", f), "warning with --werror");
     if (!strstr(err, "fence.cl:3: warning:"))
         fail_msg("--werror must still print the warning, got:\n%s", err);
+}
+
+/* Transmit inference: the default transmits and notes, --transmit declared
+ * lists every error, --fix writes the qualifiers, and its output checks
+ * clean under --transmit declared. */
+static const char *const CARRIED = "kernel void k(global uint *d, uint n) {\n"
+                                   "  uint base = n * 2;\n"
+                                   "  for (uint i = 0; i < n; i++) {\n"
+                                   "    resizing_global_barrier();\n"
+                                   "    if (get_global_id(0) == 0) d[base + i] += 1;\n"
+                                   "  }\n"
+                                   "}\n";
+
+static void test_transmit_inference(void **state)
+{
+    const char *f = write_text("carried.cl", CARRIED);
+    expect(0, run("%s --cooperative k --werror", f), "inferred transmit (notes are not warnings)");
+    if (tool_lines(err) != 2 || !strstr(err, "carried.cl:2:8: note: 'base' is transmitted") ||
+        !strstr(err, "carried.cl:3:13: note: 'i' is transmitted"))
+        fail_msg("want two notes, at 'base' and 'i', got:\n%s", err);
+    assert_string_equal(out, "");
+    expect(1, run("%s --cooperative k --transmit declared", f), "carried values, declared mode");
+    if (tool_lines(err) != 4 || !strstr(err, "carried.cl:5:34: error: 'base' is read after") ||
+        !strstr(err, "carried.cl:5:41: error: 'i' is read after"))
+        fail_msg("want both errors with their notes, got:\n%s", err);
+    expect(0, run("%s --cooperative k --fix", f), "--fix");
+    assert_non_null(strstr(out, "  transmit uint base = n * 2;\n  for (transmit uint i = 0; i < n; i++) {\n"));
+    const char *fixed = write_text("fixed.cl", out);
+    expect(0, run("%s --cooperative k --transmit declared --werror", fixed), "the fixed file");
+    assert_string_equal(err, "");
+    /* nothing to infer: --fix writes the file unchanged */
+    f = write_text("clean.cl", COOP_KERNEL);
+    expect(0, run("%s --cooperative k --fix", f), "--fix of a clean file");
+    assert_string_equal(out, COOP_KERNEL);
+    expect_usage("x.cl --transmit sometimes", "--transmit");
+    expect_usage("x.cl --fix --transmit declared", "--fix");
 }
 
 /* ck_context_build refuses a kernel whose arguments exceed a launch packet
@@ -322,7 +359,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_warnings_and_werror), cmocka_unit_test(test_too_many_arguments),
         cmocka_unit_test(test_nul_byte),       cmocka_unit_test(test_usage),
         cmocka_unit_test(test_missing_file),   cmocka_unit_test(test_not_regular_files),
-        cmocka_unit_test(test_version_help),
+        cmocka_unit_test(test_version_help),   cmocka_unit_test(test_transmit_inference),
         cmocka_unit_test(test_project_kernels),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

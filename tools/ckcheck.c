@@ -1,7 +1,8 @@
 /* ckcheck: checks an OpenCL C file the way ck_context_build would, without a
  * device: it runs the stitcher on the file with the given cooperative kernels
- * and prints the stitcher's errors and warnings on stderr. For editors and
- * CI. Exit status: 0 clean (warnings allowed unless --werror), 1 errors (or
+ * and prints the stitcher's errors, warnings and notes on stderr; with --fix
+ * it writes the file with the inferred transmit qualifiers on stdout. For
+ * editors and CI. Exit status: 0 clean (warnings allowed unless --werror), 1 errors (or
  * warnings with --werror), 2 bad command line or unreadable file (also a
  * FIFO, a folder or a device, refused without blocking). */
 #define _POSIX_C_SOURCE 200809L
@@ -28,7 +29,14 @@ static void usage(FILE *f)
             "stitcher's errors and warnings on stderr, one diagnostic per line.\n"
             "  --cooperative LIST  the file's cooperative kernels, comma-separated, 1..%d names\n"
             "                      (default: none, every kernel is ordinary)\n"
-            "  --werror            warnings count as errors (exit status 1)\n"
+            "  --transmit MODE     infer (default, as ck_context_build): a variable that a\n"
+            "                      forked group reads before assigning it is transmitted when\n"
+            "                      its value can travel, with a note naming it; declared: every\n"
+            "                      such read is an error (ck_context_options.transmit_mode)\n"
+            "  --fix               write FILE.cl to stdout with 'transmit ' written in front\n"
+            "                      of every declaration whose transmit was inferred (the file\n"
+            "                      unchanged when none was); implies --transmit infer\n"
+            "  --werror            warnings count as errors (exit status 1); notes do not\n"
             "  --version           print the version and exit\n"
             "  --help              this text\n"
             "Exit status: 0 clean (warnings allowed), 1 errors (or warnings with --werror),\n"
@@ -121,10 +129,12 @@ int main(int argc, char **argv)
 {
     const char *names[MAX_COOP];
     size_t n_names = 0;
-    int werror = 0;
-    enum { OPT_COOP = 256, OPT_WERROR, OPT_VERSION };
+    int werror = 0, declared = 0, fix = 0;
+    enum { OPT_COOP = 256, OPT_WERROR, OPT_VERSION, OPT_TRANSMIT, OPT_FIX };
     static const struct option longopts[] = {{"cooperative", required_argument, NULL, OPT_COOP},
                                              {"werror", no_argument, NULL, OPT_WERROR},
+                                             {"transmit", required_argument, NULL, OPT_TRANSMIT},
+                                             {"fix", no_argument, NULL, OPT_FIX},
                                              {"version", no_argument, NULL, OPT_VERSION},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
@@ -136,6 +146,15 @@ int main(int argc, char **argv)
         case 'h': usage(stdout); return 0;
         case OPT_VERSION: cli_print_version(); return 0;
         case OPT_WERROR: werror = 1; break;
+        case OPT_FIX: fix = 1; break;
+        case OPT_TRANSMIT:
+            if (!strcmp(optarg, "infer"))
+                declared = 0;
+            else if (!strcmp(optarg, "declared"))
+                declared = 1;
+            else
+                cli_bad_value("--transmit", optarg, "unknown mode", "infer or declared");
+            break;
         case OPT_COOP:
             if (n_names)
                 cli_usage_error("--cooperative given twice; list every name in one comma-separated value");
@@ -148,6 +167,8 @@ int main(int argc, char **argv)
         cli_usage_error("no kernel file given");
     const char *path = argv[optind++];
     cli_no_operands(argc, argv);
+    if (fix && declared)
+        cli_usage_error("--fix writes the qualifiers that inference finds; it cannot go with --transmit declared");
 
     size_t len;
     char *text = read_file(path, &len);
@@ -157,20 +178,30 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    ck_stitch_input in = {.source = text, .file_name = path, .cooperative = names, .n_cooperative = n_names};
+    ck_stitch_input in = {.source = text, .file_name = path, .cooperative = names, .n_cooperative = n_names,
+                          .infer_transmit = !declared};
     ck_stitch_result r;
-    char err[4096];
+    char err[16384]; /* up to 20 errors, each with its note */
     int rc = ck_stitch(&in, &r, err, sizeof err);
-    free(text);
     if (rc != 0) {
+        free(text);
         print_lines(err);
         return 1;
     }
     int status = 0;
     if (r.warnings && *r.warnings) {
         print_lines(r.warnings);
-        status = werror;
+        if (strstr(r.warnings, ": warning: "))
+            status = werror;
     }
+    if (fix) {
+        const char *fixed = r.annotated ? r.annotated : text;
+        if (fputs(fixed, stdout) == EOF || fflush(stdout) != 0) {
+            fprintf(stderr, "ckcheck: --fix: cannot write the source to stdout: %s\n", strerror(errno));
+            status = 1;
+        }
+    }
+    free(text);
     /* ck_context_build's own check of the stitched metadata: a launch
      * packet carries at most CK_MAX_ARG_WORDS words of arguments. */
     for (size_t k = 0; k < r.n_kernels; ++k)

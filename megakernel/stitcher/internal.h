@@ -50,7 +50,24 @@ typedef struct {
   size_t n_marks, cap_marks;
   st_buf warnings;     /* "file:line: warning: ...\n" lines, in the order found */
   int error_noted;     /* the recorded error came from st_error_at: a note may follow */
+  struct st_listed *listed; /* listed errors (st_error_list_at), with their notes */
+  size_t cap_listed;
+  int n_listed;        /* errors listed */
+  int list_failed;     /* an allocation for the list failed */
 } st_diag;
+
+/* Errors after which the checks go on (the rule checks): each one is listed with its note;
+ * st_errors_end then fails the stitch with the first ST_MAX_ERRORS of them in source order
+ * (by the position of the error) as the message, and a last note counts those not shown.
+ * st_listed_free releases the list (st_errors_end does not). */
+#define ST_MAX_ERRORS 20
+struct token_s;
+void st_error_list_at(st_diag *d, const struct token_s *t, const char *fmt, ...);
+void st_note_list(st_diag *d, const struct token_s *t, const char *fmt, ...);
+/* 0 when nothing was listed (or an error is already recorded: -1); else records the
+ * listed errors as the stitch's error and returns -1. */
+int st_errors_end(st_diag *d);
+void st_listed_free(st_diag *d);
 
 /* Records "file:line: error: <message>" unless an error is already recorded; returns -1.
  * line is a physical line of the input; it is reported where #line directives put it. */
@@ -67,6 +84,8 @@ int st_error_at(st_diag *d, const struct token_s *t, const char *fmt, ...);
 void st_note_error(st_diag *d, const struct token_s *t, const char *fmt, ...);
 void st_warn_at(st_diag *d, const struct token_s *t, const char *fmt, ...);
 void st_note_warn(st_diag *d, const struct token_s *t, const char *fmt, ...);
+/* Appends "file:line:col: note: <msg>\n" at token t to b. */
+void st_note_line(st_diag *d, st_buf *b, const struct token_s *t, const char *msg);
 /* The presumed line (and file, if file is non-NULL) of physical line phys. */
 int st_user_line(const st_diag *d, int phys, const char **file);
 
@@ -273,7 +292,21 @@ struct func {
   stmt *inl_prim;      /* the primitive that makes it so (in it or in a helper it calls) */
   st_vec icallers;     /* func* definitions that call this definition */
   int inl_busy, inl_height; /* chain walk: on the stack; longest chain of inlined helpers */
+  int varies;          /* rules.c: 0 unknown, 1 its results do not vary, 2 they may, 3 busy */
+  int lock_tok;        /* lint.c: 0 unknown, -1 no lock-like swap, else the token of one */
 };
+
+/* A variable that rules.c found read after a fork point before it is assigned, and that
+ * inference transmits (ck_stitch_input.infer_transmit): its declaration is made transmit
+ * when the pass runs again. */
+typedef struct {
+  size_t off;          /* offset of the declaration's first token in the pass's source */
+  const char *name;
+  int decl_tok;        /* token of the declared name */
+  const char *file;    /* its presumed file, line and column: the notes go in this order */
+  int line, col;
+  const char *note;    /* the note the stitch reports about it (without position) */
+} inferred_tx;
 
 typedef enum { TOP_PP, TOP_DECL, TOP_FUNC, TOP_EMPTY } top_kind;
 
@@ -306,6 +339,11 @@ typedef struct {
   int macro_locals_ready;
   size_t tx_bytes;      /* least output the fork points' transmit copies take */
   int inlined;          /* the source is inline.c's output: ck_i<N>_ names and labels are its */
+  int infer;            /* infer transmit where the rule check finds a variable live */
+  const size_t *force_tx; /* declarations (offsets of their first tokens, ascending) that
+                             are transmit as if declared so: inferred by an earlier run */
+  size_t n_force_tx;
+  st_vec inferred;      /* inferred_tx* found by st_rules in this run */
 } program;
 
 /* parse_top.c: splits the program into top-level items, finds functions and typedefs. */
@@ -352,7 +390,9 @@ int st_lint(program *pg);
 int st_is_sync_api(const char *s);
 
 /* rules.c: the model's rules checked on cooperative kernels with fork points (variables
- * live across a fork point, values of M used after it changes). */
+ * live across a fork point, values of M used after it changes). Lists every violation
+ * (st_error_list_at) and fails after the last kernel; with pg->infer, a live variable
+ * whose value can travel goes to pg->inferred instead. */
 int st_rules(program *pg);
 
 /* metadata.c: kernel parameter kinds, sizes, offsets, attributes. */

@@ -125,6 +125,18 @@ static const char *unique_const(pctx *c, const char *name) {
   return f;
 }
 
+/* Was the declaration whose first token is at offset off inferred transmit? */
+static int forced_transmit(const program *pg, size_t off) {
+  size_t lo = 0, hi = pg->n_force_tx;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (pg->force_tx[mid] == off) return 1;
+    if (pg->force_tx[mid] < off) lo = mid + 1;
+    else hi = mid;
+  }
+  return 0;
+}
+
 /* A declaration statement (or for-init) [i, semi); st->decl gets the parse. */
 static int handle_decl(pctx *c, stmt *st, int i, int semi, int for_init) {
   program *pg = c->pg;
@@ -137,22 +149,27 @@ static int handle_decl(pctx *c, stmt *st, int i, int semi, int for_init) {
   dc->t1 = for_init ? semi : semi + 1;
   st->decl = dc;
   const char *fname = fn->name;
+  if (!pg->raw && !dc->is_transmit && fn->is_kernel && forced_transmit(pg, t[i].off)) {
+    dc->is_transmit = 1; /* inferred: transmit as if the user had written it */
+    dc->transmit_tok = -1;
+  }
+  int tt = dc->transmit_tok >= 0 ? dc->transmit_tok : i; /* where its errors point */
   /* transmit in a helper: allowed if the helper is inlined (inline.c decides) */
   int tx = !pg->raw && dc->is_transmit && fn->is_kernel;
   if (!pg->raw && dc->is_transmit && !fn->is_kernel && !fn->tx_tok)
     fn->tx_tok = dc->transmit_tok;
   if (tx) {
     if (!fn->cooperative)
-      return st_error_at(pg->dg, &t[dc->transmit_tok], "transmit variable in kernel '%s', "
+      return st_error_at(pg->dg, &t[tt], "transmit variable in kernel '%s', "
                          "which is not cooperative", fname);
     if (dc->is_typedef)
-      return st_error_at(pg->dg, &t[dc->transmit_tok], "'transmit' cannot qualify a typedef "
+      return st_error_at(pg->dg, &t[tt], "'transmit' cannot qualify a typedef "
                          "(kernel '%s'); put it on the variable", fname);
     if (dc->is_local)
-      return st_error_at(pg->dg, &t[dc->transmit_tok], "a transmit variable cannot be local "
+      return st_error_at(pg->dg, &t[tt], "a transmit variable cannot be local "
                          "(kernel '%s')", fname);
     if (dc->n == 0)
-      return st_error_at(pg->dg, &t[dc->transmit_tok], "transmit declaration declares no "
+      return st_error_at(pg->dg, &t[tt], "transmit declaration declares no "
                          "variable (kernel '%s')", fname);
     /* the transmit struct is declared in front of the kernel: its field types must be
      * visible there */
@@ -162,7 +179,7 @@ static int handle_decl(pctx *c, stmt *st, int i, int semi, int for_init) {
         return st_error_at(pg->dg, &t[j], "transmit variable of type '%s', a typedef declared "
                            "inside kernel '%s': declare the type at file scope", t[j].s, fname);
     }
-    t[dc->transmit_tok].repl = "";
+    if (dc->transmit_tok >= 0) t[dc->transmit_tok].repl = "";
   }
   for (size_t k = 0; k < dc->n; k++) {
     declarator *d = &dc->d[k];

@@ -31,6 +31,7 @@
  *  - conditions are not evaluated: a read that only work-groups which are never forked
  *    reach (`if (get_group_id(0) == 0)`) is still reported; recompute the value or make
  *    it transmit. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,7 +54,9 @@ typedef struct {
   fork_point *fp;
   size_t n;              /* fn->n_vars */
   unsigned char *mval;   /* mval[var_id]: holds a value computed from M */
+  unsigned char *vval;   /* vval[var_id]: its value may differ between work-items or groups */
   unsigned char *warned; /* stale-M warning given for this fork point */
+  unsigned char *done;   /* done[var_id]: reported or inferred (once per kernel) */
   int *pending;          /* assignments of the current expression */
   int failed;            /* out of memory */
   size_t work;           /* statements, tokens and state bytes visited so far */
@@ -173,25 +176,117 @@ static void decl_text(rctx *r, const symbol *s, char *buf, size_t len) {
   buf[n] = 0;
 }
 
-/* A read of s at token i with state d. */
+/* Is token range [a, b) a pointer declarator's specifiers naming global or constant memory? */
+static int points_to_global(const rctx *r, const symbol *s) {
+  for (int i = s->dc->s0; i < s->dc->s1; i++) {
+    const char *w = r->t[i].s;
+    if (!strcmp(w, "global") || !strcmp(w, "__global") || !strcmp(w, "constant") ||
+        !strcmp(w, "__constant"))
+      return 1;
+  }
+  for (int i = s->dr->d0; i < s->dr->name; i++) {
+    const char *w = r->t[i].s;
+    if (!strcmp(w, "global") || !strcmp(w, "__global")) return 1;
+  }
+  return 0;
+}
+
+/* Why variable s, read after a fork point before it is assigned, cannot travel as transmit
+ * (buf gets the sentence), or NULL when it can: its declaration takes the qualifier, and
+ * its value is the same in every work-item of the group and does not depend on which
+ * group holds it or on M (a forked group gets work-item 0's value of the forking group). */
+static const char *untransmittable(rctx *r, const symbol *s, char *buf, size_t len) {
+  const decl *dc = s->dc;
+  const declarator *dr = s->dr;
+  if (!dc || !dr) return "its declaration is not one the stitcher can qualify";
+  for (size_t k = 0; k < dc->n; k++) {
+    const declarator *o = &dc->d[k];
+    int cnst = dc->is_const && !o->is_ptr;
+    for (int j = o->d0; j < o->name; j++)
+      if (!strcmp(r->t[j].s, "const")) cnst = 1;
+    const char *other = r->t[o->name].s;
+    if (o->is_array) {
+      if (o == dr) return "it is an array, and transmit carries no arrays: keep it in global "
+                          "memory, or recompute it after the fork point";
+      snprintf(buf, len, "it is declared together with the array '%s', and transmit would "
+               "qualify both: declare it in a declaration of its own", other);
+      return buf;
+    }
+    if (cnst) {
+      if (o == dr) return "it is const, and a transmit variable is assigned when a group "
+                          "joins: drop the const, or recompute it after the fork point";
+      snprintf(buf, len, "it is declared together with the const '%s', and transmit would "
+               "qualify both: declare it in a declaration of its own", other);
+      return buf;
+    }
+  }
+  if (dc->is_typedef || dc->is_local) return "its declaration is not a private variable's";
+  for (int j = dc->s0; j < dc->s1; j++) {
+    symbol *ts = r->t[j].kind == TK_IDENT ? r->t[j].sym : NULL;
+    if (ts && ts->kind == SYM_TYPEDEF && ts->owner) {
+      snprintf(buf, len, "its type '%s' is declared inside the kernel, and the transmitted "
+               "values' struct is declared in front of it: declare the type at file scope",
+               r->t[j].s);
+      return buf;
+    }
+  }
+  if (dr->is_ptr && !points_to_global(r, s))
+    return "it points to private or local memory, which a group forked onto another worker "
+           "does not share: keep the data in global memory, or recompute it after the fork "
+           "point";
+  if (r->mval[s->var_id])
+    return "its value is computed from get_num_groups/get_global_size, which change at the "
+           "fork point: read them again after it";
+  if (r->vval[s->var_id])
+    return "its value may differ between the work-items of a group or between groups (it is "
+           "computed from a work-item or group id, an atomic operation, or under a condition "
+           "that is), and a forked group gets work-item 0's value of the forking group: "
+           "recompute it after the fork point";
+  return NULL;
+}
+
+/* A read of s at token i with state d: a variable that is not transmit and not assigned
+ * on some path from the fork point is listed as an error, or, with inference on and a
+ * value that can travel, recorded to be transmitted (once per variable and kernel). */
 static int read_var(rctx *r, symbol *s, int i, const dstate *d) {
   if (d->def[s->var_id]) return 0;
   program *pg = r->pg;
   stmt *fs = r->fp->st;
   int fline = st_user_line(pg->dg, fs->line, NULL);
   if (s->kind == SYM_VAR) {
-    char spec[160];
+    if (r->done[s->var_id]) return 0;
+    r->done[s->var_id] = 1;
+    char spec[160], why_buf[320];
     decl_text(r, s, spec, sizeof spec);
-    st_error_at(pg->dg, &r->t[i], "'%s' is read after the %s() on line %d before it is "
-                "assigned, but it is not transmit: a work-group forked there starts with only "
-                "the kernel's arguments and transmit variables set (kernel '%s'); declare it "
-                "transmit where it is declared on line %d ('%stransmit %s') or recompute it "
-                "after the fork point", s->name, prim_name(fs), fline, r->fn->name,
-                st_user_line(pg->dg, r->t[s->dr->name].line, NULL),
-                s->for_init ? "for (" : "", spec);
-    st_note_error(pg->dg, &r->t[fs->t0], "forked work-groups start after this %s()",
-                  prim_name(fs));
-    return -1;
+    const char *why = untransmittable(r, s, why_buf, sizeof why_buf);
+    int dline = s->dr ? st_user_line(pg->dg, r->t[s->dr->name].line, NULL) : 0;
+    if (pg->infer && !why) {
+      inferred_tx *x = st_alloc(pg->ar, sizeof *x);
+      if (!x || st_vec_push(pg->ar, &pg->inferred, x)) return -1;
+      x->off = r->t[s->dc->t0].off;
+      x->name = s->name;
+      x->decl_tok = s->dr->name;
+      x->note = st_fmt(pg->ar, "'%s' is transmitted to the work-groups forked at the %s() on "
+                       "line %d, which read it before they assign it (kernel '%s'; transmit "
+                       "inferred: declare it '%stransmit %s' to say so)", s->name,
+                       prim_name(fs), fline, r->fn->name, s->for_init ? "for (" : "", spec);
+      if (!x->note) return -1;
+      return 0;
+    }
+    if (why && pg->infer)
+      st_error_list_at(pg->dg, &r->t[i], "'%s' is read after the %s() on line %d before it is "
+                       "assigned, but it is not transmit, and it cannot be transmitted: %s "
+                       "(kernel '%s')", s->name, prim_name(fs), fline, why, r->fn->name);
+    else
+      st_error_list_at(pg->dg, &r->t[i], "'%s' is read after the %s() on line %d before it is "
+                       "assigned, but it is not transmit: a work-group forked there starts with "
+                       "only the kernel's arguments and transmit variables set (kernel '%s'); "
+                       "declare it transmit where it is declared on line %d ('%stransmit %s') "
+                       "or recompute it after the fork point", s->name, prim_name(fs), fline,
+                       r->fn->name, dline, s->for_init ? "for (" : "", spec);
+    st_note_list(pg->dg, &r->t[fs->t0], "forked work-groups start after this %s()",
+                 prim_name(fs));
+    return 0;
   }
   if (s->kind == SYM_TRANSMIT && r->mval[s->var_id] && !r->warned[s->var_id]) {
     r->warned[s->var_id] = 1;
@@ -458,7 +553,38 @@ static dstate *label_state(rctx *r, const char *name) {
   return &l->st;
 }
 
-/* ---- values computed from M ---------------------------------------------------------- */
+/* ---- values computed from M, and values that vary ---------------------------------- */
+
+/* Builtins whose value differs between work-items or groups, and atomic operations (each
+ * work-item gets its own old value). */
+static int varying_builtin(const char *w) {
+  static const char *const ids[] = {"get_global_id", "get_local_id", "get_group_id",
+                                    "get_global_linear_id", "get_local_linear_id",
+                                    "get_sub_group_id", "get_sub_group_local_id", NULL};
+  for (int k = 0; ids[k]; k++)
+    if (!strcmp(w, ids[k])) return 1;
+  return !strncmp(w, "atomic_", 7) || !strncmp(w, "atom_", 5) || !strncmp(w, "work_item_", 10);
+}
+
+/* Does function fn (a definition the kernel calls) return or write values that vary: does
+ * it mention a varying builtin, or call a function that does? (Memoized in fn->varies:
+ * 1 no, 2 yes, 3 being looked at: a recursive call counts as no.) */
+static int func_varies(rctx *r, func *fn, int depth) {
+  if (!fn || fn->lb < 0) return 0;
+  if (fn->varies) return fn->varies == 2;
+  if (depth > 64) return 1;
+  fn->varies = 3;
+  int v = 0;
+  for (int i = fn->lb; i < fn->t1 && !v; i++) {
+    const token *k = &r->t[i];
+    if (k->kind != TK_IDENT) continue;
+    if (!k->sym && varying_builtin(k->s)) v = 1;
+    else if (k->sym && k->sym->kind == SYM_FUNC && k->sym->fn != fn)
+      v = func_varies(r, k->sym->fn, depth + 1);
+  }
+  fn->varies = v ? 2 : 1;
+  return v;
+}
 
 static int mentions_m(const rctx *r, int a, int b) {
   for (int i = a; i < b; i++) {
@@ -472,11 +598,26 @@ static int mentions_m(const rctx *r, int a, int b) {
   return 0;
 }
 
-/* Marks the variables that an expression assigns from M; *changed when one is new. An
- * assignment counts as from M when its expression between top-level commas mentions M
- * (coarser than its right-hand side, and linear in the expression's length). */
-static void m_expr(rctx *r, int a, int b, int *changed) {
-  if (a < 0 || b <= a || charge(r, 2 * (size_t)(b - a))) return;
+static int mentions_v(rctx *r, int a, int b) {
+  if (a < 0 || b <= a) return 0;
+  for (int i = a; i < b; i++) {
+    const token *k = &r->t[i];
+    if (k->kind != TK_IDENT) continue;
+    if (!k->sym && varying_builtin(k->s)) return 1;
+    if (k->sym && k->sym->kind == SYM_FUNC && func_varies(r, k->sym->fn, 0)) return 1;
+    symbol *s = body_var(r, i, a);
+    if (s && r->vval[s->var_id]) return 1;
+  }
+  return 0;
+}
+
+/* Marks the variables that an expression assigns from M, and those it assigns from a
+ * varying value or under a varying condition (ctl); *changed when one is new. An
+ * assignment counts as from M (varying) when its expression between top-level commas
+ * mentions M (a varying value): coarser than its right-hand side, and linear in the
+ * expression's length. Passing &x to a varying call counts as assigning x. */
+static void m_expr(rctx *r, int a, int b, int ctl, int *changed) {
+  if (a < 0 || b <= a || charge(r, 3 * (size_t)(b - a))) return;
   for (int i = a; i < b;) {
     int e = i;
     while (e < b && !is_p(&r->t[e], ",")) {
@@ -484,58 +625,211 @@ static void m_expr(rctx *r, int a, int b, int *changed) {
       e++;
     }
     if (e > b) e = b;
-    if (mentions_m(r, i, e))
+    int m = mentions_m(r, i, e), v = ctl || mentions_v(r, i, e);
+    if (m || v)
       for (int k = i; k < e; k++) {
         symbol *s = body_var(r, k, i);
-        if (!s || r->mval[s->var_id]) continue;
+        if (!s) continue;
         int through_ptr;
         int j = after_selectors(r, s, k, e, &through_ptr);
-        if (j < e && is_assign_op(&r->t[j]) && !through_ptr) r->mval[s->var_id] = 1, *changed = 1;
+        int assigns = j < e && is_assign_op(&r->t[j]) && !through_ptr;
+        int addr = unary_before(r, k, i) && is_p(&r->t[k - 1], "&");
+        if (m && assigns && !r->mval[s->var_id]) r->mval[s->var_id] = 1, *changed = 1;
+        if (v && (assigns || addr || (j < e && (is_p(&r->t[j], "++") || is_p(&r->t[j], "--")))) &&
+            !r->vval[s->var_id])
+          r->vval[s->var_id] = 1, *changed = 1;
       }
     i = e + 1;
   }
 }
 
-static void m_decl(rctx *r, decl *dc, int *changed) {
+static void m_decl(rctx *r, decl *dc, int ctl, int *changed) {
   for (size_t k = 0; k < dc->n; k++) {
     symbol *s = dc->d[k].sym;
     if (!s || s->owner != r->fn || (s->kind != SYM_VAR && s->kind != SYM_TRANSMIT)) continue;
     if (dc->d[k].init0 < 0) continue;
-    m_expr(r, dc->d[k].init0, dc->d[k].init1, changed);
+    m_expr(r, dc->d[k].init0, dc->d[k].init1, ctl, changed);
     if (!r->mval[s->var_id] && mentions_m(r, dc->d[k].init0, dc->d[k].init1))
       r->mval[s->var_id] = 1, *changed = 1;
+    if (!r->vval[s->var_id] && (ctl || mentions_v(r, dc->d[k].init0, dc->d[k].init1)))
+      r->vval[s->var_id] = 1, *changed = 1;
   }
 }
 
-static void m_walk(rctx *r, stmt *s, int *changed) {
+/* Does a loop body leave its loop, or the kernel, under a condition that varies (so that
+ * the loop may run a different number of times in different work-items)? under: a varying
+ * condition encloses s; inner: s is inside a loop or switch nested in the body (its break
+ * leaves that one). */
+static int varying_exit(rctx *r, stmt *s, int under, int inner) {
+  if (!s || charge(r, 1)) return 0;
+  switch (s->kind) {
+  case ST_BREAK:
+  case ST_CONTINUE:
+    return under && !inner;
+  case ST_RETURN:
+  case ST_GOTO:
+    return under;
+  default:
+    break;
+  }
+  int u = under, in = inner;
+  if (s->kind == ST_IF || s->kind == ST_SWITCH || s->kind == ST_FOR || s->kind == ST_WHILE ||
+      s->kind == ST_DO)
+    u = under || mentions_v(r, s->e0, s->e1);
+  if (s->kind == ST_SWITCH || s->kind == ST_FOR || s->kind == ST_WHILE || s->kind == ST_DO)
+    in = 1;
+  if (varying_exit(r, s->body, u, in) || varying_exit(r, s->els, u, in)) return 1;
+  for (size_t k = 0; k < s->n_items; k++)
+    if (varying_exit(r, s->items[k], u, in)) return 1;
+  return 0;
+}
+
+static void m_walk(rctx *r, stmt *s, int ctl, int *changed) {
   if (!s || charge(r, 1)) return;
-  if (s->kind == ST_DECL) m_decl(r, s->decl, changed);
-  else if (s->kind == ST_EXPR) m_expr(r, s->e0, s->e1, changed);
-  else if (s->kind != ST_BLOCK) m_expr(r, s->e0, s->e1, changed);
-  if (s->kind == ST_FOR) m_expr(r, s->s0, s->s1, changed);
-  if (s->init) m_walk(r, s->init, changed);
-  for (size_t k = 0; k < s->n_items; k++) m_walk(r, s->items[k], changed);
-  m_walk(r, s->body, changed);
-  m_walk(r, s->els, changed);
+  int inner = ctl;
+  if (s->kind == ST_IF || s->kind == ST_SWITCH)
+    inner = ctl || mentions_v(r, s->e0, s->e1);
+  else if (s->kind == ST_FOR || s->kind == ST_WHILE || s->kind == ST_DO)
+    inner = ctl || mentions_v(r, s->e0, s->e1) || varying_exit(r, s->body, 0, 0);
+  if (s->kind == ST_DECL) m_decl(r, s->decl, ctl, changed);
+  else if (s->kind == ST_EXPR) m_expr(r, s->e0, s->e1, ctl, changed);
+  else if (s->kind != ST_BLOCK) m_expr(r, s->e0, s->e1, inner, changed);
+  if (s->kind == ST_FOR) m_expr(r, s->s0, s->s1, inner, changed);
+  if (s->init) m_walk(r, s->init, ctl, changed); /* runs once, before the condition */
+  for (size_t k = 0; k < s->n_items; k++) m_walk(r, s->items[k], ctl, changed);
+  m_walk(r, s->body, inner, changed);
+  m_walk(r, s->els, inner, changed);
+}
+
+/* ---- snapshots of M taken before an offer_kill or request_fork ------------------------ */
+
+/* Fills at[i - base] with the body variable whose declarator's name is token i, for the
+ * declarations in statement s or below (declared names carry no symbol of their own). */
+static void declared_names(const stmt *s, symbol **at, int base) {
+  if (!s) return;
+  const decl *dc = s->kind == ST_DECL ? s->decl : s->init && s->init->kind == ST_DECL ? s->init->decl : NULL;
+  for (size_t k = 0; dc && k < dc->n; k++)
+    if (dc->d[k].sym && (dc->d[k].sym->kind == SYM_VAR || dc->d[k].sym->kind == SYM_TRANSMIT))
+      at[dc->d[k].name - base] = dc->d[k].sym;
+  declared_names(s->body, at, base);
+  declared_names(s->els, at, base);
+  for (size_t k = 0; k < s->n_items; k++) declared_names(s->items[k], at, base);
+}
+
+/* Is token i a read of s (not the target of a plain assignment)? */
+static int reads_at(const rctx *r, const symbol *s, int i, int a, int b) {
+  symbol *v = body_var(r, i, a);
+  if (v != s) return 0;
+  int through_ptr;
+  int j = after_selectors(r, v, i, b, &through_ptr);
+  return !(j < b && is_p(&r->t[j], "=") && !through_ptr);
+}
+
+/* Does token range [a, b) hold a global barrier (either form)? */
+static int barrier_between(const rctx *r, int a, int b) {
+  for (int i = a; i < b; i++)
+    if (r->t[i].kind == TK_IDENT && !r->t[i].sym &&
+        (!strcmp(r->t[i].s, "global_barrier") || !strcmp(r->t[i].s, "resizing_global_barrier")))
+      return 1;
+  return 0;
+}
+
+/* The model's rule for kernels that call offer_kill or request_fork themselves: every group
+ * takes its snapshot of M before any group can reach those calls (a global barrier in
+ * between), or groups that read M after another group's kill was accepted see another M and
+ * split the work differently. Warns, once per variable, about a variable computed from M
+ * that is assigned before such a call with no global barrier between (in token order) and
+ * read after it (later in the kernel, or again in a loop around the call). */
+static void check_snapshots(rctx *r) {
+  program *pg = r->pg;
+  func *fn = r->fn;
+  int b = fn->t1;
+  symbol **names = NULL;
+  for (size_t k = 0; k < fn->prims.n && !r->over; k++) {
+    stmt *c = fn->prims.v[k];
+    if (c->prim != PRIM_OFFER_KILL && c->prim != PRIM_REQUEST_FORK) continue;
+    int pc = c->t0;
+    /* each call scans the body before it, and for each snapshot what follows: bounded by
+     * the kernel's checking work like the fork points' walks */
+    if (charge(r, 4 * (size_t)(b - fn->lb))) break;
+    if (!names) {
+      names = calloc((size_t)(b - fn->lb) + 1, sizeof *names);
+      if (!names) {
+        r->failed = 1;
+        return;
+      }
+      declared_names(fn->body, names, fn->lb);
+    }
+    for (int i = fn->lb; i < pc; i++) {
+      /* an assignment to s at i, or the initialised declaration of s there (declared
+       * names carry no symbol: their declarator does) */
+      symbol *s = body_var(r, i, fn->lb);
+      int assigns = 0;
+      if (s) {
+        int through_ptr;
+        int j = after_selectors(r, s, i, b, &through_ptr);
+        assigns = j < b && is_assign_op(&r->t[j]) && !through_ptr;
+      } else {
+        s = names[i - fn->lb];
+        assigns = s && s->dr->init0 >= 0;
+      }
+      if (!assigns || !r->mval[s->var_id] || r->warned[s->var_id]) continue;
+      if (charge(r, (size_t)(b - fn->lb)) || barrier_between(r, i, pc)) continue;
+      /* a read after the call before a new snapshot (in token order) ... */
+      int read = -1;
+      for (int q = c->t1; q < b && read < 0; q++) {
+        if (body_var(r, q, fn->lb) != s) continue;
+        if (reads_at(r, s, q, fn->lb, b)) read = q;
+        else break; /* assigned again first */
+      }
+      /* ... or, in a loop around the call, a read that the next iteration makes before it
+       * assigns s again (s declared outside the loop) */
+      int decl_at = s->dr ? s->dr->name : fn->lb;
+      for (stmt *l = c->parent; l && read < 0; l = l->parent) {
+        if (l->kind != ST_FOR && l->kind != ST_WHILE && l->kind != ST_DO) continue;
+        if (decl_at >= l->t0) break; /* declared in this loop: a new variable each time */
+        int end = i < l->t0 ? l->t1 : i;
+        for (int q = l->t0; q < end && read < 0; q++)
+          if (reads_at(r, s, q, fn->lb, b)) read = q;
+      }
+      if (read < 0) continue;
+      r->warned[s->var_id] = 1;
+      const char *prim = c->prim == PRIM_OFFER_KILL ? "offer_kill" : "request_fork";
+      st_warn_at(pg->dg, &r->t[i], "'%s' takes a snapshot of get_num_groups/get_global_size "
+                 "before the %s() on line %d with no global_barrier() between, and it is read "
+                 "after that call on line %d (kernel '%s'): a group that takes its snapshot "
+                 "after another group's %s() changed M sees another M, and the groups split "
+                 "the work differently; put a global_barrier() between the snapshot and the "
+                 "first %s()", s->name, prim, st_user_line(pg->dg, c->line, NULL),
+                 st_user_line(pg->dg, r->t[read].line, NULL), fn->name, prim, prim);
+      st_note_warn(pg->dg, &r->t[c->t0], "M may change at this %s()", prim);
+    }
+  }
+  free(names);
 }
 
 static int check_kernel(program *pg, func *fn) {
-  rctx r = {pg, fn, pg->tl.t, NULL, (size_t)fn->n_vars, NULL, NULL, NULL, 0, 0, 0, NULL};
+  rctx r = {.pg = pg, .fn = fn, .t = pg->tl.t, .n = (size_t)fn->n_vars};
   size_t n = r.n ? r.n : 1;
   r.mval = calloc(n, 1);
+  r.vval = calloc(n, 1);
   r.warned = calloc(n, 1);
+  r.done = calloc(n, 1);
   r.pending = calloc(n, sizeof(int));
   int rc = -1;
-  if (!r.mval || !r.warned || !r.pending) goto out;
+  if (!r.mval || !r.vval || !r.warned || !r.done || !r.pending) goto out;
   /* a variable is computed from M if any assignment to it is: a few passes reach the
    * variables assigned through chains of others (bounded, so a long chain may be missed) */
   int changed = 1;
   for (int pass = 0; changed && pass < 16 && !r.over; pass++) {
     changed = 0;
-    m_walk(&r, fn->body, &changed);
+    m_walk(&r, fn->body, 0, &changed);
   }
   rc = 0;
-  for (size_t k = 0; k < fn->forks.n && rc == 0 && !r.over; k++) {
+  check_snapshots(&r);
+  if (r.failed) rc = -1;
+  memset(r.warned, 0, n);
+  for (size_t k = 0; k < fn->forks.n && rc == 0 && !r.over && !r.failed; k++) {
     r.fp = fn->forks.v[k];
     rc = check_fork(&r);
   }
@@ -548,7 +842,9 @@ static int check_kernel(program *pg, func *fn) {
 out:
   if (rc && !pg->dg->failed) st_error(pg->dg, fn->line, "out of memory");
   free(r.mval);
+  free(r.vval);
   free(r.warned);
+  free(r.done);
   free(r.pending);
   return rc;
 }
@@ -556,8 +852,8 @@ out:
 int st_rules(program *pg) {
   for (size_t k = 0; k < pg->kernels.n; k++) {
     func *fn = pg->kernels.v[k];
-    if (!fn->cooperative || !fn->forks.n || !fn->body) continue;
+    if (!fn->cooperative || !fn->prims.n || !fn->body) continue;
     if (check_kernel(pg, fn)) return -1;
   }
-  return 0;
+  return st_errors_end(pg->dg);
 }

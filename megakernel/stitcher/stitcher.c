@@ -96,7 +96,9 @@ static int stopped(program *pg) {
 }
 
 /* The passes. *inlined: set (first pass only) when the program has helpers with fork
- * points: it is then the inlined program, to be stitched again from the start. */
+ * points: it is then the inlined program, to be stitched again from the start. Returns 1
+ * when the rule check inferred transmit declarations (pg->inferred): the pass is to run
+ * again with them (pg->force_tx). */
 static int run(program *pg, const char *src, char **source, char **inlined) {
   if (stopped(pg) || st_lex(pg->ar, pg->dg, src, &pg->tl)) return -1;
   if (pg->inlined && drop_line_tokens(pg)) return st_error(pg->dg, 0, "out of memory");
@@ -107,6 +109,7 @@ static int run(program *pg, const char *src, char **source, char **inlined) {
   }
   if (stopped(pg) || st_analyze(pg) || stopped(pg) || st_lint(pg)) return -1;
   if (stopped(pg) || st_rules(pg)) return -1;
+  if (pg->inferred.n) return 1; /* run again with the inferred declarations transmit */
   for (size_t k = 0; k < pg->kernels.n; k++) {
     func *fn = pg->kernels.v[k];
     fn->index = (int)k;
@@ -114,6 +117,169 @@ static int run(program *pg, const char *src, char **source, char **inlined) {
   }
   if (stopped(pg)) return -1;
   return st_emit_program(pg, source);
+}
+
+
+/* What transmit inference did over the passes: the runs that inferred, their notes, and
+ * for the annotated source the inferred declarations of the final pass. */
+typedef struct {
+  st_arena ar;          /* final_inferred's storage */
+  st_arena kept[3];     /* the arenas of the runs that inferred (final_inferred points in) */
+  int n_kept;
+  st_buf notes;         /* one note line per inferred variable */
+  size_t *force;        /* offsets in the final pass's source, ascending */
+  size_t n_force;
+  size_t n_inferred;
+  st_vec final_inferred; /* inferred_tx* of the final pass, in pass order */
+  char *annotated;      /* the user's source with the inferred qualifiers (malloc) */
+} infer_run;
+
+static void infer_run_free(infer_run *ir) {
+  sb_free(&ir->notes);
+  free(ir->force);
+  free(ir->annotated);
+  st_arena_free(&ir->ar);
+  for (int k = 0; k < ir->n_kept; k++) st_arena_free(&ir->kept[k]);
+}
+
+static int cmp_size(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Inferred variables in source order of their declared names (files by name). */
+static int cmp_inferred(const void *a, const void *b) {
+  const inferred_tx *x = *(inferred_tx *const *)a, *y = *(inferred_tx *const *)b;
+  int f = strcmp(x->file, y->file);
+  if (f) return f;
+  if (x->line != y->line) return x->line < y->line ? -1 : 1;
+  return x->col < y->col ? -1 : x->col > y->col;
+}
+
+/* Runs a pass; when its rule check infers transmit declarations, runs it again (on a fresh
+ * program over the same source, so the same offsets) with them, until none is new (at most
+ * a few times: a second run finds none, since inferred variables are transmit then). */
+static int run_inferring(program *pg, const char *src, char **source, char **inlined,
+                         infer_run *ir) {
+  program first = *pg;
+  int r = run(pg, src, source, inlined);
+  for (int again = 0; r == 1; again++) {
+    if (again == 3) return st_error(pg->dg, 0, "internal error: transmit inference does not "
+                                    "settle");
+    size_t n = ir->n_force + pg->inferred.n;
+    size_t *f = realloc(ir->force, n * sizeof *f);
+    if (!f) return st_error(pg->dg, 0, "out of memory");
+    ir->force = f;
+    for (size_t k = 0; k < pg->inferred.n; k++) {
+      inferred_tx *x = pg->inferred.v[k];
+      x->line = st_user_line(pg->dg, pg->tl.t[x->decl_tok].line, &x->file);
+      x->col = pg->tl.t[x->decl_tok].col;
+    }
+    qsort(pg->inferred.v, pg->inferred.n, sizeof *pg->inferred.v, cmp_inferred);
+    for (size_t k = 0; k < pg->inferred.n; k++) {
+      inferred_tx *x = pg->inferred.v[k];
+      f[ir->n_force++] = x->off;
+      st_note_line(pg->dg, &ir->notes, &pg->tl.t[x->decl_tok], x->note);
+      ir->n_inferred++;
+    }
+    qsort(f, ir->n_force, sizeof *f, cmp_size);
+    /* the inferring run's arena stays alive (final_inferred points into it) */
+    ir->kept[ir->n_kept++] = *pg->ar;
+    for (size_t k = 0; k < pg->inferred.n; k++)
+      if (st_vec_push(&ir->ar, &ir->final_inferred, pg->inferred.v[k]))
+        return st_error(pg->dg, 0, "out of memory");
+    *pg->ar = (st_arena){0};
+    st_diag *dg = pg->dg;
+    dg->warnings.len = 0;
+    if (dg->warnings.p) dg->warnings.p[0] = 0;
+    dg->n_marks = 0;
+    *pg = first;
+    pg->force_tx = ir->force;
+    pg->n_force_tx = ir->n_force;
+    r = run(pg, src, source, inlined);
+  }
+  return r;
+}
+
+/* Offset in raw text src of offset off of its spliced form (backslash-newlines removed). */
+static size_t raw_offset(const char *src, size_t off) {
+  size_t i = 0, s = 0;
+  while (src[i]) {
+    if (src[i] == '\\' && src[i + 1] == '\n') { i += 2; continue; }
+    if (src[i] == '\\' && src[i + 1] == '\r' && src[i + 2] == '\n') { i += 3; continue; }
+    if (s == off) return i;
+    i++, s++;
+  }
+  return i;
+}
+
+/* The declaration in pass 1's statement s (or below) of a variable called name on
+ * presumed line line of file: the offset of its first token, or (size_t)-1. */
+static size_t find_decl(program *pg, const st_diag *d1, stmt *s, const char *name, int line,
+                        const char *file) {
+  if (!s) return (size_t)-1;
+  decl *dc = s->kind == ST_DECL ? s->decl : NULL;
+  for (int pass = 0; pass < 2; pass++, dc = s->init && s->init->kind == ST_DECL ? s->init->decl : NULL)
+    for (size_t k = 0; dc && k < dc->n; k++) {
+      const token *t = &pg->tl.t[dc->d[k].name];
+      const char *f = NULL;
+      if (strcmp(t->s, name) || st_user_line(d1, t->line, &f) != line || strcmp(f, file)) continue;
+      return pg->tl.t[dc->t0].off;
+    }
+  size_t at = find_decl(pg, d1, s->body, name, line, file);
+  if (at == (size_t)-1) at = find_decl(pg, d1, s->els, name, line, file);
+  for (size_t k = 0; at == (size_t)-1 && k < s->n_items; k++)
+    at = find_decl(pg, d1, s->items[k], name, line, file);
+  return at;
+}
+
+/* ir->annotated: the user's source with "transmit " in front of every inferred
+ * declaration. The final pass is pass 1 (pg2 NULL: its offsets are the user's) or the
+ * inlined program pg2, whose declarations are found again in pass 1 by the variable's
+ * own name (without the ck_i<N>_ prefix) and its presumed line. */
+static int annotate(program *pg1, program *pg2, const char *src, infer_run *ir,
+                    const st_line_mark *marks1, size_t n_marks1, st_diag *dg) {
+  size_t n = ir->final_inferred.n, m = 0;
+  size_t *at = malloc((n ? n : 1) * sizeof *at);
+  if (!at) return -1;
+  st_diag d1 = *dg;
+  d1.marks = (st_line_mark *)marks1;
+  d1.n_marks = marks1 ? n_marks1 : 0;
+  for (size_t k = 0; k < n; k++) {
+    inferred_tx *x = ir->final_inferred.v[k];
+    if (!pg2) {
+      at[m++] = raw_offset(src, x->off);
+      continue;
+    }
+    const char *name = x->name, *file = NULL;
+    if (st_inline_name(name)) {
+      name += 4;
+      while (*name && *name != '_') name++;
+      if (*name) name++;
+    }
+    int line = st_user_line(dg, pg2->tl.t[x->decl_tok].line, &file);
+    size_t o = (size_t)-1;
+    for (size_t f = 0; o == (size_t)-1 && f < pg1->funcs.n; f++)
+      o = find_decl(pg1, &d1, ((func *)pg1->funcs.v[f])->body, name, line, file);
+    if (o != (size_t)-1) at[m++] = raw_offset(src, o);
+  }
+  qsort(at, m, sizeof *at, cmp_size);
+  st_buf b = {0};
+  size_t from = 0;
+  for (size_t k = 0; k < m; k++) {
+    if (k && at[k] == at[k - 1]) continue; /* two variables of one declaration */
+    sb_put(&b, src + from, at[k] - from);
+    sb_puts(&b, "transmit ");
+    from = at[k];
+  }
+  sb_puts(&b, src + from);
+  free(at);
+  if (b.failed) {
+    sb_free(&b);
+    return -1;
+  }
+  ir->annotated = b.p;
+  return 0;
 }
 
 int ck_stitch(const ck_stitch_input *in, ck_stitch_result *out, char *err, size_t err_len) {
@@ -150,25 +316,38 @@ int ck_stitch_until(const ck_stitch_input *in, ck_stitch_result *out, char *err,
   pg.stop_arg = stop_arg;
   pg.stop_reason = reason;
   pg.src_len = len;
+  pg.infer = in->infer_transmit;
   char *source = NULL, *inlined = NULL;
-  int r = run(&pg, in->source, &source, &inlined);
+  infer_run ir = {0};
+  int r = run_inferring(&pg, in->source, &source, &inlined, &ir);
   st_arena ar2 = {0};
   program pg2;
   program *fin = &pg;
+  st_line_mark *marks1 = NULL; /* the user's #line marks, for the annotated source */
+  size_t n_marks1 = dg.n_marks;
   if (r == 0 && inlined) {
     /* helpers with fork points were inlined: stitch the new text, whose #line directives
      * name the user's files and lines; the output cap stays that of the user's input */
+    if (n_marks1 && in->infer_transmit) {
+      marks1 = malloc(n_marks1 * sizeof *marks1);
+      if (marks1) memcpy(marks1, dg.marks, n_marks1 * sizeof *marks1);
+      else r = st_error(&dg, 0, "out of memory");
+    }
     memset(&pg2, 0, sizeof pg2);
     pg2 = (program){.ar = &ar2, .dg = &dg, .file = file, .coop = in->cooperative,
                     .n_coop = in->n_cooperative, .stop = stop, .stop_arg = stop_arg,
-                    .stop_reason = reason, .src_len = len, .inlined = 1};
+                    .stop_reason = reason, .src_len = len, .inlined = 1,
+                    .infer = in->infer_transmit};
     dg.n_marks = 0;
     fin = &pg2;
-    r = run(&pg2, inlined, &source, NULL);
+    if (r == 0) r = run_inferring(&pg2, inlined, &source, NULL, &ir);
     if (r && !dg.failed && ar2.failed) st_error(&dg, 0, "out of memory");
-    sb_free(&(st_buf){.p = inlined});
   }
-  if (r == 0 && dg.warnings.failed) {
+  if (r == 0 && ir.n_inferred &&
+      annotate(&pg, fin == &pg2 ? &pg2 : NULL, in->source, &ir, marks1, n_marks1, &dg))
+    r = st_error(&dg, 0, "out of memory");
+  if (r == 0 && ir.notes.len) sb_put(&dg.warnings, ir.notes.p, ir.notes.len);
+  if (r == 0 && (dg.warnings.failed || ir.notes.failed)) {
     free(source);
     r = st_error(&dg, 0, "out of memory");
   } else if (r == 0 && (fill_result(fin, source, out) ||
@@ -179,10 +358,19 @@ int ck_stitch_until(const ck_stitch_input *in, ck_stitch_result *out, char *err,
     free(source);
     if (!dg.failed) st_error(&dg, 0, ar.failed ? "out of memory" : "internal error");
   }
+  if (r == 0) {
+    out->annotated = ir.annotated;
+    out->n_inferred = ir.n_inferred;
+    ir.annotated = NULL;
+  }
   if (fin == &pg2) { /* messages name the user's variables, not their inlined copies */
     if (err && err_len) strip_inline_names(err);
     if (out->warnings) strip_inline_names(out->warnings);
   }
+  sb_free(&(st_buf){.p = inlined});
+  infer_run_free(&ir);
+  free(marks1);
+  st_listed_free(&dg);
   sb_free(&dg.warnings);
   st_arena_free(&ar2);
   st_arena_free(&ar);
@@ -203,6 +391,7 @@ void ck_stitch_result_free(ck_stitch_result *r) {
   }
   free(r->kernels);
   free(r->warnings);
+  free(r->annotated);
   memset(r, 0, sizeof *r);
 }
 

@@ -50,7 +50,14 @@ typedef struct {
                              possibly followed by a line "file:line:col: note: sentence\n":
                              code that stitches but is not portable or breaks a rule of
                              the model in a way the stitcher cannot prove (README.md,
-                             Warnings and Rule checks) */
+                             Warnings and Rule checks); with infer_transmit, also one
+                             line "file:line:col: note: sentence\n" of its own for every
+                             variable whose transmit was inferred, at its declaration */
+  char *annotated;        /* with infer_transmit and at least one variable inferred: the
+                             input's source with "transmit " written in front of each
+                             inferred declaration (what the user would write; it
+                             stitches without inference); else NULL */
+  size_t n_inferred;      /* variables whose transmit was inferred */
 } ck_stitch_result;
 
 typedef struct {
@@ -58,6 +65,10 @@ typedef struct {
   const char *file_name;            /* name used in messages and #line; NULL: "<input>" */
   const char *const *cooperative;   /* names of the kernels that are cooperative */
   size_t n_cooperative;
+  int infer_transmit;               /* nonzero: a private variable that a forked group reads
+                                       before it assigns it is transmitted as if declared
+                                       transmit, when its value can travel (README.md,
+                                       Transmit inference); 0: such a read is an error */
 } ck_stitch_input;
 
 /* Stitches a program.
@@ -66,7 +77,10 @@ typedef struct {
  * On failure returns -1, leaves *out zeroed, and writes one NUL-terminated message
  * "file:line:col: error: sentence" (or "file:line: error: sentence" where no single token
  * is at fault), possibly followed by "\nfile:line:col: note: sentence" (the fork point of
- * a rule check), into err (truncated to err_len; err may be NULL when err_len is 0).
+ * a rule check), into err (truncated to err_len; err may be NULL when err_len is 0). The
+ * rule checks list every violation they find, in the order found, each with its note, one
+ * per line ("\n" between them): at most 20, then a line "file: note: N more errors not
+ * shown ..."; the parser's errors stop the stitch at the first.
  * Failures: in or out or in->source NULL; a lexical or syntax error the
  * stitcher's statement-level parser detects; any restriction listed in README.md
  * (primitive outside a cooperative kernel or not written as a statement, fork point in a

@@ -282,3 +282,92 @@ void st_note_warn(st_diag *d, const token *t, const char *fmt, ...) {
   warn_line(d, t, "note", fmt, ap);
   va_end(ap);
 }
+
+/* ---- listed errors: the checks that go on after an error ---------------------------- */
+
+struct st_listed {
+  int line, col, seq; /* the error's physical position; the order it was found in */
+  st_buf text;        /* "file:line:col: error: ...", then "\nfile:line:col: note: ..." */
+};
+
+void st_error_list_at(st_diag *d, const token *t, const char *fmt, ...) {
+  if (d->list_failed) return;
+  if ((size_t)d->n_listed == d->cap_listed) {
+    size_t cap = d->cap_listed ? 2 * d->cap_listed : 16;
+    struct st_listed *l = realloc(d->listed, cap * sizeof *l);
+    if (!l) {
+      d->list_failed = 1;
+      return;
+    }
+    d->listed = l;
+    d->cap_listed = cap;
+  }
+  struct st_listed *e = &d->listed[d->n_listed];
+  *e = (struct st_listed){.line = t->line, .col = t->col, .seq = d->n_listed};
+  d->n_listed++;
+  char head[512], msg[1536];
+  where(d, t, head, sizeof head);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  sb_printf(&e->text, "%serror: %s", head, msg);
+  if (e->text.failed) d->list_failed = 1;
+}
+
+void st_note_list(st_diag *d, const token *t, const char *fmt, ...) {
+  if (d->list_failed || !d->n_listed) return;
+  st_buf *b = &d->listed[d->n_listed - 1].text;
+  char head[512], msg[1024];
+  where(d, t, head, sizeof head);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  sb_printf(b, "\n%snote: %s", head, msg);
+  if (b->failed) d->list_failed = 1;
+}
+
+static int cmp_listed(const void *pa, const void *pb) {
+  const struct st_listed *a = pa, *b = pb;
+  if (a->line != b->line) return a->line < b->line ? -1 : 1;
+  if (a->col != b->col) return a->col < b->col ? -1 : 1;
+  return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+int st_errors_end(st_diag *d) {
+  if (d->failed) return -1;
+  if (!d->n_listed && !d->list_failed) return 0;
+  d->failed = 1;
+  if (!d->err || !d->err_len) return -1;
+  if (d->list_failed) {
+    snprintf(d->err, d->err_len, "%s:0: error: out of memory", d->file);
+    return -1;
+  }
+  qsort(d->listed, (size_t)d->n_listed, sizeof *d->listed, cmp_listed);
+  st_buf all = {0};
+  int shown = d->n_listed < ST_MAX_ERRORS ? d->n_listed : ST_MAX_ERRORS;
+  for (int k = 0; k < shown; k++)
+    sb_printf(&all, "%s%s", k ? "\n" : "", d->listed[k].text.p);
+  if (d->n_listed > shown)
+    sb_printf(&all, "\n%s: note: %d more errors not shown (the first %d are listed)", d->file,
+              d->n_listed - shown, shown);
+  if (all.failed) snprintf(d->err, d->err_len, "%s:0: error: out of memory", d->file);
+  else snprintf(d->err, d->err_len, "%s", all.p);
+  sb_free(&all);
+  return -1;
+}
+
+void st_listed_free(st_diag *d) {
+  for (int k = 0; k < d->n_listed; k++) sb_free(&d->listed[k].text);
+  free(d->listed);
+  d->listed = NULL;
+  d->n_listed = 0;
+  d->cap_listed = 0;
+}
+
+void st_note_line(st_diag *d, st_buf *b, const token *t, const char *msg) {
+  char head[512];
+  where(d, t, head, sizeof head);
+  sb_printf(b, "%snote: %s\n", head, msg);
+}

@@ -2,9 +2,11 @@
  * input is a header line naming the cooperative kernels (comma-separated,
  * up to FUZZ_MAX_COOP names, the rest of the line ignored) followed by the
  * OpenCL C source, which ends at the input's end or its first NUL byte. The
- * target stitches it and checks what the API promises: on success a source
- * and kernels that ck_stitch_find_kernel finds, on failure a zeroed result
- * and a non-empty message with "error:". A broken promise aborts, and so a
+ * target stitches it twice, without and with transmit inference, and checks
+ * what the API promises: on success a source and kernels that
+ * ck_stitch_find_kernel finds, and, where inference transmitted variables,
+ * an annotated source that stitches without inference; on failure a zeroed
+ * result and a non-empty message with "error:". A broken promise aborts, and so a
  * fuzzer reports it like a crash. Built by libFuzzer (clang) and by
  * fuzz_driver.c (any compiler). */
 #include "stitcher.h"
@@ -44,6 +46,49 @@ static size_t parse_names(const uint8_t *data, size_t len, char buf[][FUZZ_MAX_N
     return n;
 }
 
+/* One stitch of src, with transmit inference or without: a success has a
+ * complete result, and with inference its annotated source stitches without
+ * inference; a failure a zeroed result and an error message. */
+static void stitch_once(char *src, const char *const *names, size_t n_names, int infer)
+{
+    ck_stitch_input in = {.source = src, .file_name = "fuzz.cl", .cooperative = names, .n_cooperative = n_names,
+                          .infer_transmit = infer};
+    ck_stitch_result r;
+    static char err[16384];
+    err[0] = 0;
+    if (ck_stitch(&in, &r, err, sizeof err) == 0) {
+        if (!r.source)
+            broken("success without a source", NULL);
+        for (size_t k = 0; k < r.n_kernels; ++k) {
+            if (!r.kernels[k].name)
+                broken("a kernel without a name", NULL);
+            int at = ck_stitch_find_kernel(&r, r.kernels[k].name);
+            if (at < 0 || strcmp(r.kernels[at].name, r.kernels[k].name) != 0)
+                broken("ck_stitch_find_kernel misses a stitched kernel", r.kernels[k].name);
+            for (size_t p = 0; p < r.kernels[k].n_params; ++p)
+                if (!r.kernels[k].params[p].name || !r.kernels[k].params[p].type)
+                    broken("a parameter without a name or type", r.kernels[k].name);
+        }
+        if ((r.n_inferred != 0) != (r.annotated != NULL) || (r.n_inferred && !infer))
+            broken("inferred variables without an annotated source, or the reverse", NULL);
+        if (r.annotated) {
+            ck_stitch_input again = in;
+            again.source = r.annotated;
+            again.infer_transmit = 0;
+            ck_stitch_result r2;
+            if (ck_stitch(&again, &r2, err, sizeof err) != 0)
+                broken("the annotated source does not stitch without inference", err);
+            ck_stitch_result_free(&r2);
+        }
+        ck_stitch_result_free(&r);
+    } else {
+        if (r.source || r.kernels || r.n_kernels || r.warnings || r.annotated)
+            broken("failure left a non-zeroed result", err);
+        if (!strstr(err, "error:"))
+            broken("failure without an error message", err);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const uint8_t *nl = memchr(data, '\n', size);
@@ -60,30 +105,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(src, data + body, src_len);
     src[src_len] = 0;
 
-    ck_stitch_input in = {.source = src, .file_name = "fuzz.cl", .cooperative = names, .n_cooperative = n_names};
-    ck_stitch_result r;
-    char err[1024];
-    err[0] = 0;
-    if (ck_stitch(&in, &r, err, sizeof err) == 0) {
-        if (!r.source)
-            broken("success without a source", NULL);
-        for (size_t k = 0; k < r.n_kernels; ++k) {
-            if (!r.kernels[k].name)
-                broken("a kernel without a name", NULL);
-            int at = ck_stitch_find_kernel(&r, r.kernels[k].name);
-            if (at < 0 || strcmp(r.kernels[at].name, r.kernels[k].name) != 0)
-                broken("ck_stitch_find_kernel misses a stitched kernel", r.kernels[k].name);
-            for (size_t p = 0; p < r.kernels[k].n_params; ++p)
-                if (!r.kernels[k].params[p].name || !r.kernels[k].params[p].type)
-                    broken("a parameter without a name or type", r.kernels[k].name);
-        }
-        ck_stitch_result_free(&r);
-    } else {
-        if (r.source || r.kernels || r.n_kernels || r.warnings)
-            broken("failure left a non-zeroed result", err);
-        if (!strstr(err, "error:"))
-            broken("failure without an error message", err);
-    }
+    for (int infer = 0; infer < 2; ++infer)
+        stitch_once(src, names, n_names, infer);
     free(src);
     return 0;
 }

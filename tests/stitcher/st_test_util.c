@@ -18,7 +18,7 @@ static int stitch_va(const char *src, ck_stitch_result *r, char *err, size_t len
   size_t n = 0;
   const char *s;
   while ((s = va_arg(ap, const char *)) != NULL && n < 32) names[n++] = s;
-  ck_stitch_input in = {src, "t.cl", names, n};
+  ck_stitch_input in = {src, "t.cl", names, n, 0};
   return ck_stitch(&in, r, err, len);
 }
 

@@ -296,7 +296,7 @@ static void test_bad_arguments(void **st) {
   char err[128];
   assert_int_equal(ck_stitch(NULL, &r, err, sizeof err), -1);
   assert_non_null(strstr(err, "<input>:0: error: ck_stitch: NULL argument"));
-  ck_stitch_input in = {NULL, "f.cl", NULL, 0};
+  ck_stitch_input in = {NULL, "f.cl", NULL, 0, 0};
   assert_int_equal(ck_stitch(&in, &r, err, sizeof err), -1);
   assert_non_null(strstr(err, "f.cl:0: error:"));
   in.source = "kernel void k(void) { }";

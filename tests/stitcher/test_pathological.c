@@ -105,7 +105,7 @@ static report run_child(const char *name, generator gen, const char *const *coop
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     r.rss_before_kb = ru.ru_maxrss;
-    ck_stitch_input in = {src, "t.cl", coop, n_coop};
+    ck_stitch_input in = {src, "t.cl", coop, n_coop, 0};
     ck_stitch_result out;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -64,7 +64,7 @@ static int setup(const char *std) {
   S.user = st_read_test_file("cl/resume_kernels.cl");
   if (!S.user) return -1;
   char err[1024];
-  ck_stitch_input in = {S.user, "resume_kernels.cl", COOP, sizeof COOP / sizeof COOP[0]};
+  ck_stitch_input in = {S.user, "resume_kernels.cl", COOP, sizeof COOP / sizeof COOP[0], 0};
   if (ck_stitch(&in, &S.res, err, sizeof err)) {
     fprintf(stderr, "stitch failed: %s\n", err);
     return -1;

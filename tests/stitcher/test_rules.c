@@ -432,9 +432,11 @@ static void test_project_kernels_have_no_errors(void **st) {
     const project_kernels *p = &PROJECT[k];
     char *src = read_rel(p->file);
     if (!src) fail_msg("cannot read %s/%s", SOURCE_ROOT, p->file);
-    ck_stitch_input in = {src, p->file, p->coop, p->n};
+    /* with transmit inference, as ck_context_build stitches by default; only the file
+     * written to need it infers anything */
+    ck_stitch_input in = {src, p->file, p->coop, p->n, 1};
     ck_stitch_result r;
-    char err[2048];
+    char err[16384];
     int rc = ck_stitch(&in, &r, err, sizeof err);
     free(src);
     if (rc != 0) fail_msg("%s: %s", p->file, err);
@@ -443,8 +445,71 @@ static void test_project_kernels_have_no_errors(void **st) {
     if (!strcmp(p->file, "tests/megakernel/chaos_replay.cl"))
       st_assert_has(r.warnings ? r.warnings : "", "transmit variable 'groups' holds a value "
                                                   "computed from get_num_groups");
+    if ((r.n_inferred != 0) != !strcmp(p->file, "tests/megakernel/infer_kernels.cl"))
+      fail_msg("%s: %zu variables inferred transmit", p->file, r.n_inferred);
     ck_stitch_result_free(&r);
   }
+}
+
+/* Rule 2 of DESIGN.md section 2.8: a snapshot of M taken before an offer_kill or
+ * request_fork without a global barrier between, and used after it. */
+#define SUM_KERNEL(BETWEEN)                                                                  \
+  "kernel void k(global const int *in, global int *out, int n) {\n"                         \
+  "  int gid = get_global_id(0);\n"                                                         \
+  "  int gsz = get_global_size(0);\n"                                                       \
+  BETWEEN                                                                                    \
+  "  int acc = 0;\n"                                                                        \
+  "  for (int i = gid; i < n; i += gsz) acc += in[i];\n"                                    \
+  "  atomic_add(out, acc);\n"                                                               \
+  "  offer_kill();\n"                                                                       \
+  "  if (get_global_id(0) == 0) out[1] = gsz;\n"                                            \
+  "}\n"
+
+static void test_snapshot_before_offer_kill(void **st) {
+  (void)st;
+  /* the ids taken, then the kill offered, then the work split by the snapshot */
+  const char *w = st_warnings("kernel void k(global const int *in, global int *out, int n) {\n"
+                              "  int gid = get_global_id(0);\n"
+                              "  int gsz = get_global_size(0);\n"
+                              "  offer_kill();\n"
+                              "  int acc = 0;\n"
+                              "  for (int i = gid; i < n; i += gsz) acc += in[i];\n"
+                              "  atomic_add(out, acc);\n"
+                              "}\n",
+                              "k");
+  st_assert_has(w, "t.cl:3:7: warning: 'gsz' takes a snapshot of get_num_groups/get_global_size "
+                   "before the offer_kill() on line 4 with no global_barrier() between, and it is "
+                   "read after that call on line 6 (kernel 'k')");
+  st_assert_has(w, "\nt.cl:4:3: note: M may change at this offer_kill()");
+  assert_int_equal(st_count(w, "warning:"), 1); /* gid does not change with M */
+  /* the same kernel with the snapshot, the work and the kill in the model's order: the work
+   * between them, with a barrier after the snapshot */
+  assert_string_equal(st_warnings(SUM_KERNEL("  global_barrier();\n"), "k"), "");
+  /* without that barrier, the read after the kill is reported */
+  w = st_warnings(SUM_KERNEL(""), "k");
+  st_assert_has(w, "'gsz' takes a snapshot");
+  st_assert_has(w, "read after that call on line 8");
+  /* a snapshot taken again after the call is a new one: nothing to report */
+  assert_string_equal(st_warnings("kernel void k(global int *o) {\n"
+                                  "  int m = get_num_groups(0);\n"
+                                  "  o[get_group_id(0)] = m;\n"
+                                  "  request_fork();\n"
+                                  "  m = get_num_groups(0);\n"
+                                  "  o[get_group_id(0)] += m;\n"
+                                  "}\n",
+                                  "k"),
+                      "");
+  /* in a loop, the next iteration's read of a snapshot taken before the loop */
+  w = st_warnings("kernel void k(global int *o, int rounds) {\n"
+                  "  int m = get_num_groups(0);\n"
+                  "  for (int r = 0; r < rounds; r++) {\n"
+                  "    o[get_group_id(0) + r * m] = 1;\n"
+                  "    offer_kill();\n"
+                  "  }\n"
+                  "}\n",
+                  "k");
+  st_assert_has(w, "t.cl:2:7: warning: 'm' takes a snapshot");
+  st_assert_has(w, "read after that call on line 4");
 }
 
 int main(void) {
@@ -456,6 +521,7 @@ int main(void) {
     cmocka_unit_test(test_stale_m),
     cmocka_unit_test(test_transmit_in_nested_scopes),
     cmocka_unit_test(test_work_bound),
+    cmocka_unit_test(test_snapshot_before_offer_kill),
     cmocka_unit_test(test_project_kernels_have_no_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

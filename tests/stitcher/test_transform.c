@@ -179,7 +179,7 @@ static void test_line_directive_file_name_escaped(void **st) {
   (void)st;
   ck_stitch_result r;
   char err[256];
-  ck_stitch_input in = {"kernel void k(void) {}\n", "dir\\my \"file\".cl", NULL, 0};
+  ck_stitch_input in = {"kernel void k(void) {}\n", "dir\\my \"file\".cl", NULL, 0, 0};
   assert_int_equal(ck_stitch(&in, &r, err, sizeof err), 0);
   HAS(r, "#line 1 \"dir\\\\my \\\"file\\\".cl\"");
   ck_stitch_result_free(&r);
