@@ -2,8 +2,8 @@
  * the code a cooperative kernel runs (its body and every helper it reaches). Owns two
  * checks: mem_fence/read_mem_fence/write_mem_fence on global memory (NVIDIA's OpenCL
  * compiles them too weakly to order memory between work-groups), and hand-made spin locks
- * (atomic_cmpxchg or atomic_xchg with constant operands inside a loop), whose 1.2 atomics
- * order no other memory. Both name the portable calls of ck_cooperative.h instead. It also
+ * (an atomic swap with constant operands inside a loop, or a call inside a loop of a helper
+ * that makes one: a try-lock function), whose 1.2 atomics order no other memory. Both name the portable calls of ck_cooperative.h instead. It also
  * owns the list of those calls' names, which user code may use but not declare. */
 #include <string.h>
 
@@ -88,10 +88,84 @@ static const char *where(program *pg, func *fn, func *kernel) {
   return st_fmt(pg->ar, "'%s' (reached from cooperative kernel '%s')", fn->name, kernel->name);
 }
 
+/* The atomic swaps a spin lock is made of, and which of their operands (counted from 0, the
+ * pointer) must all be constants for the call to look like one: every value operand of the
+ * OpenCL 1.2 forms; the desired value of the OpenCL C 2.0 forms (their expected value is a
+ * pointer to a variable). */
+static const struct {
+  const char *name;
+  int first, last; /* operands that must be integer constants */
+} swaps[] = {
+    {"atomic_cmpxchg", 1, 2}, {"atom_cmpxchg", 1, 2}, {"atomic_xchg", 1, 1}, {"atom_xchg", 1, 1},
+    {"atomic_compare_exchange_strong", 2, 2}, {"atomic_compare_exchange_weak", 2, 2},
+    {"atomic_compare_exchange_strong_explicit", 2, 2},
+    {"atomic_compare_exchange_weak_explicit", 2, 2}, {"atomic_exchange", 1, 1},
+    {"atomic_exchange_explicit", 1, 1}};
+
+/* Is the call at token i (a name followed by its parentheses) an atomic swap with constant
+ * operands on memory that is not local? */
+static int lock_swap(program *pg, func *fn, int i) {
+  token *t = pg->tl.t;
+  int k0 = -1;
+  for (size_t k = 0; k < sizeof swaps / sizeof swaps[0]; k++)
+    if (!strcmp(t[i].s, swaps[k].name)) k0 = (int)k;
+  if (k0 < 0) return 0;
+  int lp = i + 1, rp = t[lp].match;
+  if (rp < 0) return 0;
+  /* operands: [lp+1, c0), [c0+1, c1), ... */
+  int start = lp + 1, n = 0, constant = 1, ptr_local = 0;
+  for (int k = lp + 1; k <= rp; k++) {
+    if (k < rp && (is_punct(&t[k], "(") || is_punct(&t[k], "[") || is_punct(&t[k], "{"))) {
+      k = t[k].match;
+      continue;
+    }
+    if (k < rp && !is_punct(&t[k], ",")) continue;
+    if (n == 0)
+      ptr_local = local_operand(pg, fn, start, k);
+    else if (n >= swaps[k0].first && n <= swaps[k0].last && !constant_operand(t, start, k))
+      constant = 0;
+    n++;
+    start = k + 1;
+  }
+  return n > swaps[k0].last && constant && !ptr_local;
+}
+
+/* The first lock-like swap outside a loop whose result is read (a try-lock) that a call of
+ * fn performs, in fn or in a
+ * function it calls (memoized in fn->lock_tok: 0 not yet known, -1 none, else the token; a
+ * recursive call counts as none), or -1. */
+static func *definition(program *pg, func *fn);
+static int lock_in(program *pg, func *fn, int depth) {
+  if (fn->lb < 0) return -1;
+  if (fn->lock_tok) return fn->lock_tok;
+  if (depth > 64) return -1;
+  fn->lock_tok = -1;
+  token *t = pg->tl.t;
+  st_vec loops = {0};
+  if (collect_loops(pg, fn->body, &loops)) return -1;
+  for (int i = fn->lb; i < fn->t1; i++) {
+    if (t[i].kind != TK_IDENT || !is_punct(&t[i + 1], "(")) continue;
+    /* one inside a loop of fn is a spin lock of its own, warned about there; one whose
+     * result nobody reads (a statement of its own: an unlock) decides nothing */
+    if (lock_swap(pg, fn, i)) {
+      int rp = t[i + 1].match;
+      int alone = i > 0 && (is_punct(&t[i - 1], ";") || is_punct(&t[i - 1], "{") ||
+                            is_punct(&t[i - 1], "}")) && is_punct(&t[rp + 1], ";");
+      if (inside_loop(&loops, i) || alone) continue;
+      return fn->lock_tok = i;
+    }
+    symbol *s = st_lookup(pg, pg->fscope, t[i].s);
+    if (s && s->kind == SYM_FUNC && s->fn) {
+      func *c = definition(pg, s->fn);
+      int at = c != fn ? lock_in(pg, c, depth + 1) : -1;
+      if (at > 0) return fn->lock_tok = at;
+    }
+  }
+  return -1;
+}
+
 static int lint_function(program *pg, func *fn, func *kernel) {
   static const char *const fences[] = {"mem_fence", "read_mem_fence", "write_mem_fence"};
-  static const char *const swaps[] = {"atomic_cmpxchg", "atom_cmpxchg", "atomic_xchg",
-                                      "atom_xchg"};
   token *t = pg->tl.t;
   st_vec loops = {0};
   if (collect_loops(pg, fn->body, &loops)) return -1;
@@ -110,27 +184,25 @@ static int lint_function(program *pg, func *fn, func *kernel) {
                 "device_mutex_lock", t[i].s, where(pg, fn, kernel));
       continue;
     }
-    if (!in_list(t[i].s, swaps, 4) || !inside_loop(&loops, i)) continue;
-    /* operands: [lp+1, c0), [c0+1, c1), ... */
-    int start = lp + 1, n = 0, all_constant = 1, ptr_local = 0;
-    for (int k = lp + 1; k <= rp; k++) {
-      if (k < rp && (is_punct(&t[k], "(") || is_punct(&t[k], "[") || is_punct(&t[k], "{"))) {
-        k = t[k].match;
-        continue;
-      }
-      if (k < rp && !is_punct(&t[k], ",")) continue;
-      if (n == 0)
-        ptr_local = local_operand(pg, fn, start, k);
-      else if (!constant_operand(t, start, k))
-        all_constant = 0;
-      n++;
-      start = k + 1;
-    }
-    if (n >= 2 && all_constant && !ptr_local)
+    if (!inside_loop(&loops, i)) continue;
+    if (lock_swap(pg, fn, i)) {
       st_warn(pg->dg, t[i].line, "%s with constant operands in a loop in %s looks like a "
               "hand-made spin lock: the OpenCL 1.2 atomics order no other memory, so what one "
               "holder wrote can be seen stale by the next; use device_mutex_lock() and "
               "device_mutex_unlock() from ck_cooperative.h", t[i].s, where(pg, fn, kernel));
+      continue;
+    }
+    /* a helper that makes such a swap, called in a loop: the same lock, written as a
+     * try-lock function */
+    symbol *cs = st_lookup(pg, pg->fscope, t[i].s);
+    func *callee = cs && cs->kind == SYM_FUNC && cs->fn ? definition(pg, cs->fn) : NULL;
+    int at = callee && callee != fn ? lock_in(pg, callee, 0) : -1;
+    if (at > 0)
+      st_warn_at(pg->dg, &t[i], "'%s', called in a loop in %s, makes an %s with constant "
+              "operands (line %d): a hand-made spin lock; the OpenCL 1.2 atomics order no other "
+              "memory, so what one holder wrote can be seen stale by the next; use "
+              "device_mutex_lock() and device_mutex_unlock() from ck_cooperative.h", t[i].s,
+              where(pg, fn, kernel), t[at].s, st_user_line(pg->dg, t[at].line, NULL));
   }
   return 0;
 }

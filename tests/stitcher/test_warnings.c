@@ -138,6 +138,70 @@ static int replace_all(char *s, const char *from, const char *to) {
   return n;
 }
 
+/* A lock written as a try-lock helper, called in a loop: warned at the call, naming the
+ * helper, in the OpenCL 1.2 and 2.0 forms and through a second helper; an unlock (a swap
+ * whose result nobody reads), a retry loop with variable operands and the portable mutex
+ * are not. */
+static void test_try_lock_helper_in_loop(void **st) {
+  (void)st;
+  const char *w = st_warnings("bool try_lock(global volatile int *l) {\n"
+                              "  return atomic_cmpxchg(l, 0, 1) == 0;\n"
+                              "}\n"
+                              "void unlock(global volatile int *l) { atomic_xchg(l, 0); }\n"
+                              "kernel void k(global volatile int *locks, global int *d) {\n"
+                              "  int q = get_group_id(0) % 4;\n"
+                              "  while (!try_lock(&locks[q])) ;\n"
+                              "  d[q] += 1;\n"
+                              "  unlock(&locks[q]);\n"
+                              "  offer_kill();\n"
+                              "}\n",
+                              "k");
+  st_assert_has(w, "t.cl:7:11: warning: 'try_lock', called in a loop in cooperative kernel 'k', "
+                   "makes an atomic_cmpxchg with constant operands (line 2): a hand-made spin "
+                   "lock");
+  st_assert_has(w, "device_mutex_lock()");
+  assert_int_equal(st_count(w, "warning:"), 1);
+  /* OpenCL C 2.0 atomics, and the try-lock one helper further down */
+  w = st_warnings("bool cas(global atomic_int *l) {\n"
+                  "  int expected = 0;\n"
+                  "  return atomic_compare_exchange_strong(l, &expected, 1);\n"
+                  "}\n"
+                  "bool acquire(global atomic_int *l) { return cas(l); }\n"
+                  "kernel void k(global atomic_int *l, global int *d) {\n"
+                  "  for (int tries = 0; ; tries++)\n"
+                  "    if (acquire(l)) break;\n"
+                  "  d[0] += 1;\n"
+                  "  atomic_store(l, 0);\n"
+                  "  offer_kill();\n"
+                  "}\n",
+                  "k");
+  st_assert_has(w, "t.cl:8:9: warning: 'acquire', called in a loop in cooperative kernel 'k', "
+                   "makes an atomic_compare_exchange_strong with constant operands (line 3)");
+  assert_int_equal(st_count(w, "warning:"), 1);
+  /* a retry loop that adds (variable operands) and the portable mutex: nothing */
+  assert_string_equal(st_warnings("uint add_once(global volatile uint *p, uint v) {\n"
+                                  "  uint old = *p;\n"
+                                  "  return atomic_cmpxchg(p, old, old + v);\n"
+                                  "}\n"
+                                  "kernel void k(global volatile uint *p) {\n"
+                                  "  for (int i = 0; i < 4; i++) add_once(p, 2u);\n"
+                                  "  offer_kill();\n"
+                                  "}\n",
+                                  "k"),
+                      "");
+  assert_string_equal(st_warnings("kernel void k(global uint *locks, global int *d) {\n"
+                                  "  int q = get_group_id(0) % 4;\n"
+                                  "  for (int i = 0; i < 2; i++) {\n"
+                                  "    device_mutex_lock(&locks[q]);\n"
+                                  "    d[q] += 1;\n"
+                                  "    device_mutex_unlock(&locks[q]);\n"
+                                  "  }\n"
+                                  "  offer_kill();\n"
+                                  "}\n",
+                                  "k"),
+                      "");
+}
+
 static void test_work_stealing_app(void **st) {
   (void)st;
   char *src = read_ws();
@@ -163,6 +227,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_mem_fence_in_cooperative_kernel),
       cmocka_unit_test(test_spin_lock_in_helper),
+      cmocka_unit_test(test_try_lock_helper_in_loop),
       cmocka_unit_test(test_no_warning_where_nothing_is_wrong),
       cmocka_unit_test(test_sync_api_names_are_reserved),
       cmocka_unit_test(test_work_stealing_app),
