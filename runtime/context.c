@@ -504,6 +504,13 @@ static ck_status stitch_sources(ck_context *ctx, double deadline)
     free(coop);
     if (r != 0)
         return ck_fail(clock.fired ? CK_ERR_TIMEOUT : CK_ERR_BUILD, "%s", err);
+    if (ctx->stitch.cl20_atomic && ctx->dev->info.path == CK_PATH_CL12)
+        return ck_fail(CK_ERR_BUILD, "%s: error: '%s' is an OpenCL C 2.0 atomic, and this context runs the cl12 path "
+                       "(OpenCL C 1.2 atomics with fences; NVIDIA's OpenCL offers only this one): use the "
+                       "portable calls of ck_cooperative.h instead (device_atomic_add, device_atomic_cmpxchg, "
+                       "device_load_acquire, device_store_release, device_mutex_lock, ...), which work on both "
+                       "paths, or choose the cl20 path (ck_device_options.path) on a device that has it",
+                       ctx->stitch.cl20_atomic_at, ctx->stitch.cl20_atomic);
     if (ctx->stitch.warnings && !ctx->opts.quiet_warnings)
         fputs(ctx->stitch.warnings, stderr);
     /* The local pool holds only `local T *` arguments: without such

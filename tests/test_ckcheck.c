@@ -152,6 +152,12 @@ static void test_transmit_inference(void **state)
     f = write_text("clean.cl", COOP_KERNEL);
     expect(0, run("%s --cooperative k --fix", f), "--fix of a clean file");
     assert_string_equal(out, COOP_KERNEL);
+    /* OpenCL C 2.0 atomics: a note that only the cl20 path builds them */
+    f = write_text("a20.cl", "kernel void k(global atomic_int *a) { atomic_fetch_add(a, 1); }\n");
+    expect(0, run("%s --werror", f), "OpenCL C 2.0 atomics");
+    if (tool_lines(err) != 1 || !strstr(err, "a20.cl:1:22: note: 'atomic_int' is an OpenCL C 2.0 atomic: only the "
+                                             "cl20 path builds it"))
+        fail_msg("want one note at 'atomic_int', got:\n%s", err);
     expect_usage("x.cl --transmit sometimes", "--transmit");
     expect_usage("x.cl --fix --transmit declared", "--fix");
 }

@@ -194,6 +194,10 @@ int main(int argc, char **argv)
         if (strstr(r.warnings, ": warning: "))
             status = werror;
     }
+    if (r.cl20_atomic)
+        fprintf(stderr, "%s: note: '%s' is an OpenCL C 2.0 atomic: only the cl20 path builds it (NVIDIA's OpenCL "
+                "offers the cl12 path alone; the calls of ck_cooperative.h work on both)\n", r.cl20_atomic_at,
+                r.cl20_atomic);
     if (fix) {
         const char *fixed = r.annotated ? r.annotated : text;
         if (fputs(fixed, stdout) == EOF || fflush(stdout) != 0) {

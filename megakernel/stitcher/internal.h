@@ -387,6 +387,10 @@ int st_analyze(program *pg);
 /* lint.c: warnings on non-portable synchronisation in code cooperative kernels reach; the
  * names of ck_cooperative.h's synchronisation calls. */
 int st_lint(program *pg);
+/* *where: "file:line:col" of the program's first OpenCL C 2.0 atomic type, function, memory
+ * order or scope (only the cl20 path compiles them), *name: its name; both NULL when it has
+ * none (arena and token storage). -1: out of memory. */
+int st_find_cl20_atomics(program *pg, char **where, const char **name);
 int st_is_sync_api(const char *s);
 
 /* rules.c: the model's rules checked on cooperative kernels with fork points (variables

@@ -3,7 +3,9 @@
  * checks: mem_fence/read_mem_fence/write_mem_fence on global memory (NVIDIA's OpenCL
  * compiles them too weakly to order memory between work-groups), and hand-made spin locks
  * (an atomic swap with constant operands inside a loop, or a call inside a loop of a helper
- * that makes one: a try-lock function), whose 1.2 atomics order no other memory. Both name the portable calls of ck_cooperative.h instead. It also
+ * that makes one: a try-lock function), whose 1.2 atomics order no other memory. And it
+ * finds the first use of OpenCL C 2.0 atomics (types, functions, memory orders and scopes),
+ * which only the cl20 path compiles. Both name the portable calls of ck_cooperative.h instead. It also
  * owns the list of those calls' names, which user code may use but not declare. */
 #include <string.h>
 
@@ -102,6 +104,18 @@ static const struct {
     {"atomic_compare_exchange_weak_explicit", 2, 2}, {"atomic_exchange", 1, 1},
     {"atomic_exchange_explicit", 1, 1}};
 
+static int cl20_atomic_name(const char *s);
+
+/* Why a spin lock made of swap `name` is not portable. */
+static const char *lock_reason(const char *name) {
+  if (cl20_atomic_name(name))
+    return "OpenCL C 2.0 atomics order memory, but only the cl20 path has them (NVIDIA's "
+           "OpenCL offers the cl12 path alone), and the lock spins without the back-off and "
+           "fences the portable mutex has";
+  return "the OpenCL 1.2 atomics order no other memory, so what one holder wrote can be seen "
+         "stale by the next";
+}
+
 /* Is the call at token i (a name followed by its parentheses) an atomic swap with constant
  * operands on memory that is not local? */
 static int lock_swap(program *pg, func *fn, int i) {
@@ -164,6 +178,21 @@ static int lock_in(program *pg, func *fn, int depth) {
   return -1;
 }
 
+/* Is s an OpenCL C 2.0 atomic type, function, memory order or scope? */
+static int cl20_atomic_name(const char *s) {
+  static const char *const types[] = {"atomic_int", "atomic_uint", "atomic_long", "atomic_ulong",
+                                      "atomic_float", "atomic_double", "atomic_intptr_t",
+                                      "atomic_uintptr_t", "atomic_size_t", "atomic_ptrdiff_t",
+                                      "atomic_flag", "atomic_init", "atomic_work_item_fence",
+                                      "atomic_store", "atomic_load", "atomic_exchange",
+                                      "atomic_flag_test_and_set", "atomic_flag_clear"};
+  if (in_list(s, types, sizeof types / sizeof types[0])) return 1;
+  if (!strncmp(s, "atomic_compare_exchange_", 24) || !strncmp(s, "atomic_fetch_", 13)) return 1;
+  size_t n = strlen(s);
+  if (n > 9 && !strcmp(s + n - 9, "_explicit") && !strncmp(s, "atomic_", 7)) return 1;
+  return !strncmp(s, "memory_order_", 13) || !strncmp(s, "memory_scope_", 13);
+}
+
 static int lint_function(program *pg, func *fn, func *kernel) {
   static const char *const fences[] = {"mem_fence", "read_mem_fence", "write_mem_fence"};
   token *t = pg->tl.t;
@@ -187,9 +216,8 @@ static int lint_function(program *pg, func *fn, func *kernel) {
     if (!inside_loop(&loops, i)) continue;
     if (lock_swap(pg, fn, i)) {
       st_warn(pg->dg, t[i].line, "%s with constant operands in a loop in %s looks like a "
-              "hand-made spin lock: the OpenCL 1.2 atomics order no other memory, so what one "
-              "holder wrote can be seen stale by the next; use device_mutex_lock() and "
-              "device_mutex_unlock() from ck_cooperative.h", t[i].s, where(pg, fn, kernel));
+              "hand-made spin lock: %s; use device_mutex_lock() and device_mutex_unlock() from "
+              "ck_cooperative.h", t[i].s, where(pg, fn, kernel), lock_reason(t[i].s));
       continue;
     }
     /* a helper that makes such a swap, called in a loop: the same lock, written as a
@@ -199,10 +227,9 @@ static int lint_function(program *pg, func *fn, func *kernel) {
     int at = callee && callee != fn ? lock_in(pg, callee, 0) : -1;
     if (at > 0)
       st_warn_at(pg->dg, &t[i], "'%s', called in a loop in %s, makes an %s with constant "
-              "operands (line %d): a hand-made spin lock; the OpenCL 1.2 atomics order no other "
-              "memory, so what one holder wrote can be seen stale by the next; use "
-              "device_mutex_lock() and device_mutex_unlock() from ck_cooperative.h", t[i].s,
-              where(pg, fn, kernel), t[at].s, st_user_line(pg->dg, t[at].line, NULL));
+              "operands (line %d): a hand-made spin lock; %s; use device_mutex_lock() and "
+              "device_mutex_unlock() from ck_cooperative.h", t[i].s, where(pg, fn, kernel),
+              t[at].s, st_user_line(pg->dg, t[at].line, NULL), lock_reason(t[at].s));
   }
   return 0;
 }
@@ -239,6 +266,23 @@ static int lint_reachable(program *pg, func *kernel) {
     if (lint_function(pg, c, kernel) || st_vec_push(pg->ar, &stack, c) ||
         st_vec_push(pg->ar, &next, (void *)0))
       return -1;
+  }
+  return 0;
+}
+
+int st_find_cl20_atomics(program *pg, char **where_out, const char **name_out) {
+  *where_out = NULL;
+  *name_out = NULL;
+  token *t = pg->tl.t;
+  for (size_t i = 0; i < pg->tl.n; i++) {
+    if (t[i].kind != TK_IDENT || !cl20_atomic_name(t[i].s)) continue;
+    const char *file = NULL;
+    int line = st_user_line(pg->dg, t[i].line, &file);
+    char *w = st_fmt(pg->ar, "%s:%d:%d", file, line, t[i].col + 1);
+    if (!w) return -1;
+    *where_out = w;
+    *name_out = t[i].s;
+    return 0;
   }
   return 0;
 }

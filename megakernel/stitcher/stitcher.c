@@ -15,6 +15,10 @@ static char *dup_str(const char *s) {
 
 static int fill_result(program *pg, char *source, ck_stitch_result *out) {
   out->source = source;
+  char *at = NULL;
+  const char *name = NULL;
+  if (st_find_cl20_atomics(pg, &at, &name)) return -1;
+  if (at && (!(out->cl20_atomic_at = dup_str(at)) || !(out->cl20_atomic = dup_str(name)))) return -1;
   out->n_kernels = pg->kernels.n;
   if (!pg->kernels.n) return 0;
   out->kernels = calloc(pg->kernels.n, sizeof(ck_stitch_kernel));
@@ -392,6 +396,8 @@ void ck_stitch_result_free(ck_stitch_result *r) {
   free(r->kernels);
   free(r->warnings);
   free(r->annotated);
+  free(r->cl20_atomic);
+  free(r->cl20_atomic_at);
   memset(r, 0, sizeof *r);
 }
 

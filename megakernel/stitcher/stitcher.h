@@ -58,6 +58,10 @@ typedef struct {
                              inferred declaration (what the user would write; it
                              stitches without inference); else NULL */
   size_t n_inferred;      /* variables whose transmit was inferred */
+  char *cl20_atomic;      /* the first OpenCL C 2.0 atomic type, function, memory order or
+                             scope of the input (atomic_int, atomic_load, memory_order_...),
+                             which only the cl20 path compiles; NULL when there is none */
+  char *cl20_atomic_at;   /* where it is: "file:line:col"; NULL when there is none */
 } ck_stitch_result;
 
 typedef struct {

@@ -82,7 +82,7 @@ static void stitch_once(char *src, const char *const *names, size_t n_names, int
         }
         ck_stitch_result_free(&r);
     } else {
-        if (r.source || r.kernels || r.n_kernels || r.warnings || r.annotated)
+        if (r.source || r.kernels || r.n_kernels || r.warnings || r.annotated || r.cl20_atomic)
             broken("failure left a non-zeroed result", err);
         if (!strstr(err, "error:"))
             broken("failure without an error message", err);
