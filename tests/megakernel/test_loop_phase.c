@@ -1,7 +1,9 @@
 /* The loop-phase proof on PoCL: loop_phase.cl has a resizing barrier inside a
  * for over `phase` with a break on it. Written with a plain `int phase`, a
  * work-group forked at the barrier would resume with phase unset, and
- * ck_context_build must reject it naming the variable; with
+ * ck_context_build must reject it naming the variable under
+ * CK_TRANSMIT_DECLARED, and transmit it with a note under the default
+ * transmit inference; with
  * `for (transmit int phase = 0; ...)` (as the file has it) it builds without
  * warnings and gives the right words with the scheduler's own choices and
  * under chaos seeds 1..SEEDS (kills, forks and new M at every barrier), on
@@ -31,9 +33,10 @@ static unsigned seeds = 30;
 static const char *paths[2];
 static unsigned total_forked, total_kills, total_resizes; /* over the chaos seeds of a path */
 
-static ck_context *open_ctx(const char *path_name, uint64_t seed, chaos_harness *h)
+static ck_context *open_ctx_mode(const char *path_name, uint64_t seed, chaos_harness *h, int transmit_mode)
 {
-    ck_context_options o = {.chaos_seed = seed, .timeout_s = 120};
+    ck_context_options o = {.chaos_seed = seed, .timeout_s = 120, .transmit_mode = transmit_mode,
+                            .quiet_warnings = 1};
     if (seed)
         chaos_harness_begin(h, &o);
     if (ck_path_parse(path_name, &o.device.path) != CK_OK)
@@ -43,6 +46,11 @@ static ck_context *open_ctx(const char *path_name, uint64_t seed, chaos_harness 
     if (ck_context_create(&o, &ctx) != CK_OK)
         fail_msg("%s", ck_last_error());
     return ctx;
+}
+
+static ck_context *open_ctx(const char *path_name, uint64_t seed, chaos_harness *h)
+{
+    return open_ctx_mode(path_name, seed, h, CK_TRANSMIT_INFER);
 }
 
 /* Builds src; returns the status (the message is in ck_last_error). */
@@ -65,9 +73,9 @@ static void rejected_without_transmit(const char *path_name)
     memcpy(broken, kernel_src, head);
     strcpy(broken + head, "for (int phase");
     strcat(broken, at + strlen(fix));
-    ck_context *ctx = open_ctx(path_name, 0, NULL);
+    /* the strict form rejects it */
+    ck_context *ctx = open_ctx_mode(path_name, 0, NULL, CK_TRANSMIT_DECLARED);
     ck_status s = build(ctx, broken);
-    free(broken);
     const char *msg = ck_last_error();
     print_message("%s, without transmit: %s\n", path_name, msg);
     assert_int_equal(s, CK_ERR_BUILD);
@@ -76,6 +84,15 @@ static void rejected_without_transmit(const char *path_name)
     assert_non_null(strstr(msg, "'for (transmit int phase')"));
     assert_non_null(strstr(msg, "loop_phase.cl:15:9: note: forked work-groups start after this"));
     ck_context_destroy(ctx);
+    /* with transmit inference (the default) it builds, and the note names the counter */
+    ctx = open_ctx(path_name, 0, NULL);
+    if (build(ctx, broken) != CK_OK)
+        fail_msg("%s: the file without transmit did not build with inference: %s", path_name, ck_last_error());
+    if (!strstr(ck_context_build_warnings(ctx), "note: 'phase' is transmitted to the work-groups forked at the "
+                                                "resizing_global_barrier() on line 15"))
+        fail_msg("want the inference note for 'phase', got:\n%s", ck_context_build_warnings(ctx));
+    ck_context_destroy(ctx);
+    free(broken);
 }
 
 /* The rule checks' warnings reach the user through the context, with their notes. */
