@@ -555,15 +555,19 @@ static dstate *label_state(rctx *r, const char *name) {
 
 /* ---- values computed from M, and values that vary ---------------------------------- */
 
-/* Builtins whose value differs between work-items or groups, and atomic operations (each
- * work-item gets its own old value). */
+/* Builtins whose value differs between work-items or groups: the ids, the sub-group
+ * functions (a value per sub-group), the scans (a value per work-item), and atomic
+ * operations, OpenCL's and ck_cooperative.h's (each work-item gets its own old value). */
 static int varying_builtin(const char *w) {
   static const char *const ids[] = {"get_global_id", "get_local_id", "get_group_id",
                                     "get_global_linear_id", "get_local_linear_id",
-                                    "get_sub_group_id", "get_sub_group_local_id", NULL};
+                                    "get_sub_group_id", "get_sub_group_local_id",
+                                    "get_sub_group_size", "device_mutex_try_lock", NULL};
   for (int k = 0; ids[k]; k++)
     if (!strcmp(w, ids[k])) return 1;
-  return !strncmp(w, "atomic_", 7) || !strncmp(w, "atom_", 5) || !strncmp(w, "work_item_", 10);
+  return !strncmp(w, "atomic_", 7) || !strncmp(w, "atom_", 5) || !strncmp(w, "work_item_", 10) ||
+         !strncmp(w, "sub_group_", 10) || !strncmp(w, "work_group_scan_", 16) ||
+         !strncmp(w, "device_atomic_", 14);
 }
 
 /* Does function fn (a definition the kernel calls) return or write values that vary: does
