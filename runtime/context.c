@@ -328,9 +328,29 @@ ck_status ck_context_megakernel_resources(const ck_context *ctx, ck_megakernel_r
     return s;
 }
 
+/* Appends a warning of the build (a line ending in a newline) to what
+ * ck_context_build_warnings returns, and writes it to stderr unless
+ * quiet_warnings. Out of memory: the warning is only written. */
+static void add_build_warning(ck_context *ctx, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (!ctx->opts.quiet_warnings)
+        fputs(line, stderr);
+    size_t have = ctx->build_warnings ? strlen(ctx->build_warnings) : 0;
+    char *all = realloc(ctx->build_warnings, have + strlen(line) + 1);
+    if (!all)
+        return;
+    memcpy(all + have, line, strlen(line) + 1);
+    ctx->build_warnings = all;
+}
+
 const char *ck_context_build_warnings(const ck_context *ctx)
 {
-    return live(ctx) && ctx->stitch.warnings ? ctx->stitch.warnings : "";
+    return live(ctx) && ctx->build_warnings ? ctx->build_warnings : "";
 }
 
 const ck_device_info *ck_context_device_info(const ck_context *ctx) { return live(ctx) ? &ctx->dev->info : NULL; }
@@ -513,6 +533,8 @@ static ck_status stitch_sources(ck_context *ctx, double deadline)
                        ctx->stitch.cl20_atomic_at, ctx->stitch.cl20_atomic);
     if (ctx->stitch.warnings && !ctx->opts.quiet_warnings)
         fputs(ctx->stitch.warnings, stderr);
+    if (ctx->stitch.warnings && !(ctx->build_warnings = strdup(ctx->stitch.warnings)))
+        return ck_fail(CK_ERR_NO_MEMORY, "out of host memory keeping the build's warnings");
     /* The local pool holds only `local T *` arguments: without such
      * parameters it needs no room, and every byte of local memory it takes
      * costs co-resident groups (occupancy). */
@@ -670,6 +692,8 @@ static void undo_build(ck_context *ctx)
     ctx->xfer = NULL;
     memset(&ctx->arena_zc, 0, sizeof ctx->arena_zc);
     ck_stitch_result_free(&ctx->stitch);
+    free(ctx->build_warnings);
+    ctx->build_warnings = NULL;
     memset(&ctx->mk_resources, 0, sizeof ctx->mk_resources);
     if (ctx->local_pool_auto)
         ctx->opts.local_pool_bytes = 0;
@@ -791,6 +815,11 @@ static ck_status build_steps(ck_context *ctx, double deadline)
         return abort_build(ctx, s);
     ctx->groups = found;
     ctx->workers = found - 1;
+    if (ctx->workers == 1 && ctx->dev->info.is_cpu)
+        add_build_warning(ctx, "ck: warning: the megakernel has 1 worker on this CPU device: a cooperative kernel "
+                          "runs with one group, never forks, and ordinary launches wait for it to end; PoCL "
+                          "runs one thread per core unless POCL_MAX_PTHREAD_COUNT says more "
+                          "(POCL_MAX_PTHREAD_COUNT=8 gives 7 workers)\n");
     if (pthread_create(&ctx->progress, NULL, progress_main, ctx) != 0)
         return abort_build(ctx, ck_fail(CK_ERR_NO_MEMORY, "cannot start the runtime's progress thread"));
     ctx->progress_started = 1;
@@ -1005,6 +1034,8 @@ ck_status ck_context_destroy(ck_context *ctx)
     ck_channel_destroy(ctx->ch);
     ck_arena_storage_destroy(ctx);
     ck_stitch_result_free(&ctx->stitch);
+    free(ctx->build_warnings);
+    ctx->build_warnings = NULL;
     for (size_t i = 0; i < ctx->n_sources; ++i) {
         free(ctx->sources[i].name);
         free(ctx->sources[i].text);

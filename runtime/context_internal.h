@@ -69,6 +69,7 @@ struct ck_context {
     int broken;             /* a failed build left a megakernel that would not stop */
 
     ck_stitch_result stitch;
+    char *build_warnings;  /* the stitcher's warnings, then the build's own (malloc; NULL: none) */
     char stitch_name[64];
     cl_program program;
     cl_kernel kernel;
