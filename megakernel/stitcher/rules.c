@@ -199,6 +199,15 @@ static const char *untransmittable(rctx *r, const symbol *s, char *buf, size_t l
   const decl *dc = s->dc;
   const declarator *dr = s->dr;
   if (!dc || !dr) return "its declaration is not one the stitcher can qualify";
+  /* the result of an inlined helper (inline.c's ck_i<N>_ret): read before it is assigned
+   * only when a path leaves the helper without a return */
+  if (r->pg->inlined && st_inline_name(s->name)) {
+    const char *p = s->name + 4;
+    while (*p >= '0' && *p <= '9') p++;
+    if (!strcmp(p, "_ret"))
+      return "it holds the result of an inlined helper, and a path through the helper ends "
+             "without a return: end every path of the helper with a return";
+  }
   for (size_t k = 0; k < dc->n; k++) {
     const declarator *o = &dc->d[k];
     int cnst = dc->is_const && !o->is_ptr;

@@ -257,6 +257,26 @@ static void test_inferred_in_inlined_helper(void **st) {
   ck_stitch_result_free(&r);
 }
 
+/* A helper's result that a path leaves unassigned (no return at its end) is not a variable
+ * of the user's: it is not inferred (the annotated source could not declare it). */
+static void test_helper_result_not_inferred(void **st) {
+  (void)st;
+  ck_stitch_result r;
+  const char *src = "int get(global int *next) {\n"
+                    "  request_fork();\n"
+                    "  int t = atomic_inc(next);\n"
+                    "  if (t < 0) return -1;\n"
+                    "}\n"
+                    "kernel void k(global int *next, global int *o) {\n"
+                    "  int v = get(next);\n"
+                    "  o[0] = v;\n"
+                    "}\n";
+  assert_int_equal(stitch(src, 1, &r), -1);
+  st_assert_has(err, "'ret' is read after the request_fork() on line 2");
+  st_assert_has(err, "it holds the result of an inlined helper, and a path through the helper "
+                     "ends without a return");
+}
+
 static void test_annotation_positions(void **st) {
   (void)st;
   ck_stitch_result r;
@@ -286,6 +306,7 @@ int main(void) {
       cmocka_unit_test(test_mixed_errors_and_inference),
       cmocka_unit_test(test_inferred_in_inlined_helper),
       cmocka_unit_test(test_annotation_positions),
+      cmocka_unit_test(test_helper_result_not_inferred),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
