@@ -8,8 +8,12 @@
  *   request_fork()               new work-groups may join right after this call
  *   global_barrier()             all active work-groups, with memory ordering
  *   resizing_global_barrier()    the same, and M may change inside it
- *   transmit                     qualifier of root-scope variables of a
- *                                cooperative kernel that forked groups inherit
+ *   transmit                     qualifier of a cooperative kernel's variables
+ *                                (any block, for-inits too) whose values forked
+ *                                groups inherit from work-item 0 of the forking
+ *                                group; by default the build infers it where a
+ *                                forked group would read a variable before
+ *                                assigning it (ck_context_options.transmit_mode)
  *
  * Synchronisation between work-groups (device scope, global memory). Plain
  * loads, stores, mem_fence and the OpenCL 1.2 atomic_* functions are not
