@@ -176,7 +176,7 @@ static void decl_text(rctx *r, const symbol *s, char *buf, size_t len) {
   buf[n] = 0;
 }
 
-/* Is token range [a, b) a pointer declarator's specifiers naming global or constant memory? */
+/* Does pointer variable s point to global or constant memory (its specifiers or declarator say so)? */
 static int points_to_global(const rctx *r, const symbol *s) {
   for (int i = s->dc->s0; i < s->dc->s1; i++) {
     const char *w = r->t[i].s;
@@ -720,10 +720,11 @@ static void m_walk(rctx *r, stmt *s, int ctl, int *changed) {
  * declarations in statement s or below (declared names carry no symbol of their own). */
 static void declared_names(const stmt *s, symbol **at, int base) {
   if (!s) return;
-  const decl *dc = s->kind == ST_DECL ? s->decl : s->init && s->init->kind == ST_DECL ? s->init->decl : NULL;
-  for (size_t k = 0; dc && k < dc->n; k++)
-    if (dc->d[k].sym && (dc->d[k].sym->kind == SYM_VAR || dc->d[k].sym->kind == SYM_TRANSMIT))
-      at[dc->d[k].name - base] = dc->d[k].sym;
+  for (size_t k = 0; s->kind == ST_DECL && k < s->decl->n; k++) {
+    symbol *v = s->decl->d[k].sym;
+    if (v && (v->kind == SYM_VAR || v->kind == SYM_TRANSMIT)) at[s->decl->d[k].name - base] = v;
+  }
+  declared_names(s->init, at, base);
   declared_names(s->body, at, base);
   declared_names(s->els, at, base);
   for (size_t k = 0; k < s->n_items; k++) declared_names(s->items[k], at, base);

@@ -222,15 +222,14 @@ static size_t raw_offset(const char *src, size_t off) {
 static size_t find_decl(program *pg, const st_diag *d1, stmt *s, const char *name, int line,
                         const char *file) {
   if (!s) return (size_t)-1;
-  decl *dc = s->kind == ST_DECL ? s->decl : NULL;
-  for (int pass = 0; pass < 2; pass++, dc = s->init && s->init->kind == ST_DECL ? s->init->decl : NULL)
-    for (size_t k = 0; dc && k < dc->n; k++) {
-      const token *t = &pg->tl.t[dc->d[k].name];
-      const char *f = NULL;
-      if (strcmp(t->s, name) || st_user_line(d1, t->line, &f) != line || strcmp(f, file)) continue;
-      return pg->tl.t[dc->t0].off;
-    }
-  size_t at = find_decl(pg, d1, s->body, name, line, file);
+  for (size_t k = 0; s->kind == ST_DECL && k < s->decl->n; k++) {
+    const token *t = &pg->tl.t[s->decl->d[k].name];
+    const char *f = NULL;
+    if (!strcmp(t->s, name) && st_user_line(d1, t->line, &f) == line && !strcmp(f, file))
+      return pg->tl.t[s->decl->t0].off;
+  }
+  size_t at = find_decl(pg, d1, s->init, name, line, file);
+  if (at == (size_t)-1) at = find_decl(pg, d1, s->body, name, line, file);
   if (at == (size_t)-1) at = find_decl(pg, d1, s->els, name, line, file);
   for (size_t k = 0; at == (size_t)-1 && k < s->n_items; k++)
     at = find_decl(pg, d1, s->items[k], name, line, file);

@@ -262,11 +262,17 @@ void st_note_error(st_diag *d, const token *t, const char *fmt, ...) {
   va_end(ap);
 }
 
-static void warn_line(st_diag *d, const token *t, const char *kind, const char *fmt, va_list ap) {
-  char head[512], msg[1024];
+/* Appends "<lead>file:line:col: <kind>: <message><tail>" at token t to b. */
+static void diag_line(st_diag *d, st_buf *b, const token *t, const char *lead, const char *kind,
+                      const char *tail, const char *fmt, va_list ap) {
+  char head[512], msg[1536];
   where(d, t, head, sizeof head);
   vsnprintf(msg, sizeof msg, fmt, ap);
-  sb_printf(&d->warnings, "%s%s: %s\n", head, kind, msg);
+  sb_printf(b, "%s%s%s: %s%s", lead, head, kind, msg, tail);
+}
+
+static void warn_line(st_diag *d, const token *t, const char *kind, const char *fmt, va_list ap) {
+  diag_line(d, &d->warnings, t, "", kind, "\n", fmt, ap);
 }
 
 void st_warn_at(st_diag *d, const token *t, const char *fmt, ...) {
@@ -305,26 +311,20 @@ void st_error_list_at(st_diag *d, const token *t, const char *fmt, ...) {
   struct st_listed *e = &d->listed[d->n_listed];
   *e = (struct st_listed){.line = t->line, .col = t->col, .seq = d->n_listed};
   d->n_listed++;
-  char head[512], msg[1536];
-  where(d, t, head, sizeof head);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  diag_line(d, &e->text, t, "", "error", "", fmt, ap);
   va_end(ap);
-  sb_printf(&e->text, "%serror: %s", head, msg);
   if (e->text.failed) d->list_failed = 1;
 }
 
 void st_note_list(st_diag *d, const token *t, const char *fmt, ...) {
   if (d->list_failed || !d->n_listed) return;
   st_buf *b = &d->listed[d->n_listed - 1].text;
-  char head[512], msg[1024];
-  where(d, t, head, sizeof head);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  diag_line(d, b, t, "\n", "note", "", fmt, ap);
   va_end(ap);
-  sb_printf(b, "\n%snote: %s", head, msg);
   if (b->failed) d->list_failed = 1;
 }
 
@@ -366,8 +366,13 @@ void st_listed_free(st_diag *d) {
   d->cap_listed = 0;
 }
 
+static void note_line_v(st_diag *d, st_buf *b, const token *t, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag_line(d, b, t, "", "note", "\n", fmt, ap);
+  va_end(ap);
+}
+
 void st_note_line(st_diag *d, st_buf *b, const token *t, const char *msg) {
-  char head[512];
-  where(d, t, head, sizeof head);
-  sb_printf(b, "%snote: %s\n", head, msg);
+  note_line_v(d, b, t, "%s", msg);
 }
