@@ -496,6 +496,11 @@ ck_arg ck_arg_long(int64_t v);
 ck_arg ck_arg_ulong(uint64_t v);
 ck_arg ck_arg_float(float v);
 
+/* The most work-groups one launch or one task may have: a launch's or a
+ * task's group count travels in a 16-bit field of its message and of its
+ * device record (megakernel/ck_sched_layout.h, ck_channel_layout.h). */
+#define CK_MAX_GROUPS 65535u
+
 /* Launches kernel `name` with `groups` work-groups (for a cooperative
  * kernel: the most it may have, N; it starts with at least one). Returns at
  * once; the launch runs when the scheduler has gathered its groups. In a
@@ -503,7 +508,7 @@ ck_arg ck_arg_float(float v);
  * ck_context_options.launch_path says otherwise.
  * Thread-safe. Errors: CK_ERR_INVALID_ARGUMENT (not a live or built context,
  * unknown kernel, wrong argument count, kind or size: the message names the
- * parameter; local sizes above the pool; groups 0),
+ * parameter; local sizes above the pool; groups 0 or above CK_MAX_GROUPS),
  * CK_ERR_TIMEOUT (the channel, or for a launch through the task table the
  * table, stayed full for the context's timeout: nothing was launched),
  * CK_ERR_OPENCL (the megakernel is no longer running), CK_ERR_NO_MEMORY. */
@@ -608,7 +613,7 @@ ck_status ck_kernel_find(ck_context *ctx, const char *name, ck_kernel *out);
  * finish. Thread-safe: any number of host threads may spawn at once. On any
  * error nothing was spawned and no ticket was used (the next spawn gets it).
  * Errors: CK_ERR_INVALID_ARGUMENT (not a live or built context, a kernel of
- * another context, groups 0 or above 65535, wrong argument count, kind or
+ * another context, groups 0 or above CK_MAX_GROUPS, wrong argument count, kind or
  * size: the message names the parameter; local memory above the pool;
  * timeout_s NaN, infinite, negative or above CK_MAX_TIMEOUT_S), CK_ERR_TIMEOUT
  * (the table stayed full: the message names the oldest unfinished task),

@@ -104,3 +104,12 @@ void ck_cx_record(CK_PTR cx, uint k0, uint k1, uint k2, uint k3, uint value, uin
  * needs (idle workers for a fork, M for a kill) before it makes the nearest
  * legal choice instead. */
 #define CK_CX_WAIT_SPINS (1u << 18)
+
+/* The initial M of the `key`-th cooperative launch under chaos, from the
+ * `m0` groups the policy would start it with: a replay takes the recorded
+ * one (`rec`, at least 1 and at most m0), a recording draws one from 1 to
+ * m0. */
+uint ck_cx_start_groups(uint seed, uint key, uint k1, uint m0, uint replay, uint rec)
+{
+    return replay ? max(min(rec, m0), 1u) : 1u + ck_cx_draw(seed, key, k1, 0u, 0u, 0u) % m0;
+}

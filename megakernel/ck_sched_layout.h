@@ -227,26 +227,5 @@
 /* Device error codes (CK_L_ERROR). */
 #define CK_DEV_ERR_TX_TOO_BIG  1u
 
-/* Messages, host to device. */
-#define CK_MSG_LAUNCH    10u  /* id, CK_LAUNCH_KIND, CK_LAUNCH_SIZE, argument words... */
-#define CK_MSG_SHUTDOWN  11u
-/* A launch message's header fits the channel's tagged words (one read):
- * word 2 packs the kernel, the cooperative flag and the completion word's
- * index (CK_LAUNCH_NO_DONE: none), word 3 the groups and argument words. */
-#define CK_LAUNCH_HEADER_WORDS 4u
-#define CK_LAUNCH_NO_DONE      0x1ffu
-#define CK_LAUNCH_KIND(kernel, coop, done) \
-    (((unsigned)(kernel) & 0x7fffu) | ((unsigned)(coop) << 15) | (((unsigned)(done) & 0x1ffu) << 16))
-#define CK_LAUNCH_KERNEL(w2)   ((w2) & 0x7fffu)
-#define CK_LAUNCH_COOP(w2)     (((w2) >> 15) & 1u)
-#define CK_LAUNCH_DONE(w2)     (((w2) >> 16) & 0x1ffu)
-#define CK_LAUNCH_SIZE(groups, nw) (((unsigned)(groups) & 0xffffu) | ((unsigned)(nw) << 16))
-#define CK_LAUNCH_GROUPS(w3)   ((w3) & 0xffffu)
-#define CK_LAUNCH_NW(w3)       ((w3) >> 16)
-/* Messages, device to host. */
-#define CK_MSG_BEGIN     20u  /* id: the launch is published (ordinary) or waits for workers */
-#define CK_MSG_STARTED   21u  /* id, initial groups                                */
-#define CK_MSG_DONE      22u  /* id, error, kills, forked, resizes, max M, initial */
-#define CK_MSG_BYE       24u  /* the scheduler has stopped                         */
 
 #endif

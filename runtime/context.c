@@ -360,6 +360,11 @@ _Static_assert(CK_L_ARGS + 2u * CK_MAX_ARG_WORDS <= CK_L_CX_KEY && CK_L_CX_KEY <
                "launch arguments overlap the chaos key or the claim word");
 /* A launch message with every argument word fits one channel slot. */
 _Static_assert(CK_LAUNCH_HEADER_WORDS + 2u * CK_MAX_ARG_WORDS <= CK_CH_H2D_MAX_WORDS, "launch message too long");
+_Static_assert(CK_MAX_GROUPS == CK_LAUNCH_MAX_GROUPS && CK_MAX_GROUPS == CK_TASK_DESC_GROUPS(0xffffffffu),
+               "ck.h's group limit must be what a launch message and a task descriptor carry");
+_Static_assert(CK_LAUNCH_W_ARGS == CK_LAUNCH_HEADER_WORDS && CK_LAUNCH_HEADER_WORDS <= CK_CH_TAGGED,
+               "a launch message's named words are its header, which one tagged read takes");
+_Static_assert(CK_DONE_WORDS <= CK_CH_MSG_WORDS, "a DONE message fits a channel slot");
 _Static_assert(CK_CH_DONE_SLOTS < CK_LAUNCH_NO_DONE, "a completion word's index must fit CK_LAUNCH_KIND");
 
 /* Blanks `#include "ck_cooperative.h"` lines (keeping line numbers): under the
@@ -615,20 +620,32 @@ static void *progress_main(void *arg)
 
 static ck_status build_program(ck_context *ctx, double deadline)
 {
-    const char *parts[16];
-    unsigned n = 0;
-    for (const char *const *f = ck_program_foundation(); *f; ++f)
-        parts[n++] = ck_embedded_source_text(*f);
-    parts[n++] = ck_embedded_source_text("ck_sched_layout.h");
-    parts[n++] = ck_embedded_source_text("ck_chaos.cl");
-    parts[n++] = ck_embedded_source_text("ck_primitives.cl");
-    /* The kernel authors' header (its synchronisation calls), which the user's
-     * own #include lines no longer name (blank_header_include). */
-    parts[n++] = "\n#line 1 \"ck_cooperative.h\"\n";
-    parts[n++] = ck_embedded_source_text("ck_cooperative.h");
-    parts[n++] = ctx->stitch.source;
-    parts[n++] = "\n#line 1 \"ck_scheduler.cl\"\n";
-    parts[n++] = ck_embedded_source_text("ck_scheduler.cl");
+    /* Each file under a #line directive of its own name, so that the
+     * device compiler's messages name the file; the stitched user code
+     * carries its own directives. */
+    enum { MAX_PARTS = 64 };
+    const char *parts[MAX_PARTS];
+    char lines[MAX_PARTS / 2][96];
+    unsigned n = 0, nl = 0;
+    for (const char *const *o = ck_megakernel_order; *o; ++o) {
+        if (strcmp(*o, "@foundation") == 0) {
+            for (const char *const *f = ck_program_foundation(); *f && n < MAX_PARTS; ++f)
+                parts[n++] = ck_embedded_source_text(*f);
+            continue;
+        }
+        if (strcmp(*o, "@stitched") == 0) {
+            if (n < MAX_PARTS)
+                parts[n++] = ctx->stitch.source;
+            continue;
+        }
+        const char *text = ck_embedded_source_text(*o);
+        if (!text || nl == MAX_PARTS / 2 || n + 2 > MAX_PARTS)
+            return ck_fail(CK_ERR_BUILD, "internal: the megakernel's source order names '%s', which the library "
+                           "does not embed, or more files than it can join (%d); rebuild the library", *o, MAX_PARTS);
+        snprintf(lines[nl], sizeof lines[nl], "\n#line 1 \"%s\"\n", *o);
+        parts[n++] = lines[nl++];
+        parts[n++] = text;
+    }
     /* CK_DUMP_SOURCE: the whole device source, for reading what the device
      * compiler got (a failure to write it is said on stderr; the build goes on). */
     const char *dump = getenv("CK_DUMP_SOURCE");
@@ -642,7 +659,7 @@ static ck_status build_program(ck_context *ctx, double deadline)
             fprintf(stderr, "ck: CK_DUMP_SOURCE: %s\n", err);
     }
     char opts[256];
-    /* Without chaos, the device compiler drops the chaos code (ck_scheduler.cl). */
+    /* Without chaos, the device compiler drops the chaos code (CK_CHAOS_BUILD, ck_worker.cl). */
     snprintf(opts, sizeof opts, "-DCK_MEGAKERNEL -DCK_LOCAL_POOL_BYTES=%zu -DCK_CHAOS_BUILD=%d -DCK_TASKS_BUILD=%d "
              "-DCK_CHECK_BUILD=%d", ctx->opts.local_pool_bytes, ctx->opts.chaos_seed != 0, ctx->opts.tasks != 0,
              ctx->opts.accounting_checks != 0);

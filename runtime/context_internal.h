@@ -10,6 +10,7 @@
 #include "channel.h"
 #include "handle.h"
 #include "ck_sched_layout.h"
+#include "ck_messages.h"
 #include "stitcher.h"
 #include "trace.h"
 #include "zero_copy.h"

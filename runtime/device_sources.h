@@ -11,6 +11,12 @@ typedef struct {
 /* Terminated by an entry whose name is NULL. */
 extern const ck_embedded_source ck_embedded_sources[];
 
+/* The megakernel's source order (megakernel/megakernel.order): base names
+ * of embedded files and the placeholders "@foundation" (the files of
+ * ck_program_foundation) and "@stitched" (the stitched user code);
+ * terminated by NULL. */
+extern const char *const ck_megakernel_order[];
+
 /* Text of the named embedded file, or NULL. */
 const char *ck_embedded_source_text(const char *name);
 

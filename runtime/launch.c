@@ -297,8 +297,8 @@ static ck_status launch_pinned(ck_context *ctx, const char *name, unsigned group
     if (k > (int)CK_LAUNCH_KERNEL(~0u))
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "kernel '%s' is kernel %d of the context; a launch can name only the "
                        "first %u", name, k, CK_LAUNCH_KERNEL(~0u) + 1u);
-    if (groups == 0 || groups > 0xffffu)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "kernel '%s': group count %u is not in 1..65535", name, groups);
+    if (groups == 0 || groups > CK_MAX_GROUPS)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "kernel '%s': group count %u is not in 1..%u", name, groups, CK_MAX_GROUPS);
     const ck_stitch_kernel *K = &ctx->stitch.kernels[k];
     if (K->cooperative && groups > ctx->workers)
         groups = ctx->workers; /* N is at most what can be co-resident */
@@ -316,8 +316,8 @@ static ck_status launch_pinned(ck_context *ctx, const char *name, unsigned group
     uint32_t msg[CK_CH_MSG_WORDS];
     unsigned nw = (unsigned)K->arg_words * 2;
     msg[0] = CK_MSG_HEADER(CK_MSG_LAUNCH, CK_LAUNCH_HEADER_WORDS + nw);
-    msg[3] = CK_LAUNCH_SIZE(groups, nw);
-    memcpy(&msg[CK_LAUNCH_HEADER_WORDS], words, nw * 4);
+    msg[CK_LAUNCH_W_SIZE] = CK_LAUNCH_SIZE(groups, nw);
+    memcpy(&msg[CK_LAUNCH_W_ARGS], words, nw * 4);
 
     pthread_mutex_lock(&ctx->send_lock);
     pthread_mutex_lock(&ctx->lock);
@@ -330,13 +330,13 @@ static ck_status launch_pinned(ck_context *ctx, const char *name, unsigned group
                        (int)ctx->megakernel_status);
     }
     l->id = ctx->next_id++;
-    msg[1] = l->id;
+    msg[CK_LAUNCH_W_ID] = l->id;
     /* An ordinary launch gets a completion word if one is free (cooperative
      * ones report through DONE only: their device errors travel there). */
     l->done_slot = CK_CH_NO_DONE_SLOT;
     if (!l->coop && ctx->done_free_n)
         l->done_slot = ctx->done_free[--ctx->done_free_n];
-    msg[2] = CK_LAUNCH_KIND(k, K->cooperative ? 1u : 0u,
+    msg[CK_LAUNCH_W_KIND] = CK_LAUNCH_KIND(k, K->cooperative ? 1u : 0u,
                             l->done_slot == CK_CH_NO_DONE_SLOT ? CK_LAUNCH_NO_DONE : l->done_slot);
     l->next = ctx->inflight;
     ctx->inflight = l;
@@ -387,30 +387,30 @@ void ck_launch_handle_message(ck_context *ctx, const uint32_t *m, double now)
     ck_launch *l;
     switch (type) {
     case CK_MSG_BEGIN:
-        if ((l = find(ctx, m[1]))) {
+        if ((l = find(ctx, m[CK_BEGIN_W_ID]))) {
             l->t_begin = now;
             __atomic_store_n(&l->state, CK_LAUNCH_BEGUN, __ATOMIC_RELEASE);
         }
         break;
     case CK_MSG_STARTED:
-        if ((l = find(ctx, m[1]))) {
+        if ((l = find(ctx, m[CK_STARTED_W_ID]))) {
             l->t_started = now;
-            l->initial = m[2];
+            l->initial = m[CK_STARTED_W_GROUPS];
             if (l->coop)
-                ck_trace_coop_started(&ctx->trace, now, m[2]);
+                ck_trace_coop_started(&ctx->trace, now, m[CK_STARTED_W_GROUPS]);
             __atomic_store_n(&l->state, CK_LAUNCH_STARTED, __ATOMIC_RELEASE);
         }
         break;
     case CK_MSG_DONE:
-        if ((l = find(ctx, m[1]))) {
+        if ((l = find(ctx, m[CK_DONE_W_ID]))) {
             l->t_done = now;
-            l->device_error = m[2];
-            l->kills = m[3];
-            l->forked = m[4];
-            l->resizes = m[5];
-            l->max_m = m[6];
+            l->device_error = m[CK_DONE_W_ERROR];
+            l->kills = m[CK_DONE_W_KILLS];
+            l->forked = m[CK_DONE_W_FORKED];
+            l->resizes = m[CK_DONE_W_RESIZES];
+            l->max_m = m[CK_DONE_W_MAX_M];
             if (l->coop) {
-                l->initial = m[7];
+                l->initial = m[CK_DONE_W_INITIAL];
                 ck_trace_coop_done(&ctx->trace, now);
                 ck_chaos_launch_done(ctx, l); /* before ck_wait can see it done */
             }

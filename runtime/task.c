@@ -2,7 +2,7 @@
  * the channel's host-visible memory, checks, waits and statistics. The
  * device side (the scheduler making tickets visible, workers claiming
  * groups, the last group marking a task done) is in
- * megakernel/ck_scheduler.cl; the table's layout and ownership rule in
+ * megakernel/ck_tasks.cl; the table's layout and ownership rule in
  * megakernel/ck_channel_layout.h; the design in docs/TASKS_API.md.
  *
  * Ownership: the host writes an entry only while it is free (its state says
@@ -252,9 +252,9 @@ static ck_status spawn_pinned(ck_context *ctx, ck_kernel kernel, unsigned groups
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_spawn: the kernel handle (index %d) was not found in this "
                        "context by ck_kernel_find", kernel.index);
     const ck_stitch_kernel *K = &ctx->stitch.kernels[kernel.index];
-    if (groups == 0 || groups > 0xffffu)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_spawn: kernel '%s': group count %u is not in 1..65535",
-                       K->name, groups);
+    if (groups == 0 || groups > CK_MAX_GROUPS)
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_spawn: kernel '%s': group count %u is not in 1..%u",
+                       K->name, groups, CK_MAX_GROUPS);
     uint64_t words[CK_MAX_ARG_WORDS];
     if ((s = ck_pack_args(ctx, K, args, n_args, words)) != CK_OK)
         return ck_fail(s, "ck_task_spawn: %s", ck_last_error());
