@@ -12,7 +12,7 @@
  * a burst of tasks start (device clock). The same figures of a megakernel
  * without tasks, where ordinary launches are messages to the scheduler (the
  * library's default context), follow under "scheduler_path". Table, or --json.
- * With --cuda BIN it runs the CUDA reference (tools/ckbench_cuda.cu, built
+ * With --cuda BIN it runs the CUDA reference (tools/bench/ckbench_cuda.cu, built
  * where nvcc exists) at the same block count and reports it beside us.
  * Exit status: 0 ok, 1 a measurement failed, 2 bad command line, unknown
  * device or a work-group size the device refuses; errors are one line. */

@@ -218,7 +218,7 @@ static void parse_args(int argc, char **argv, options *o)
     o->quick = !strcmp(preset, "quick");
     o->runs = runs ? runs : o->quick ? 1 : 3;
     o->runs_one = runs1 ? runs1 : o->quick ? o->runs : 1;
-    o->wg = wg ? wg : o->quick ? 64 : 128; /* full: as tools/device_apps_paper.sh */
+    o->wg = wg ? wg : o->quick ? 64 : 128; /* full: as tools/bench/device_apps_paper.sh */
     o->scale = scale > 0 ? scale : o->quick ? 0.25 : 1.0;
     /* classes */
     static char cls_copy[128];
