@@ -12,7 +12,7 @@
  * a burst of tasks start (device clock). The same figures of a megakernel
  * without tasks, where ordinary launches are messages to the scheduler (the
  * library's default context), follow under "scheduler_path". Table, or --json.
- * With --cuda BIN it runs the CUDA reference (tools/ckbench_cuda.cu, built
+ * With --cuda BIN it runs the CUDA reference (tools/bench/ckbench_cuda.cu, built
  * where nvcc exists) at the same block count and reports it beside us.
  * Exit status: 0 ok, 1 a measurement failed, 2 bad command line, unknown
  * device or a work-group size the device refuses; errors are one line. */
@@ -20,6 +20,7 @@
 #include "ck.h"
 #include "cl_plain.h"
 #include "cli.h"
+#include "json_out.h"
 #include "timer.h"
 
 #include <getopt.h>
@@ -257,16 +258,19 @@ typedef struct {
 
 /* "key": {registers, stack and spill bytes, cap}, or null where the
  * device's compiler reports nothing. */
-static void json_resources(const char *key, const ck_megakernel_resources *m)
+static void json_resources(json_out *j, const char *key, const ck_megakernel_resources *m)
 {
-    printf(" \"%s\": ", key);
-    if (!m->known)
-        printf("null");
-    else
-        printf("{\"registers\": %u, \"stack_bytes\": %u, \"spill_bytes\": %u, \"register_cap\": %u, "
-               "\"full_occupancy_registers\": %u}", m->registers, m->stack_bytes, m->spill_bytes, m->register_cap,
-               m->full_occupancy_registers);
-    printf(",\n");
+    if (!m->known) {
+        jo_null(j, key);
+        return;
+    }
+    jo_object(j, key);
+    jo_uint(j, "registers", m->registers);
+    jo_uint(j, "stack_bytes", m->stack_bytes);
+    jo_uint(j, "spill_bytes", m->spill_bytes);
+    jo_uint(j, "register_cap", m->register_cap);
+    jo_uint(j, "full_occupancy_registers", m->full_occupancy_registers);
+    jo_end(j);
 }
 
 /* The table's line for a megakernel's registers, and the cap's note. */
@@ -288,30 +292,39 @@ static void table_resources(const char *label, const ck_megakernel_resources *m)
  * launch figures, with the scheduler's phases where `tasks` is 0 (a launch
  * through the task table sends no messages to time), barriers, gathers,
  * registers and the register cap's note. */
-static void json_dispatch(const mk_results *m, int tasks)
+static void json_dispatch(json_out *j, const mk_results *m, int tasks)
 {
     static const char *const keys[4] = {"1", "N/4", "N/2", "N-1"};
-    printf(" \"launch_rt_us_median\": %.2f, \"launch_rt_us_p99\": %.2f, \"launch_throughput_per_s\": %.0f,\n",
-           m->rt_median, m->rt_p99, m->tput);
-    printf(" \"throughput_host_us_per_launch\": {\"in_launch_call\": %.2f, \"in_wait\": %.2f},\n",
-           m->tput_launch_call_us, m->tput_wait_call_us);
-    if (!tasks)
-        printf(" \"launch_phases_us_median\": {\"queue\": %.2f, \"gather\": %.2f, \"exec\": %.2f, "
-               "\"wake\": %.2f},\n", m->phase_us[0], m->phase_us[1], m->phase_us[2], m->phase_us[3]);
-    printf(" \"global_barrier_us\": %.3f, \"resizing_barrier_us\": %.3f,\n", m->global_barrier_us,
-           m->resizing_barrier_us);
-    printf(" \"gather_us\": {");
+    jo_num(j, "launch_rt_us_median", "%.2f", m->rt_median);
+    jo_num(j, "launch_rt_us_p99", "%.2f", m->rt_p99);
+    jo_num(j, "launch_throughput_per_s", "%.0f", m->tput);
+    jo_object(j, "throughput_host_us_per_launch");
+    jo_num(j, "in_launch_call", "%.2f", m->tput_launch_call_us);
+    jo_num(j, "in_wait", "%.2f", m->tput_wait_call_us);
+    jo_end(j);
+    if (!tasks) {
+        static const char *const phases[4] = {"queue", "gather", "exec", "wake"};
+        jo_object(j, "launch_phases_us_median");
+        for (int k = 0; k < 4; ++k)
+            jo_num(j, phases[k], "%.2f", m->phase_us[k]);
+        jo_end(j);
+    }
+    jo_num(j, "global_barrier_us", "%.3f", m->global_barrier_us);
+    jo_num(j, "resizing_barrier_us", "%.3f", m->resizing_barrier_us);
+    jo_object(j, "gather_us");
     for (int k = 0; k < 4; ++k)
-        printf("\"%s\": %.1f%s", keys[k], m->gather_us[k], k < 3 ? ", " : "");
-    printf("}, \"gather_groups\": {");
+        jo_num(j, keys[k], "%.1f", m->gather_us[k]);
+    jo_end(j);
+    jo_object(j, "gather_groups");
     for (int k = 0; k < 4; ++k)
-        printf("\"%s\": %u%s", keys[k], m->gather_groups[k], k < 3 ? ", " : "");
-    printf("}, \"gather_measure\": \"%s\", \"gather_barrier_period_us\": %.2f, \"gather_kills\": %u, "
-           "\"gather_forked\": %u,\n", tasks ? "launch + wait" : "scheduler", m->gather_period_us, m->gather_kills,
-           m->gather_forked);
-    json_resources("megakernel_resources", &m->res);
-    printf(" \"register_cap_note\": ");
-    cli_json_string(stdout, m->res.note);
+        jo_uint(j, keys[k], m->gather_groups[k]);
+    jo_end(j);
+    jo_str(j, "gather_measure", tasks ? "launch + wait" : "scheduler");
+    jo_num(j, "gather_barrier_period_us", "%.2f", m->gather_period_us);
+    jo_uint(j, "gather_kills", m->gather_kills);
+    jo_uint(j, "gather_forked", m->gather_forked);
+    json_resources(j, "megakernel_resources", &m->res);
+    jo_str(j, "register_cap_note", m->res.note);
 }
 
 static void fail(const char *what, const char *msg)
@@ -787,46 +800,63 @@ int main(int argc, char **argv)
 
     const mk_results *m = &r.mk, *q = &r.sched;
     if (o.json) {
-        printf("{\"device\": ");
-        cli_json_string(stdout, r.device);
-        printf(", \"work_group_size\": %zu, \"workers\": %u, \"plain_occupancy\": %u, "
-               "\"megakernel_occupancy\": %u,\n", o.wg, m->workers, r.plain_occupancy, m->workers + 1);
-        printf(" \"launch_path\": \"task table\",\n");
-        printf(" \"plain_launch_rt_us_median\": %.2f, \"plain_launch_rt_us_p99\": %.2f, "
-               "\"plain_launch_throughput_per_s\": %.0f,\n", r.plain_rt_median, r.plain_rt_p99, r.plain_tput);
-        json_dispatch(m, 1);
-        printf(",\n \"task_rt_us_median\": %.2f, \"task_rt_us_p99\": %.2f, \"task_throughput_per_s\": %.0f, "
-               "\"task_spawn_us\": %.3f,\n", r.task_rt_median, r.task_rt_p99, r.task_tput, r.task_spawn_us);
-        printf(" \"task2_rt_us_median\": %.2f, \"task2_rt_us_p99\": %.2f,\n", r.task2_rt_median, r.task2_rt_p99);
-        printf(" \"register_cap_mode\": ");
-        cli_json_string(stdout, o.register_cap_mode);
-        printf(",\n");
-        if (r.burst_tasks)
-            printf(" \"task_burst\": {\"tasks\": %u, \"starts_per_s\": %.0f, \"start_gap_ns_median\": %.0f, "
-                   "\"start_gap_ns_p90\": %.0f},\n", r.burst_tasks, r.burst_starts_per_s, r.burst_gap_ns_median,
-                   r.burst_gap_ns_p90);
-        else
-            printf(" \"task_burst\": null,\n");
-        printf(" \"task_phases_us_median\": {\"spawn_call\": %.2f, \"exec\": %.2f, \"to_worker_and_back\": %.2f},\n",
-               r.task_phase_us[0], r.task_phase_us[1], r.task_phase_us[2]);
-        printf(" \"scheduler_path\": {\"workers\": %u, ", q->workers);
-        json_dispatch(q, 0);
-        printf("}");
+        json_out j;
+        jo_start(&j, stdout);
+        jo_object(&j, NULL);
+        jo_str(&j, "device", r.device);
+        jo_uint(&j, "work_group_size", o.wg);
+        jo_uint(&j, "workers", m->workers);
+        jo_uint(&j, "plain_occupancy", r.plain_occupancy);
+        jo_uint(&j, "megakernel_occupancy", m->workers + 1);
+        jo_str(&j, "launch_path", "task table");
+        jo_num(&j, "plain_launch_rt_us_median", "%.2f", r.plain_rt_median);
+        jo_num(&j, "plain_launch_rt_us_p99", "%.2f", r.plain_rt_p99);
+        jo_num(&j, "plain_launch_throughput_per_s", "%.0f", r.plain_tput);
+        json_dispatch(&j, m, 1);
+        jo_num(&j, "task_rt_us_median", "%.2f", r.task_rt_median);
+        jo_num(&j, "task_rt_us_p99", "%.2f", r.task_rt_p99);
+        jo_num(&j, "task_throughput_per_s", "%.0f", r.task_tput);
+        jo_num(&j, "task_spawn_us", "%.3f", r.task_spawn_us);
+        jo_num(&j, "task2_rt_us_median", "%.2f", r.task2_rt_median);
+        jo_num(&j, "task2_rt_us_p99", "%.2f", r.task2_rt_p99);
+        jo_str(&j, "register_cap_mode", o.register_cap_mode);
+        if (r.burst_tasks) {
+            jo_object(&j, "task_burst");
+            jo_uint(&j, "tasks", r.burst_tasks);
+            jo_num(&j, "starts_per_s", "%.0f", r.burst_starts_per_s);
+            jo_num(&j, "start_gap_ns_median", "%.0f", r.burst_gap_ns_median);
+            jo_num(&j, "start_gap_ns_p90", "%.0f", r.burst_gap_ns_p90);
+            jo_end(&j);
+        } else
+            jo_null(&j, "task_burst");
+        jo_object(&j, "task_phases_us_median");
+        jo_num(&j, "spawn_call", "%.2f", r.task_phase_us[0]);
+        jo_num(&j, "exec", "%.2f", r.task_phase_us[1]);
+        jo_num(&j, "to_worker_and_back", "%.2f", r.task_phase_us[2]);
+        jo_end(&j);
+        jo_object(&j, "scheduler_path");
+        jo_uint(&j, "workers", q->workers);
+        json_dispatch(&j, q, 0);
+        jo_end(&j);
         if (o.gap_sweep) {
-            printf(",\n \"host_gap_sweep\": {");
-            const char *what[3] = {"gap_ns", "task_rt_us_median", "table_launch_rt_us_median"};
-            for (int k = 0; k < 3; ++k) {
-                printf("%s\"%s\": [", k ? ", " : "", what[k]);
-                for (unsigned g = 0; g < GAP_POINTS; ++g)
-                    printf(k ? "%s%.2f" : "%s%.0f", g ? ", " : "",
-                           k == 0 ? (double)gap_ns[g] : k == 1 ? r.gap_task_us[g] : r.gap_table_us[g]);
-                printf("]");
-            }
-            printf("}");
+            jo_object(&j, "host_gap_sweep");
+            jo_array(&j, "gap_ns");
+            for (unsigned g = 0; g < GAP_POINTS; ++g)
+                jo_uint(&j, NULL, gap_ns[g]);
+            jo_end(&j);
+            jo_array(&j, "task_rt_us_median");
+            for (unsigned g = 0; g < GAP_POINTS; ++g)
+                jo_num(&j, NULL, "%.2f", r.gap_task_us[g]);
+            jo_end(&j);
+            jo_array(&j, "table_launch_rt_us_median");
+            for (unsigned g = 0; g < GAP_POINTS; ++g)
+                jo_num(&j, NULL, "%.2f", r.gap_table_us[g]);
+            jo_end(&j);
+            jo_end(&j);
         }
         if (r.cuda[0])
-            printf(",\n \"cuda\": %s", r.cuda);
-        printf("}\n");
+            jo_raw(&j, "cuda", r.cuda);
+        jo_end(&j);
         return 0;
     }
     printf("device: %s, work-groups of %zu\n", r.device, o.wg);

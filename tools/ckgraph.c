@@ -8,6 +8,7 @@
 #include "file_io.h"
 #include "graph.h"
 #include "graph_input.h"
+#include "json_out.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -98,20 +99,6 @@ static int summarize(const app_csr *g, summary *s)
     return 0;
 }
 
-static void print_json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; ++s) {
-        if (*s == '"' || *s == '\\')
-            printf("\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            printf("\\u%04x", *s);
-        else
-            putchar(*s);
-    }
-    putchar('"');
-}
-
 int main(int argc, char **argv)
 {
     enum { OPT_GRAPH = 256, OPT_SEED, OPT_SCALE, OPT_EF, OPT_DROP, OPT_WRITE, OPT_FORMAT, OPT_JSON, OPT_VERSION };
@@ -196,21 +183,36 @@ int main(int argc, char **argv)
         return 1;
     }
     if (json) {
-        printf("{\n  \"input\": ");
-        print_json_string(what);
-        printf(",\n  \"nodes\": %d,\n  \"arcs\": %d,\n  \"edges\": %d,\n", g.n, g.m, g.m / 2);
-        printf("  \"degree\": {\"min\": %d, \"max\": %d, \"avg\": %.4f},\n", s.deg_min, s.deg_max, s.deg_avg);
-        printf("  \"weighted\": %s,\n", g.w ? "true" : "false");
-        if (g.w)
-            printf("  \"weight\": {\"min\": %d, \"max\": %d},\n", s.w_min, s.w_max);
-        printf("  \"components\": %d,\n  \"largest_component\": %d,\n", s.components, s.largest);
-        printf("  \"bfs_from_0\": {\"depth\": %d, \"reached\": %d}", s.depth, s.reached);
-        if (out_path) {
-            printf(",\n  \"written\": ");
-            print_json_string(out_path);
-            printf(",\n  \"format\": \"%s\"", app_graph_format_name(fmt));
+        json_out j;
+        jo_start(&j, stdout);
+        jo_object(&j, NULL);
+        jo_str(&j, "input", what);
+        jo_int(&j, "nodes", g.n);
+        jo_int(&j, "arcs", g.m);
+        jo_int(&j, "edges", g.m / 2);
+        jo_object(&j, "degree");
+        jo_int(&j, "min", s.deg_min);
+        jo_int(&j, "max", s.deg_max);
+        jo_num(&j, "avg", "%.4f", s.deg_avg);
+        jo_end(&j);
+        jo_bool(&j, "weighted", g.w != NULL);
+        if (g.w) {
+            jo_object(&j, "weight");
+            jo_int(&j, "min", s.w_min);
+            jo_int(&j, "max", s.w_max);
+            jo_end(&j);
         }
-        printf("\n}\n");
+        jo_int(&j, "components", s.components);
+        jo_int(&j, "largest_component", s.largest);
+        jo_object(&j, "bfs_from_0");
+        jo_int(&j, "depth", s.depth);
+        jo_int(&j, "reached", s.reached);
+        jo_end(&j);
+        if (out_path) {
+            jo_str(&j, "written", out_path);
+            jo_str(&j, "format", app_graph_format_name(fmt));
+        }
+        jo_end(&j);
     } else {
         printf("input       %s\n", what);
         printf("nodes       %d\n", g.n);

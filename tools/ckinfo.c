@@ -3,6 +3,7 @@
  * sizes, and the channel round-trip latency. Human-readable or --json. */
 #include "ck.h"
 #include "cli.h"
+#include "json_out.h"
 
 #include <getopt.h>
 
@@ -34,15 +35,6 @@ static void usage(FILE *f)
             "  --help            this text\n"
             "Exit status: 0 ok, 1 device or probe failure, 2 bad command line (one line on stderr).\n",
             MAX_WG, MAX_WG_SIZE, MAX_LAUNCH, MAX_ROUND_TRIPS, CLI_MAX_TIMEOUT_S);
-}
-
-static void json_str(const char *k, const char *v, int comma)
-{
-    printf("  \"%s\": \"", k);
-    for (; *v; ++v)
-        if (*v == '"' || *v == '\\') printf("\\%c", *v);
-        else if ((unsigned char)*v >= 32) putchar(*v);
-    printf("\"%s\n", comma ? "," : "");
 }
 
 int main(int argc, char **argv)
@@ -126,47 +118,65 @@ int main(int argc, char **argv)
     }
 
     if (json) {
-        printf("{\n");
-        json_str("platform", in->platform_name, 1);
-        json_str("platform_version", in->platform_version, 1);
-        json_str("device", in->device_name, 1);
-        json_str("vendor", in->device_vendor, 1);
-        json_str("device_version", in->device_version, 1);
-        json_str("driver_version", in->driver_version, 1);
-        json_str("opencl_c_version", in->opencl_c_version, 1);
-        printf("  \"opencl_c_max\": \"%d.%d\",\n", in->c_version_major, in->c_version_minor);
-        printf("  \"type\": \"%s\",\n  \"compute_units\": %u,\n  \"max_work_group_size\": %zu,\n",
-               in->is_gpu ? "GPU" : in->is_cpu ? "CPU" : "other", in->compute_units, in->max_work_group_size);
-        printf("  \"svm\": {\"coarse_buffer\": %s, \"fine_buffer\": %s, \"fine_system\": %s, \"atomics\": %s},\n",
-               in->svm_coarse_buffer ? "true" : "false", in->svm_fine_buffer ? "true" : "false",
-               in->svm_fine_system ? "true" : "false", in->svm_atomics ? "true" : "false");
-        printf("  \"c11_atomics\": %s,\n  \"atomic_memory_caps\": %llu,\n  \"cl_nv_create_buffer\": %s,\n",
-               in->c11_atomics ? "true" : "false", (unsigned long long)in->atomic_memory_caps,
-               in->nv_create_buffer ? "true" : "false");
-        json_str("path_cl20_missing", in->path_cl20_missing, 1);
-        json_str("path_cl12_missing", in->path_cl12_missing, 1);
-        printf("  \"path\": \"%s\",\n  \"transport\": \"%s\",\n  \"nv_ptx_fences\": %s,\n", ck_path_name(in->path),
-               ck_transport_name(in->transport), in->nv_ptx_fences ? "true" : "false");
-        printf("  \"occupancy\": [\n");
+        json_out j;
+        jo_start(&j, stdout);
+        jo_object(&j, NULL);
+        jo_str(&j, "platform", in->platform_name);
+        jo_str(&j, "platform_version", in->platform_version);
+        jo_str(&j, "device", in->device_name);
+        jo_str(&j, "vendor", in->device_vendor);
+        jo_str(&j, "device_version", in->device_version);
+        jo_str(&j, "driver_version", in->driver_version);
+        jo_str(&j, "opencl_c_version", in->opencl_c_version);
+        char c_max[32];
+        snprintf(c_max, sizeof c_max, "%d.%d", in->c_version_major, in->c_version_minor);
+        jo_str(&j, "opencl_c_max", c_max);
+        jo_str(&j, "type", in->is_gpu ? "GPU" : in->is_cpu ? "CPU" : "other");
+        jo_uint(&j, "compute_units", in->compute_units);
+        jo_uint(&j, "max_work_group_size", in->max_work_group_size);
+        jo_object(&j, "svm");
+        jo_bool(&j, "coarse_buffer", in->svm_coarse_buffer);
+        jo_bool(&j, "fine_buffer", in->svm_fine_buffer);
+        jo_bool(&j, "fine_system", in->svm_fine_system);
+        jo_bool(&j, "atomics", in->svm_atomics);
+        jo_end(&j);
+        jo_bool(&j, "c11_atomics", in->c11_atomics);
+        jo_uint(&j, "atomic_memory_caps", in->atomic_memory_caps);
+        jo_bool(&j, "cl_nv_create_buffer", in->nv_create_buffer);
+        jo_str(&j, "path_cl20_missing", in->path_cl20_missing);
+        jo_str(&j, "path_cl12_missing", in->path_cl12_missing);
+        jo_str(&j, "path", ck_path_name(in->path));
+        jo_str(&j, "transport", ck_transport_name(in->transport));
+        jo_bool(&j, "nv_ptx_fences", in->nv_ptx_fences);
+        jo_array(&j, "occupancy");
         for (int i = 0; i < n_wg; ++i) {
-            printf("    {\"work_group_size\": %zu, ", wgs[i]);
-            if (occ_s[i] == CK_OK)
-                printf("\"occupancy\": %u, \"launched\": %zu, \"discovery_ms\": %.3f, \"barrier_ok\": true}",
-                       occ[i].occupancy, occ[i].launched, occ[i].discovery_ms);
-            else {
-                printf("\"error\": \"%s\"}", ck_status_name(occ_s[i]));
-            }
-            printf("%s\n", i + 1 < n_wg ? "," : "");
+            jo_object(&j, NULL);
+            jo_uint(&j, "work_group_size", wgs[i]);
+            if (occ_s[i] == CK_OK) {
+                jo_uint(&j, "occupancy", occ[i].occupancy);
+                jo_uint(&j, "launched", occ[i].launched);
+                jo_num(&j, "discovery_ms", "%.3f", occ[i].discovery_ms);
+                jo_bool(&j, "barrier_ok", 1);
+            } else
+                jo_str(&j, "error", ck_status_name(occ_s[i]));
+            jo_end(&j);
         }
-        printf("  ],\n");
+        jo_end(&j);
         if (!trips)
-            printf("  \"round_trip\": null\n");
-        else if (lat_s == CK_OK)
-            printf("  \"round_trip\": {\"count\": %u, \"min_us\": %.2f, \"median_us\": %.2f, \"p99_us\": %.2f, "
-                   "\"max_us\": %.2f}\n", lat.round_trips, lat.min_us, lat.median_us, lat.p99_us, lat.max_us);
-        else
-            printf("  \"round_trip\": {\"error\": \"%s\"}\n", ck_status_name(lat_s));
-        printf("}\n");
+            jo_null(&j, "round_trip");
+        else {
+            jo_object(&j, "round_trip");
+            if (lat_s == CK_OK) {
+                jo_uint(&j, "count", lat.round_trips);
+                jo_num(&j, "min_us", "%.2f", lat.min_us);
+                jo_num(&j, "median_us", "%.2f", lat.median_us);
+                jo_num(&j, "p99_us", "%.2f", lat.p99_us);
+                jo_num(&j, "max_us", "%.2f", lat.max_us);
+            } else
+                jo_str(&j, "error", ck_status_name(lat_s));
+            jo_end(&j);
+        }
+        jo_end(&j);
     } else {
         printf("Platform      %s (%s)\n", in->platform_name, in->platform_version);
         printf("Device        %s [%s], %s\n", in->device_name, in->is_gpu ? "GPU" : in->is_cpu ? "CPU" : "other",

@@ -9,6 +9,7 @@
 #include "app.h"
 #include "graph_input.h"
 #include "cli.h"
+#include "json_out.h"
 #include "multitask.h"
 #include "workload.h"
 #include "paths.h"
@@ -516,81 +517,113 @@ static void print_table(const report *r)
                r->n_cfg, fails);
 }
 
+/* "key": {median, p99[, max]} of a run's samples in ms, or null where there are none. */
+static void json_summary(json_out *j, const char *key, const app_summary *s, int with_max)
+{
+    if (!s->count) {
+        jo_null(j, key);
+        return;
+    }
+    jo_object(j, key);
+    jo_num(j, "median", "%.4f", s->median);
+    jo_num(j, "p99", "%.4f", s->p99);
+    if (with_max)
+        jo_num(j, "max", "%.4f", s->max);
+    jo_end(j);
+}
+
 static void print_json(const report *r)
 {
     const options *o = r->o;
     const config_result *alone = find_kind(r, 1);
     double base = alone ? median_d(alone->coop_ms, alone->runs) : 0;
     int fails = r->session_error;
-    printf("{\n  \"app\": \"%s\",\n  \"input\": ", app_kind_name(o->app.kind));
-    cli_json_string(stdout, app_describe(r->a));
-    printf(",\n  \"device\": ");
-    cli_json_string(stdout, r->device);
-    printf(",\n  \"path\": \"%s\",\n  \"work_group_size\": %zu,\n  \"workers\": %u,\n  \"coop_groups\": %u,\n",
-           r->path, o->wg, r->workers, r->coop_groups);
-    if (r->res.known)
-        printf("  \"megakernel_resources\": {\"registers\": %u, \"spill_bytes\": %u, \"register_cap\": %u},\n",
-               r->res.registers, r->res.spill_bytes, r->res.register_cap);
-    else
-        printf("  \"megakernel_resources\": null,\n");
-    printf("  \"chaos_seed\": %llu,\n  \"barrier\": \"%s\",\n  \"period_ms\": %.3f,\n  \"matmul_size\": %d,\n",
-           (unsigned long long)o->chaos, o->naive_barrier ? "naive" : "query", o->period_ms, r->matmul_size);
-    if (o->cls >= 0)
-        printf("  \"class\": \"%s\",\n  \"calibration\": {\"target_exec_ms\": %.3f, \"matmul_size\": %d, "
-               "\"exec_ms\": %.4f, \"groups\": %u, \"capped\": %s},\n",
-               app_class_name((app_class)o->cls), r->cal.target_ms, r->cal.n, r->cal.exec_ms, r->cal.groups,
-               r->cal.capped ? "true" : "false");
-    printf("  \"runs\": %u,\n  \"cpu_reference_ms\": %.3f,\n  \"build_ms\": %.1f,\n  \"configs\": [\n", o->runs,
-           app_cpu_ms(r->a), r->build_ms);
+    json_out j;
+    jo_start(&j, stdout);
+    jo_object(&j, NULL);
+    jo_str(&j, "app", app_kind_name(o->app.kind));
+    jo_str(&j, "input", app_describe(r->a));
+    jo_str(&j, "device", r->device);
+    jo_str(&j, "path", r->path);
+    jo_uint(&j, "work_group_size", o->wg);
+    jo_uint(&j, "workers", r->workers);
+    jo_uint(&j, "coop_groups", r->coop_groups);
+    if (r->res.known) {
+        jo_object(&j, "megakernel_resources");
+        jo_uint(&j, "registers", r->res.registers);
+        jo_uint(&j, "spill_bytes", r->res.spill_bytes);
+        jo_uint(&j, "register_cap", r->res.register_cap);
+        jo_end(&j);
+    } else
+        jo_null(&j, "megakernel_resources");
+    jo_uint(&j, "chaos_seed", o->chaos);
+    jo_str(&j, "barrier", o->naive_barrier ? "naive" : "query");
+    jo_num(&j, "period_ms", "%.3f", o->period_ms);
+    jo_int(&j, "matmul_size", r->matmul_size);
+    if (o->cls >= 0) {
+        jo_str(&j, "class", app_class_name((app_class)o->cls));
+        jo_object(&j, "calibration");
+        jo_num(&j, "target_exec_ms", "%.3f", r->cal.target_ms);
+        jo_int(&j, "matmul_size", r->cal.n);
+        jo_num(&j, "exec_ms", "%.4f", r->cal.exec_ms);
+        jo_uint(&j, "groups", r->cal.groups);
+        jo_bool(&j, "capped", r->cal.capped);
+        jo_end(&j);
+    }
+    jo_uint(&j, "runs", o->runs);
+    jo_num(&j, "cpu_reference_ms", "%.3f", app_cpu_ms(r->a));
+    jo_num(&j, "build_ms", "%.1f", r->build_ms);
+    jo_array(&j, "configs");
     for (unsigned i = 0; i < r->n_cfg; ++i) {
         const config_result *c = &r->cfg[i];
         fails += c->status != 0;
         double t = median_d(c->coop_ms, c->runs);
-        printf("    {\"name\": ");
-        cli_json_string(stdout, c->name);
-        printf(", \"kind\": \"%s\", \"status\": \"%s\", \"runs\": %u, \"coop_ms\": %.3f",
-               c->kind == 0 ? "plain" : c->kind == 1 ? "standalone" : "multitask", config_status(c), c->runs,
-               t);
-        printf(", \"coop_ms_runs\": [");
+        jo_object(&j, NULL);
+        jo_str(&j, "name", c->name);
+        jo_str(&j, "kind", c->kind == 0 ? "plain" : c->kind == 1 ? "standalone" : "multitask");
+        jo_str(&j, "status", config_status(c));
+        jo_uint(&j, "runs", c->runs);
+        jo_num(&j, "coop_ms", "%.3f", t);
+        jo_array(&j, "coop_ms_runs");
         for (unsigned k = 0; k < c->runs; ++k)
-            printf("%s%.3f", k ? ", " : "", c->coop_ms[k]);
-        printf("]");
-        if (c->kind == 0)
-            printf(", \"mode\": \"%s\", \"groups\": %u", c->plain_mode, c->plain_groups);
+            jo_num(&j, NULL, "%.3f", c->coop_ms[k]);
+        jo_end(&j);
+        if (c->kind == 0) {
+            jo_str(&j, "mode", c->plain_mode);
+            jo_uint(&j, "groups", c->plain_groups);
+        }
         if (c->kind > 0) {
-            printf(", \"slowdown\": %.4f, \"kills\": %.1f, \"forks\": %.1f, \"resizes\": %.1f, \"max_active\": %.1f,"
-                   " \"initial_groups\": %.1f",
-                   base > 0 ? t / base : 0, median_u(c->kills, c->runs), median_u(c->forks, c->runs),
-                   median_u(c->resizes, c->runs), median_u(c->max_active, c->runs), median_u(c->initial, c->runs));
+            jo_num(&j, "slowdown", "%.4f", base > 0 ? t / base : 0);
+            jo_num(&j, "kills", "%.1f", median_u(c->kills, c->runs));
+            jo_num(&j, "forks", "%.1f", median_u(c->forks, c->runs));
+            jo_num(&j, "resizes", "%.1f", median_u(c->resizes, c->runs));
+            jo_num(&j, "max_active", "%.1f", median_u(c->max_active, c->runs));
+            jo_num(&j, "initial_groups", "%.1f", median_u(c->initial, c->runs));
         }
         if (c->kind == 2) {
             app_summary g = app_summarize(c->gather, c->n_gather), e = app_summarize(c->exec, c->n_gather),
                         p = app_summarize(c->period, c->n_period);
-            printf(", \"matmul_groups\": %u, \"matmul_launches\": %u, \"matmul_bad\": %u, \"missed_periods\": %u",
-                   c->mm_groups, c->mm_launches, c->mm_bad, c->mm_missed);
+            jo_uint(&j, "matmul_groups", c->mm_groups);
+            jo_uint(&j, "matmul_launches", c->mm_launches);
+            jo_uint(&j, "matmul_bad", c->mm_bad);
+            jo_uint(&j, "missed_periods", c->mm_missed);
             /* null where there were no samples (period: fewer than two launches in a run) */
-            if (g.count)
-                printf(", \"gather_ms\": {\"median\": %.4f, \"p99\": %.4f, \"max\": %.4f}", g.median, g.p99, g.max);
-            else
-                printf(", \"gather_ms\": null");
-            if (e.count)
-                printf(", \"exec_ms\": {\"median\": %.4f, \"p99\": %.4f}", e.median, e.p99);
-            else
-                printf(", \"exec_ms\": null");
-            if (p.count)
-                printf(", \"period_ms\": {\"median\": %.4f, \"p99\": %.4f}", p.median, p.p99);
-            else
-                printf(", \"period_ms\": null");
+            json_summary(&j, "gather_ms", &g, 1);
+            json_summary(&j, "exec_ms", &e, 0);
+            json_summary(&j, "period_ms", &p, 0);
         }
-        printf(", \"message\": ");
-        cli_json_string(stdout, c->msg);
-        printf("}%s\n", i + 1 < r->n_cfg ? "," : "");
+        jo_str(&j, "message", c->msg);
+        jo_end(&j);
     }
-    printf("  ],\n  \"error\": ");
-    cli_json_string(stdout, r->session_error ? r->session_msg : "");
+    jo_end(&j);
+    jo_str(&j, "error", r->session_error ? r->session_msg : "");
     /* pass: null when nothing failed but nothing was checked either (--no-reference). */
-    printf(",\n  \"checked\": %s,\n  \"pass\": %s\n}\n", o->app.skip_reference ? "false" : "true",
-           fails ? "false" : o->app.skip_reference ? "null" : "true");
+    jo_bool(&j, "checked", !o->app.skip_reference);
+    if (!fails && o->app.skip_reference)
+        jo_null(&j, "pass");
+    else
+        jo_bool(&j, "pass", !fails);
+    jo_end(&j);
 }
 
 /* ------------------------------------------------------------------ runs */

@@ -13,6 +13,7 @@
 #include "app.h"
 #include "cli.h"
 #include "file_io.h"
+#include "json_out.h"
 #include "multitask.h"
 #include "paths.h"
 #include "study_report.h"
@@ -218,7 +219,7 @@ static void parse_args(int argc, char **argv, options *o)
     o->quick = !strcmp(preset, "quick");
     o->runs = runs ? runs : o->quick ? 1 : 3;
     o->runs_one = runs1 ? runs1 : o->quick ? o->runs : 1;
-    o->wg = wg ? wg : o->quick ? 64 : 128; /* full: as tools/device_apps_paper.sh */
+    o->wg = wg ? wg : o->quick ? 64 : 128; /* full: as tools/bench/device_apps_paper.sh */
     o->scale = scale > 0 ? scale : o->quick ? 0.25 : 1.0;
     /* classes */
     static char cls_copy[128];
@@ -777,14 +778,6 @@ static FILE *open_runs(const char *dir, const done_set *d, char *err, size_t err
     return open_append(path, err, err_len);
 }
 
-static void json_num(FILE *f, double v)
-{
-    if (isnan(v) || isinf(v))
-        fputs("null", f);
-    else
-        fprintf(f, "%.6g", v);
-}
-
 /* Writes summary.json (whole or not at all); -1 with the reason in err. */
 static int write_summary(sweep *sw, const study_row *rows, size_t n, const study_report_numbers *nm, double el_s,
                          char *err, size_t err_len)
@@ -797,7 +790,6 @@ static int write_summary(sweep *sw, const study_row *rows, size_t n, const study
         snprintf(err, err_len, "summary.json: %.900s", why);
         return -1;
     }
-    FILE *f = w.f;
     unsigned pass = 0, fail = 0, error = 0, unchecked = 0;
     for (size_t i = 0; i < n; ++i) {
         pass += !strcmp(rows[i].check, "PASS");
@@ -805,65 +797,88 @@ static int write_summary(sweep *sw, const study_row *rows, size_t n, const study
         error += !strcmp(rows[i].check, "ERROR");
         unchecked += !strcmp(rows[i].check, "unchecked");
     }
-    fprintf(f, "{\n  \"tool\": \"ckstudy\",\n  \"preset\": \"%s\",\n  \"device\": ", o->quick ? "quick" : "full");
-    cli_json_string(f, sw->device);
-    fprintf(f, ",\n  \"path\": \"%s\",\n  \"work_group_size\": %zu,\n  \"runs_per_configuration\": %u,\n"
-               "  \"runs_one_group\": %u,\n  \"time_scale\": %g,\n  \"time_scale_note\": ",
-            sw->path, o->wg, o->runs, o->runs_one, o->scale);
-    cli_json_string(f, o->scale == 1 ? "P and E are the paper's"
-                              : "P and E are the paper's multiplied by time_scale (a slow device cannot run E)");
-    fprintf(f, ",\n  \"classes\": [\n");
+    json_out j;
+    jo_start(&j, w.f);
+    jo_object(&j, NULL);
+    jo_str(&j, "tool", "ckstudy");
+    jo_str(&j, "preset", o->quick ? "quick" : "full");
+    jo_str(&j, "device", sw->device);
+    jo_str(&j, "path", sw->path);
+    jo_uint(&j, "work_group_size", o->wg);
+    jo_uint(&j, "runs_per_configuration", o->runs);
+    jo_uint(&j, "runs_one_group", o->runs_one);
+    jo_num(&j, "time_scale", "%g", o->scale);
+    jo_str(&j, "time_scale_note", o->scale == 1 ? "P and E are the paper's"
+                                  : "P and E are the paper's multiplied by time_scale (a slow device cannot run E)");
+    jo_array(&j, "classes");
     for (unsigned c = 0; c < o->n_classes; ++c) {
         app_class k = (app_class)o->classes[c];
         const app_calibration *cal = &sw->cal[k];
-        fprintf(f, "    {\"class\": \"%s\", \"period_ms\": %.4f, \"exec_ms\": %.4f, \"preemption_model\": %.4f, "
-                   "\"calibration\": {\"matmul_size\": %d, \"measured_exec_ms\": %.4f, \"groups\": %u, "
-                   "\"capped\": %s, \"tried\": [",
-                app_class_name(k), app_class_period_ms(k, o->scale), app_class_exec_ms(k, o->scale),
-                app_class_preemption_model(k), cal->n, cal->exec_ms, cal->groups, cal->capped ? "true" : "false");
-        for (unsigned t = 0; t < cal->steps; ++t)
-            fprintf(f, "%s{\"n\": %d, \"exec_ms\": %.4f}", t ? ", " : "", cal->tried_n[t], cal->tried_ms[t]);
-        fprintf(f, "]}}%s\n", c + 1 < o->n_classes ? "," : "");
+        jo_object(&j, NULL);
+        jo_str(&j, "class", app_class_name(k));
+        jo_num(&j, "period_ms", "%.4f", app_class_period_ms(k, o->scale));
+        jo_num(&j, "exec_ms", "%.4f", app_class_exec_ms(k, o->scale));
+        jo_num(&j, "preemption_model", "%.4f", app_class_preemption_model(k));
+        jo_object(&j, "calibration");
+        jo_int(&j, "matmul_size", cal->n);
+        jo_num(&j, "measured_exec_ms", "%.4f", cal->exec_ms);
+        jo_uint(&j, "groups", cal->groups);
+        jo_bool(&j, "capped", cal->capped);
+        jo_array(&j, "tried");
+        for (unsigned t = 0; t < cal->steps; ++t) {
+            jo_object(&j, NULL);
+            jo_int(&j, "n", cal->tried_n[t]);
+            jo_num(&j, "exec_ms", "%.4f", cal->tried_ms[t]);
+            jo_end(&j);
+        }
+        jo_end(&j);
+        jo_end(&j);
+        jo_end(&j);
     }
-    fprintf(f, "  ],\n  \"groups\": [");
+    jo_end(&j);
+    jo_array(&j, "groups");
     for (unsigned g = 0; g < o->n_groups; ++g)
-        fprintf(f, "%s\"%s\"", g ? ", " : "", o->groups[g]);
-    fprintf(f, "],\n  \"inputs\": [");
+        jo_str(&j, NULL, o->groups[g]);
+    jo_end(&j);
+    jo_array(&j, "inputs");
     for (unsigned i = 0; i < o->n_items; ++i) {
-        fprintf(f, "%s{\"app\": \"%s\", \"input\": ", i ? ", " : "", app_kind_name(o->items[i].kind));
-        cli_json_string(f, o->items[i].input);
-        fputc('}', f);
+        jo_object(&j, NULL);
+        jo_str(&j, "app", app_kind_name(o->items[i].kind));
+        jo_str(&j, "input", o->items[i].input);
+        jo_end(&j);
     }
-    fprintf(f, "],\n  \"rows\": %zu,\n  \"pass\": %u,\n  \"fail\": %u,\n  \"error\": %u,\n  \"unchecked\": %u,\n"
-               "  \"elapsed_s\": %.1f,\n  \"table2\": {",
-            n, pass, fail, error, unchecked, el_s);
+    jo_end(&j);
+    jo_uint(&j, "rows", n);
+    jo_uint(&j, "pass", pass);
+    jo_uint(&j, "fail", fail);
+    jo_uint(&j, "error", error);
+    jo_uint(&j, "unchecked", unchecked);
+    jo_num(&j, "elapsed_s", "%.1f", el_s);
+    jo_object(&j, "table2");
     static const char *const scope[3] = {"overall", "barrier", "workstealing"};
     for (int k = 0; k < 3; ++k) {
-        fprintf(f, "%s\"%s\": {\"inputs\": %u, \"geomean\": ", k ? ", " : "", scope[k], nm->t2_count[k]);
-        json_num(f, nm->t2_geomean[k]);
-        fprintf(f, ", \"max\": ");
-        json_num(f, nm->t2_max[k]);
-        fprintf(f, ", \"max_at\": ");
-        cli_json_string(f, nm->t2_argmax[k]);
-        fputc('}', f);
+        jo_object(&j, scope[k]);
+        jo_uint(&j, "inputs", nm->t2_count[k]);
+        jo_num(&j, "geomean", "%.6g", nm->t2_geomean[k]);
+        jo_num(&j, "max", "%.6g", nm->t2_max[k]);
+        jo_str(&j, "max_at", nm->t2_argmax[k]);
+        jo_end(&j);
     }
-    fprintf(f, "},\n  \"table3\": [");
+    jo_end(&j);
+    jo_array(&j, "table3");
     static const char *const cn[3] = {"light", "medium", "heavy"};
     for (int c = 0; c < 3; ++c) {
-        fprintf(f, "%s{\"class\": \"%s\", \"kernel_level\": ", c ? ", " : "", cn[c]);
-        json_num(f, nm->t3_model[c]);
-        fprintf(f, ", \"groups\": ");
-        if (nm->t3_groups[c][0])
-            cli_json_string(f, nm->t3_groups[c]);
-        else
-            fputs("null", f);
-        fprintf(f, ", \"cooperative\": ");
-        json_num(f, nm->t3_slowdown[c]);
-        fprintf(f, ", \"median_period_ms\": ");
-        json_num(f, nm->t3_period[c]);
-        fputc('}', f);
+        jo_object(&j, NULL);
+        jo_str(&j, "class", cn[c]);
+        jo_num(&j, "kernel_level", "%.6g", nm->t3_model[c]);
+        jo_str(&j, "groups", nm->t3_groups[c][0] ? nm->t3_groups[c] : NULL);
+        jo_num(&j, "cooperative", "%.6g", nm->t3_slowdown[c]);
+        jo_num(&j, "median_period_ms", "%.6g", nm->t3_period[c]);
+        jo_end(&j);
     }
-    fprintf(f, "],\n  \"period_tolerance\": %.2f\n}\n", STUDY_PERIOD_TOLERANCE);
+    jo_end(&j);
+    jo_num(&j, "period_tolerance", "%.2f", STUDY_PERIOD_TOLERANCE);
+    jo_end(&j);
     if (ck_file_writer_commit(&w, why, sizeof why)) {
         snprintf(err, err_len, "summary.json: %.900s", why);
         return -1;

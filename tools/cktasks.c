@@ -10,6 +10,7 @@
  * Exit status: 0 all PASS, 1 a FAIL or an error, 2 bad command line (one
  * line on stderr). */
 #include "cli.h"
+#include "json_out.h"
 #include "cl_plain.h"
 #include "paths.h"
 #include "task_bench.h"
@@ -451,55 +452,58 @@ static void print_table(const options *o, const app_cl *cl, const entry *es, uns
 
 static void print_json(const options *o, const app_cl *cl, const entry *es, unsigned n, int pass)
 {
-    printf("{\n  \"tool\": \"cktasks\",\n  \"version\": \"%s\",\n  \"device\": ", ck_version());
-    cli_json_string(stdout, cl->name);
-    printf(",\n  \"path\": \"%s\",\n  \"tasks\": %u,\n  \"wg\": %u,\n  \"seed\": %llu,\n", ck_path_name(cl->path),
-           o->tasks, o->wg, (unsigned long long)o->seed);
-    printf("  \"completion\": \"%s\",\n", o->callbacks ? "callback" : "poll");
-    printf("  \"queues\": %u,\n  \"batch\": %u,\n  \"threads\": %u,\n  \"ck_window\": %u,\n", o->queues, o->batch,
-           o->threads, o->window);
-    printf("  \"task_batch\": %u,\n", o->task_batch);
-    printf("  \"beside\": %s,\n  \"chaos\": %llu,\n", o->beside ? "true" : "false", (unsigned long long)o->chaos);
-    printf("  \"results\": [\n");
-    int first = 1;
+    json_out j;
+    jo_start(&j, stdout);
+    jo_object(&j, NULL);
+    jo_str(&j, "tool", "cktasks");
+    jo_str(&j, "version", ck_version());
+    jo_str(&j, "device", cl->name);
+    jo_str(&j, "path", ck_path_name(cl->path));
+    jo_uint(&j, "tasks", o->tasks);
+    jo_uint(&j, "wg", o->wg);
+    jo_uint(&j, "seed", o->seed);
+    jo_str(&j, "completion", o->callbacks ? "callback" : "poll");
+    jo_uint(&j, "queues", o->queues);
+    jo_uint(&j, "batch", o->batch);
+    jo_uint(&j, "threads", o->threads);
+    jo_uint(&j, "ck_window", o->window);
+    jo_uint(&j, "task_batch", o->task_batch);
+    jo_bool(&j, "beside", o->beside);
+    jo_uint(&j, "chaos", o->chaos);
+    jo_array(&j, "results");
+    /* NAN writes null: no figures for a form that did not run through, no speedup without (a). */
     for (unsigned i = 0; i < n; i++)
         for (int f = 0; f < TR_N_FORMS; f++) {
             const form_result *r = &es[i].f[f];
             if (!r->ran)
                 continue;
-            printf("%s    {\"bench\": \"%s\", \"kinds\": ", first ? "" : ",\n", es[i].name);
-            first = 0;
-            cli_json_string(stdout, es[i].kinds);
-            printf(", \"form\": \"%s\", \"letter\": \"%c\", \"tasks\": %u, \"status\": \"%s\"", tr_form_names[f],
-                   'a' + f, es[i].tasks, status_name(r));
-            if (r->status == 2)
-                printf(", \"total_ms\": null, \"tasks_per_s\": null, \"median_us\": null, \"p99_us\": null");
-            else
-                printf(", \"total_ms\": %.4f, \"tasks_per_s\": %.1f, \"median_us\": %.3f, \"p99_us\": %.3f",
-                       r->total_ms, r->tasks_per_s, r->median_us, r->p99_us);
-            if (r->speedup > 0)
-                printf(", \"speedup_vs_queues\": %.4f", r->speedup);
-            else
-                printf(", \"speedup_vs_queues\": null");
-            printf(", \"failed_tasks\": %u, \"note\": ", r->failed_tasks);
-            cli_json_string(stdout, r->note);
-            printf(", \"message\": ");
-            cli_json_string(stdout, r->msg);
-            printf("}");
+            int none = r->status == 2;
+            char letter[2] = {(char)('a' + f), 0};
+            jo_object(&j, NULL);
+            jo_str(&j, "bench", es[i].name);
+            jo_str(&j, "kinds", es[i].kinds);
+            jo_str(&j, "form", tr_form_names[f]);
+            jo_str(&j, "letter", letter);
+            jo_uint(&j, "tasks", es[i].tasks);
+            jo_str(&j, "status", status_name(r));
+            jo_num(&j, "total_ms", "%.4f", none ? NAN : r->total_ms);
+            jo_num(&j, "tasks_per_s", "%.1f", none ? NAN : r->tasks_per_s);
+            jo_num(&j, "median_us", "%.3f", none ? NAN : r->median_us);
+            jo_num(&j, "p99_us", "%.3f", none ? NAN : r->p99_us);
+            jo_num(&j, "speedup_vs_queues", "%.4f", r->speedup > 0 ? r->speedup : NAN);
+            jo_uint(&j, "failed_tasks", r->failed_tasks);
+            jo_str(&j, "note", r->note);
+            jo_str(&j, "message", r->msg);
+            jo_end(&j);
         }
-    printf("\n  ],\n");
+    jo_end(&j);
     unsigned cnt;
     double g = geomean_over_a(es, n, TR_CK, &cnt);
-    if (cnt)
-        printf("  \"geomean_ck_over_queues\": %.4f,\n", g);
-    else
-        printf("  \"geomean_ck_over_queues\": null,\n");
+    jo_num(&j, "geomean_ck_over_queues", "%.4f", cnt ? g : NAN);
     g = geomean_over_a(es, n, TR_TASKS, &cnt);
-    if (cnt)
-        printf("  \"geomean_tasks_over_queues\": %.4f,\n", g);
-    else
-        printf("  \"geomean_tasks_over_queues\": null,\n");
-    printf("  \"pass\": %s\n}\n", pass ? "true" : "false");
+    jo_num(&j, "geomean_tasks_over_queues", "%.4f", cnt ? g : NAN);
+    jo_bool(&j, "pass", pass);
+    jo_end(&j);
 }
 
 int main(int argc, char **argv)

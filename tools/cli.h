@@ -1,8 +1,8 @@
 /* tools/cli.h: the command-line helpers every tool shares (ckinfo, ckrun,
  * ckbench): strict parsing of integer, real and list option values against
  * an allowed range with a unit, timeouts that are finite, positive and at
- * most CLI_MAX_TIMEOUT_S, the handling of getopt_long's errors, JSON strings and
- * --version. A bad value never clamps or wraps: the tool prints one line
+ * most CLI_MAX_TIMEOUT_S, the handling of getopt_long's errors and
+ * --version (JSON output: json_out.h). A bad value never clamps or wraps: the tool prints one line
  *   TOOL: --opt VALUE: <why>; allowed: <range and unit>
  * on stderr and exits with CLI_EXIT_USAGE. */
 #ifndef TOOLS_CLI_H
@@ -54,9 +54,5 @@ void cli_print_version(void);
  * them (with PoCL a kernel compile racing LLVM's destructors crashed or hung
  * the process at exit, after the tool had reported the timeout). Cannot fail. */
 _Noreturn void cli_exit_device_busy(int status);
-
-/* Writes s to f as a JSON string: quotes, with '"' and '\\' escaped and
- * control characters as \\u00XX. Cannot fail (write errors show in ferror(f)). */
-void cli_json_string(FILE *f, const char *s);
 
 #endif

@@ -2,6 +2,7 @@
  * study_timeline.h), its three files written whole or not at all. */
 #include "study_timeline.h"
 #include "file_io.h"
+#include "json_out.h"
 
 #include <stdio.h>
 
@@ -46,6 +47,35 @@ static int commit_files(ck_file_writer *w)
     return bad ? -1 : 0;
 }
 
+/* A trace event that names the process (tid 0: none) or a thread. */
+static void metadata_event(json_out *j, const char *what, int tid, const char *name)
+{
+    jo_object(j, NULL);
+    jo_str(j, "name", what);
+    jo_str(j, "ph", "M");
+    jo_int(j, "pid", 1);
+    if (tid)
+        jo_int(j, "tid", tid);
+    jo_object(j, "args");
+    jo_str(j, "name", name);
+    jo_end(j);
+    jo_end(j);
+}
+
+/* A complete ("X") trace event from ts to ts + dur, in microseconds. */
+static void span_event(json_out *j, const char *name, const char *cat, double ts_us, double dur_us, int tid)
+{
+    jo_object(j, NULL);
+    jo_str(j, "name", name);
+    jo_str(j, "cat", cat);
+    jo_str(j, "ph", "X");
+    jo_num(j, "ts", "%.1f", ts_us);
+    jo_num(j, "dur", "%.1f", dur_us);
+    jo_int(j, "pid", 1);
+    jo_int(j, "tid", tid);
+    jo_end(j);
+}
+
 int study_write_timeline(const char *dir, const char *app, const char *input, const char *desc,
                          const app_multitask_result *r, const ck_trace_sample *tr, size_t nt, size_t dropped)
 {
@@ -53,20 +83,38 @@ int study_write_timeline(const char *dir, const char *app, const char *input, co
     ck_file_writer w[TL_FILES];
     if (open_files(dir, app, w))
         return -1;
-    FILE *j = w[TL_JSON].f, *d = w[TL_DAT].f, *g = w[TL_GP].f;
-    fprintf(j, "{\"displayTimeUnit\": \"ms\",\n \"otherData\": {\"app\": \"%s\", \"input\": \"%s\", \"run\": \"%s\", "
-               "\"time_zero\": \"the cooperative launch was sent\", \"trace_samples\": %zu, \"trace_dropped\": %zu, "
-               "\"resolution\": \"the host progress thread's poll interval\"},\n \"traceEvents\": [\n",
-            app, input, desc, nt, dropped);
-    fprintf(j, "  {\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"args\": {\"name\": \"%s %s\"}},\n", app,
-            input);
-    fprintf(j, "  {\"name\": \"cooperative %s\", \"cat\": \"coop\", \"ph\": \"X\", \"ts\": 0, \"dur\": %.1f, "
-               "\"pid\": 1, \"tid\": 1},\n", app, r->coop_wall_ms * 1000);
+    FILE *d = w[TL_DAT].f, *g = w[TL_GP].f;
+    json_out j;
+    jo_start(&j, w[TL_JSON].f);
+    jo_object(&j, NULL);
+    jo_str(&j, "displayTimeUnit", "ms");
+    jo_object(&j, "otherData");
+    jo_str(&j, "app", app);
+    jo_str(&j, "input", input);
+    jo_str(&j, "run", desc);
+    jo_str(&j, "time_zero", "the cooperative launch was sent");
+    jo_uint(&j, "trace_samples", nt);
+    jo_uint(&j, "trace_dropped", dropped);
+    jo_str(&j, "resolution", "the host progress thread's poll interval");
+    jo_end(&j);
+    jo_array(&j, "traceEvents");
+    char name[256];
+    snprintf(name, sizeof name, "%s %s", app, input);
+    metadata_event(&j, "process_name", 0, name);
+    snprintf(name, sizeof name, "cooperative %s", app);
+    span_event(&j, name, "coop", 0, r->coop_wall_ms * 1000, 1);
     fprintf(d, "# block 0: host ms since the cooperative launch was sent, active groups M (trace samples)\n");
     for (size_t i = 0; i < nt; ++i) {
         double t = tr[i].t_s * 1000 - t0;
-        fprintf(j, "  {\"name\": \"active groups\", \"ph\": \"C\", \"ts\": %.1f, \"pid\": 1, \"args\": {\"M\": %u}},\n",
-                t * 1000, tr[i].active);
+        jo_object(&j, NULL);
+        jo_str(&j, "name", "active groups");
+        jo_str(&j, "ph", "C");
+        jo_num(&j, "ts", "%.1f", t * 1000);
+        jo_int(&j, "pid", 1);
+        jo_object(&j, "args");
+        jo_uint(&j, "M", tr[i].active);
+        jo_end(&j);
+        jo_end(&j);
         fprintf(d, "%.4f %u\n", t, tr[i].active);
     }
     if (nt == 0)
@@ -75,19 +123,19 @@ int study_write_timeline(const char *dir, const char *app, const char *input, co
                "launch was sent)\n");
     for (unsigned k = 0; k < r->mm_launches; ++k) {
         double gs = r->send_ms[k] - t0 + r->queue_ms[k], ge = gs + r->gather_ms[k], ee = ge + r->exec_ms[k];
-        fprintf(j, "  {\"name\": \"gather %u\", \"cat\": \"gather\", \"ph\": \"X\", \"ts\": %.1f, \"dur\": %.1f, "
-                   "\"pid\": 1, \"tid\": 2},\n", k, gs * 1000, r->gather_ms[k] * 1000);
-        fprintf(j, "  {\"name\": \"matmul %u\", \"cat\": \"exec\", \"ph\": \"X\", \"ts\": %.1f, \"dur\": %.1f, "
-                   "\"pid\": 1, \"tid\": 3},\n", k, ge * 1000, r->exec_ms[k] * 1000);
+        snprintf(name, sizeof name, "gather %u", k);
+        span_event(&j, name, "gather", gs * 1000, r->gather_ms[k] * 1000, 2);
+        snprintf(name, sizeof name, "matmul %u", k);
+        span_event(&j, name, "exec", ge * 1000, r->exec_ms[k] * 1000, 3);
         fprintf(d, "%u %.4f %.4f %.4f\n", k, gs, ge, ee);
     }
     if (r->mm_launches == 0)
         fprintf(d, "0 0 0 0\n");
-    fprintf(j, "  {\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 1, \"args\": {\"name\": "
-               "\"cooperative kernel\"}},\n"
-               "  {\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 2, \"args\": {\"name\": \"gather\"}},\n"
-               "  {\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 3, \"args\": {\"name\": "
-               "\"matmul execution\"}}\n ]\n}\n");
+    metadata_event(&j, "thread_name", 1, "cooperative kernel");
+    metadata_event(&j, "thread_name", 2, "gather");
+    metadata_event(&j, "thread_name", 3, "matmul execution");
+    jo_end(&j);
+    jo_end(&j);
     unsigned top = 1;
     for (size_t i = 0; i < nt; ++i)
         top = tr[i].active > top ? tr[i].active : top;

@@ -10,7 +10,7 @@
 #     megakernels (ckbench turns the driver's compute cache off, so every
 #     build of both modes compiles; with the cache on, a build without a
 #     cap would cost less and auto's builds the same).
-# Usage: tools/device_register_cap.sh OUTDIR [ROUNDS [CAPS]]   (CAPS: "32 40 48")
+# Usage: tools/bench/device_register_cap.sh OUTDIR [ROUNDS [CAPS]]   (CAPS: "32 40 48")
 set -u
 out=${1:?usage: device_register_cap.sh OUTDIR [ROUNDS [CAPS]]}; rounds=${2:-3}; caps=${3:-32 40 48}
 mkdir -p "$out"
@@ -18,7 +18,7 @@ echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 bin="$(dirname "$(command -v nvcc)")"
 b=/tmp/ckb_cap
 cuda=()
-if "$bin/nvcc" -O2 -arch=sm_90 tools/ckbench_cuda.cu -o /tmp/ckbench_cuda >"$out/nvcc.log" 2>&1; then
+if "$bin/nvcc" -O2 -arch=sm_90 tools/bench/ckbench_cuda.cu -o /tmp/ckbench_cuda >"$out/nvcc.log" 2>&1; then
   cuda=(--cuda /tmp/ckbench_cuda)
 fi
 (meson setup -Dtests=disabled "$b" . && meson compile -C "$b") >"$out/meson.log" 2>&1 ||
@@ -42,7 +42,7 @@ for i in 0 1; do
     echo
   done
 done
-sed -n '/^line()/,/^}/p' tools/device_variants.sh >/tmp/ckb_cap_line.sh
+sed -n '/^line()/,/^}/p' tools/bench/device_variants.sh >/tmp/ckb_cap_line.sh
 . /tmp/ckb_cap_line.sh
 for r in $(seq 1 "$rounds"); do
   timeout 200 "$b/tools/ckbench" --device NVIDIA --json "${cuda[@]}" >"$out/auto_$r.json" 2>"$out/auto_$r.err"

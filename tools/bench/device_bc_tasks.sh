@@ -5,7 +5,7 @@
 # matmul, every result checked against the CPU reference by ckrun; then the
 # narrow-task work-items-per-task sweep at 4096 tasks (wg 32, 64
 # and 256 for every bench; wg 1024 for the benches that take it on NVIDIA).
-# Usage: tools/device_bc_tasks.sh OUTDIR
+# Usage: tools/bench/device_bc_tasks.sh OUTDIR
 set -u
 out=${1:?usage: device_bc_tasks.sh OUTDIR}; mkdir -p $out; b=/tmp/bt
 source "$(dirname "$0")/device_setup.sh"

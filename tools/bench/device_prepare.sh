@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Prepares, on the development machine, what a run of the tools/device_*.sh
+# Prepares, on the development machine, what a run of the tools/bench/device_*.sh
 # scripts on the lent NVIDIA machine needs and cannot fetch there (that
 # machine reaches no network):
 #   .devpkgs/  the Debian packages libcmocka0 and libcmocka-dev (the tests
 #              link cmocka; the lent machine does not have it), fetched with
 #              apt-get download;
 #   .base/     with a BASE commit given: that commit's source tree (git
-#              archive), the baseline that tools/device_bench.sh measures
+#              archive), the baseline that tools/bench/device_bench.sh measures
 #              beside the working tree.
 # Both folders are ignored by git; pass them to the device tool's `carry`.
-# usage: tools/device_prepare.sh [BASE_COMMIT]
+# usage: tools/bench/device_prepare.sh [BASE_COMMIT]
 set -euo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
 
 if ! ls .devpkgs/libcmocka0_*.deb .devpkgs/libcmocka-dev_*.deb >/dev/null 2>&1; then

@@ -10,14 +10,14 @@
 # since e7280c7 the megakernel with tasks comes before the one without). A file
 # .exp/NAME/ckbench.env (VAR=value lines) sets the environment of NAME's
 # ckbench runs, e.g. CK_REGISTER_CAP=48.
-# Usage: tools/device_variants.sh OUTDIR [ROUNDS]
+# Usage: tools/bench/device_variants.sh OUTDIR [ROUNDS]
 set -u
 out=${1:?usage: device_variants.sh OUTDIR [ROUNDS]}; rounds=${2:-2}
 mkdir -p "$out"
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 # The CUDA peer (grid.sync at each run's worker count), where nvcc exists.
 cuda=()
-if command -v nvcc >/dev/null && nvcc -O2 -arch=sm_90 tools/ckbench_cuda.cu -o /tmp/ckbench_cuda >"$out/nvcc.log" 2>&1; then
+if command -v nvcc >/dev/null && nvcc -O2 -arch=sm_90 tools/bench/ckbench_cuda.cu -o /tmp/ckbench_cuda >"$out/nvcc.log" 2>&1; then
   cuda=(--cuda /tmp/ckbench_cuda)
 fi
 names=(tree); srcs=(.)

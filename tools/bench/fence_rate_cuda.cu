@@ -10,7 +10,7 @@
 //   batch8.sys    one release.sys store per 8 completions (a combiner's rate)
 // So it says whether the system-scope release is what bounds the task rate.
 // Built where nvcc exists (the lent NVIDIA machine):
-//   nvcc -O2 -arch=sm_90 tools/fence_rate_cuda.cu -o /tmp/fence_rate_cuda
+//   nvcc -O2 -arch=sm_90 tools/bench/fence_rate_cuda.cu -o /tmp/fence_rate_cuda
 // Usage: fence_rate_cuda [COMPLETIONS_PER_BLOCK]   (default 2000)
 #include <chrono>
 #include <cstdio>

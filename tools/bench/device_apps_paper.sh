@@ -7,7 +7,7 @@
 # GROUPS work-groups of WG work-items (the paper compares them at equal group
 # counts; 1024 groups of 128 fit every kernel's occupancy on the H100).
 # Needs no carried folders (no tests are built).
-# Usage: tools/device_apps_paper.sh OUTDIR [SET [GROUPS [WG]]]
+# Usage: tools/bench/device_apps_paper.sh OUTDIR [SET [GROUPS [WG]]]
 #   SET: pannotia (color, mis, p-sssp, bc), lonestar (bfs-wl, l-sssp),
 #        ws (octree, game, ws), or all (default)
 set -u

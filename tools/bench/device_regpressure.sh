@@ -4,7 +4,7 @@
 # it with ptxas for the device, and writes the SASS with nvdisasm's count of
 # live registers at each instruction, plus a histogram of those counts, so
 # the code that sets the register footprint can be found and read.
-# Usage: tools/device_regpressure.sh OUTDIR CKBENCH [ARCH]
+# Usage: tools/bench/device_regpressure.sh OUTDIR CKBENCH [ARCH]
 set -u
 out=${1:?usage: device_regpressure.sh OUTDIR CKBENCH [ARCH]}
 bench=${2:?usage: device_regpressure.sh OUTDIR CKBENCH [ARCH]}

@@ -2,7 +2,7 @@
 # Runs the foundation checks on the lent NVIDIA machine (device tool): registers
 # NVIDIA's OpenCL ICD, builds (meson if available, else gcc), runs ckinfo on
 # the GPU and on PoCL, and keeps the PTX of the probe kernels.
-# Usage: tools/device_foundation.sh OUTDIR
+# Usage: tools/bench/device_foundation.sh OUTDIR
 set -u
 out=${1:?usage: device_foundation.sh OUTDIR}
 mkdir -p "$out"

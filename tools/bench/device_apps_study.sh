@@ -8,7 +8,7 @@
 #         one matmul launch only;
 #   ws:   work stealing at inputs large enough for the matmul stream to force
 #         kills (the default input ends in about 9 ms on the H100).
-# Usage: tools/device_apps_study.sh OUTDIR rmat|rmat-mt|ws [RUNS]
+# Usage: tools/bench/device_apps_study.sh OUTDIR rmat|rmat-mt|ws [RUNS]
 set -u
 out=${1:?usage: device_apps_study.sh OUTDIR rmat|rmat-mt|ws [RUNS]}; what=${2:?rmat, rmat-mt or ws}; runs=${3:-3}
 mkdir -p "$out"

@@ -10,7 +10,7 @@
 # every failing chunk's log is kept. The last line counts seeds and failures.
 # STREAMS test processes run at once (each its own seeds: stream k from
 # FIRST_SEED + k * 100000), so that their megakernels share the GPU.
-# Usage: tools/device_reliability.sh OUTDIR [SECONDS [APP_SEEDS [FIRST_SEED [CHUNK [STREAMS [TESTS]]]]]]
+# Usage: tools/bench/device_reliability.sh OUTDIR [SECONDS [APP_SEEDS [FIRST_SEED [CHUNK [STREAMS [TESTS]]]]]]
 # (TESTS 0 skips the shutdown, accounting and input tests.)
 set -u
 out=${1:?usage: device_reliability.sh OUTDIR [SECONDS [APP_SEEDS [FIRST_SEED [CHUNK [STREAMS [TESTS]]]]]]}

@@ -2,7 +2,7 @@
 # Runs the ported applications multitasked with matmul on the lent NVIDIA
 # machine (device tool): both barrier forms for BFS, work stealing, matmul
 # asking for 1, N/4, N/2 and N-1 groups. JSON and tables go to OUTDIR.
-# Usage: tools/device_apps.sh OUTDIR [RUNS]
+# Usage: tools/bench/device_apps.sh OUTDIR [RUNS]
 set -u
 out=${1:?usage: device_apps.sh OUTDIR [RUNS]}; runs=${2:-3}
 mkdir -p "$out"

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Dispatch speed on the lent NVIDIA machine (device tool), in one call: the
 # correctness checks (semantic tests, launch API, application chaos seeds:
-# tools/device_megakernel.sh), ckbench beside its baseline and the CUDA peer
-# (tools/device_bench.sh, with the applications alone), and the applications
+# tools/bench/device_megakernel.sh), ckbench beside its baseline and the CUDA peer
+# (tools/bench/device_bench.sh, with the applications alone), and the applications
 # multitasked with matmul at 1,N/4,N/2,N-1 in both resizing-barrier forms.
 # Carry .devpkgs (cmocka packages) and .base (baseline source, see
 # device_bench.sh).
-# Usage: tools/device_dispatch.sh OUTDIR [APP_CHAOS_SEEDS]
+# Usage: tools/bench/device_dispatch.sh OUTDIR [APP_CHAOS_SEEDS]
 set -u
 out=${1:?usage: device_dispatch.sh OUTDIR [APP_CHAOS_SEEDS]}; seeds=${2:-8}
 mkdir -p "$out"

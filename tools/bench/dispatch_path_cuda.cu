@@ -1,5 +1,5 @@
 // dispatch_path_cuda: what each step of a one-group task's path through the
-// megakernel costs on top of the bus floor (tools/bus_floor_cuda.cu), on the
+// megakernel costs on top of the bus floor (tools/bench/bus_floor_cuda.cu), on the
 // device and as the host sees it. A block of 64 threads stands for a worker:
 // its thread 0 polls a line of pinned host memory while the other threads
 // wait at the block barrier (as the megakernel's workers do in ck_find_work),
@@ -13,7 +13,7 @@
 // the time from the poll that saw the request to the answer's store (the
 // device's share); the rest is the bus and the host.
 // Built where nvcc exists (the lent NVIDIA machine):
-//   nvcc -O2 -arch=sm_90 tools/dispatch_path_cuda.cu -o /tmp/dispatch_path_cuda
+//   nvcc -O2 -arch=sm_90 tools/bench/dispatch_path_cuda.cu -o /tmp/dispatch_path_cuda
 // Usage: dispatch_path_cuda [ROUNDS]   (default 5000 round trips per row)
 #include <algorithm>
 #include <chrono>

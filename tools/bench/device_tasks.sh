@@ -7,7 +7,7 @@
 # work-items-per-task sweep, each as JSON under OUTDIR. Stages stop starting
 # once BUDGET_S seconds have passed, so that the call ends inside the device
 # tool's limit; what ran is in OUTDIR/stages.txt.
-# Usage: tools/device_tasks.sh OUTDIR [BUDGET_S]
+# Usage: tools/bench/device_tasks.sh OUTDIR [BUDGET_S]
 set -u
 out=${1:?usage: device_tasks.sh OUTDIR [BUDGET_S]}; budget=${2:-540}
 mkdir -p "$out"

@@ -4,7 +4,7 @@
 # ckstudy on the NVIDIA device with the preset asked for, and copies its
 # output folder (runs.csv, summary.json, tables, figures, timelines, .gp and
 # .dat files) to OUT/study-PRESET, with ckstudy's stderr beside it.
-# Usage: tools/device_study.sh OUT [quick|full] [extra ckstudy options...]
+# Usage: tools/bench/device_study.sh OUT [quick|full] [extra ckstudy options...]
 # The full preset is sized for the H100: well under 20 minutes of device time
 # (ckstudy prints its estimate as it goes; --resume continues a cut sweep).
 set -u

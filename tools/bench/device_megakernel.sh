@@ -3,7 +3,7 @@
 # applications under chaos seeds (ckrun --chaos, multitasked with matmul) on
 # the lent NVIDIA machine (device tool). The call carries .devpkgs/ (see
 # device_setup.sh).
-# Usage: tools/device_megakernel.sh OUTDIR [CHAOS_SEEDS [APP_CHAOS_SEEDS]]
+# Usage: tools/bench/device_megakernel.sh OUTDIR [CHAOS_SEEDS [APP_CHAOS_SEEDS]]
 set -u
 out=${1:?usage: device_megakernel.sh OUTDIR [CHAOS_SEEDS [APP_CHAOS_SEEDS]]}; seeds=${2:-4}; app_seeds=${3:-0}
 mkdir -p "$out"

@@ -2,7 +2,7 @@
 // object: grid.sync() latency over a cooperative launch of BLOCKS blocks of
 // THREADS threads, and launch + synchronize of an empty 1-block kernel
 // (median, p99) and empty launches per second. Built where nvcc exists
-// (tools/device_bench.sh): nvcc -O2 -arch=sm_90 ckbench_cuda.cu -o ckbench_cuda
+// (tools/bench/device_bench.sh): nvcc -O2 -arch=sm_90 ckbench_cuda.cu -o ckbench_cuda
 // Usage: ckbench_cuda BLOCKS THREADS ITERATIONS LAUNCHES
 #include <cooperative_groups.h>
 #include <algorithm>

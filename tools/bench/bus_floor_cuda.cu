@@ -8,7 +8,7 @@
 // line it polls; each row changes one of those choices, so the table says
 // what each costs on this bus, and what no design on top of it can beat.
 // Built where nvcc exists (the lent NVIDIA machine):
-//   nvcc -O2 -arch=sm_90 tools/bus_floor_cuda.cu -o /tmp/bus_floor_cuda
+//   nvcc -O2 -arch=sm_90 tools/bench/bus_floor_cuda.cu -o /tmp/bus_floor_cuda
 // Usage: bus_floor_cuda [ROUNDS]   (default 5000 round trips per row)
 #include <algorithm>
 #include <chrono>

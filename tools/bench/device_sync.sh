@@ -6,7 +6,7 @@
 # persistent baseline at the occupancy, cooperative alone and multitasked
 # with matmul, chaos seeds.
 # The call carries .devpkgs/ (see device_setup.sh).
-# Usage: tools/device_sync.sh OUTDIR [CHAOS_SEEDS]
+# Usage: tools/bench/device_sync.sh OUTDIR [CHAOS_SEEDS]
 set -u
 out=${1:?usage: device_sync.sh OUTDIR [CHAOS_SEEDS]}; seeds=${2:-5}
 mkdir -p "$out"

@@ -8,7 +8,7 @@
 # as JSON under OUTDIR. Stages stop starting once BUDGET_S seconds have
 # passed; OUTDIR/stages.txt says what ran. STAGES="a b" runs only those
 # (names: api bench regs base f1 batched count wg).
-# Usage: tools/device_task_api.sh OUTDIR [BUDGET_S] [BASELINE_SOURCE_DIR]
+# Usage: tools/bench/device_task_api.sh OUTDIR [BUDGET_S] [BASELINE_SOURCE_DIR]
 set -u
 out=${1:?usage: device_task_api.sh OUTDIR [BUDGET_S] [BASELINE_SOURCE_DIR]}; budget=${2:-540}; base=${3:-}
 want=${STAGES:-api bench regs base f1 batched count wg}
@@ -16,7 +16,7 @@ mkdir -p "$out"
 b=/tmp/bt
 source "$(dirname "$0")/device_setup.sh"
 ck=$b/tools/cktasks
-nvcc -O2 -arch=sm_90 tools/ckbench_cuda.cu -o /tmp/ckbench_cuda >$out/nvcc.log 2>&1
+nvcc -O2 -arch=sm_90 tools/bench/ckbench_cuda.cu -o /tmp/ckbench_cuda >$out/nvcc.log 2>&1
 on() { [[ " $want " == *" $1 "* ]]; }
 stage() { # name, timeout, command...
   local name=$1 t=$2; shift 2

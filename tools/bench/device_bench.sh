@@ -11,12 +11,12 @@
 # and, with CK_BENCH_APPS=1, BFS and work stealing under each.
 # With CK_BENCH_APPS=1 it also runs BFS (grid 2^18) and work stealing alone
 # against their plain baselines.
-# Usage: tools/device_bench.sh OUTDIR [BASELINE_SOURCE_DIR]
+# Usage: tools/bench/device_bench.sh OUTDIR [BASELINE_SOURCE_DIR]
 set -u
 out=${1:?usage: device_bench.sh OUTDIR [BASELINE_SOURCE_DIR]}; base=${2:-}
 mkdir -p "$out"
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-nvcc -O2 -arch=sm_90 tools/ckbench_cuda.cu -o /tmp/ckbench_cuda >$out/nvcc.log 2>&1 || { cat $out/nvcc.log; exit 1; }
+nvcc -O2 -arch=sm_90 tools/bench/ckbench_cuda.cu -o /tmp/ckbench_cuda >$out/nvcc.log 2>&1 || { cat $out/nvcc.log; exit 1; }
 build() { # source dir, build dir
   meson setup -Dtests=disabled "$2" "$1" >>$out/meson.log 2>&1 && meson compile -C "$2" >>$out/meson.log 2>&1 ||
     { tail -30 $out/meson.log; exit 1; }
