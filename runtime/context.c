@@ -1,14 +1,19 @@
-/* Contexts: gathering the user's sources, building the megakernel (stitch,
- * compile), launching it with occupancy discovery inside the launch, the
- * progress thread that takes the scheduler's messages, and shutdown. */
-#include "context_internal.h"
+/* runtime/context.c: contexts: creating one, gathering the user's sources,
+ * building the megakernel (stitch, compile), launching it with occupancy
+ * discovery inside the launch and starting its progress thread
+ * (progress.c), the context's public accessors, and shutdown. */
+#include "chaos.h"
 #include "clock.h"
-#include "device_state.h"
+#include "context_handle.h"
 #include "file_io.h"
 #include "device_sources.h"
 #include "discovery.h"
 #include "error.h"
+#include "launch_scheduler.h"
+#include "launch_table.h"
+#include "memory.h"
 #include "program.h"
+#include "progress.h"
 #include "register_cap.h"
 
 #include <stdarg.h>
@@ -27,126 +32,6 @@ static char *dup_str(const char *s)
     if (d)
         memcpy(d, s, n);
     return d;
-}
-
-ck_status ck_context_check(const ck_context *ctx, const char *fn)
-{
-    ck_status s = ck_handle_check(ctx, CK_HANDLE_CONTEXT, fn);
-    if (s == CK_OK && ctx->magic != CK_MAGIC_CONTEXT)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: context handle %p is corrupted (bad magic word)", fn,
-                       (const void *)ctx);
-    return s;
-}
-
-ck_status ck_context_enter(ck_context *ctx, const char *fn)
-{
-    if (!ctx)
-        return ck_handle_check(ctx, CK_HANDLE_CONTEXT, fn);
-    ck_handle_lock();
-    int live = ck_handle_is_live_locked(ctx, CK_HANDLE_CONTEXT) && ctx->magic == CK_MAGIC_CONTEXT;
-    if (live)
-        atomic_fetch_add(&ctx->calls, 1u);
-    ck_handle_unlock();
-    return live ? CK_OK : ck_context_check(ctx, fn);
-}
-
-ck_context *ck_launch_enter(const ck_launch *l, const char *fn, ck_status *s)
-{
-    *s = CK_OK;
-    if (!l) {
-        *s = ck_handle_check(l, CK_HANDLE_LAUNCH, fn);
-        return NULL;
-    }
-    ck_context *ctx = NULL;
-    ck_handle_lock();
-    int live = ck_handle_is_live_locked(l, CK_HANDLE_LAUNCH);
-    if (live && l->magic == CK_MAGIC_LAUNCH) {
-        /* l->ctx is read under the registry's lock: destroy clears it there
-         * before the context's memory can go (it unregisters the context
-         * first and waits for the pins). */
-        ctx = l->ctx;
-        if (ctx && ck_handle_is_live_locked(ctx, CK_HANDLE_CONTEXT) && ctx->magic == CK_MAGIC_CONTEXT)
-            atomic_fetch_add(&ctx->calls, 1u);
-        else
-            ctx = NULL;
-    }
-    ck_handle_unlock();
-    if (!live)
-        *s = ck_handle_check(l, CK_HANDLE_LAUNCH, fn);
-    else if (l->magic != CK_MAGIC_LAUNCH)
-        *s = ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: launch handle %p is corrupted (bad magic word)", fn,
-                     (const void *)l);
-    return ctx;
-}
-
-void ck_context_leave(ck_context *ctx)
-{
-    if (ctx)
-        atomic_fetch_sub(&ctx->calls, 1u);
-}
-
-ck_status ck_context_ended_error(ck_context *ctx, const char *fmt, ...)
-{
-    char what[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    pthread_mutex_lock(&ctx->lock);
-    int aborted = ctx->aborted;
-    char reason[sizeof ctx->abort_reason];
-    snprintf(reason, sizeof reason, "%s", ctx->abort_reason);
-    cl_int st = ctx->megakernel_status;
-    pthread_mutex_unlock(&ctx->lock);
-    if (aborted)
-        return ck_fail(CK_ERR_TIMEOUT, "%s: the megakernel was aborted before it ran to the end (%s)", what, reason);
-    if (st < 0)
-        return ck_fail(CK_ERR_OPENCL, "%s: the megakernel ended with an error (%s)", what, ck_cl_error_name(st));
-    return ck_fail(CK_ERR_OPENCL, "%s: the megakernel has stopped (the context is being destroyed)", what);
-}
-
-ck_status ck_context_check_report(ck_context *ctx)
-{
-    if (!__atomic_load_n(&ctx->check_failed, __ATOMIC_ACQUIRE))
-        return CK_OK;
-    return ck_fail(CK_ERR_CHECK_FAILED, "accounting check failed: %s", ctx->check_text ? ctx->check_text : "?");
-}
-
-/* The checking build (progress thread, every 10 ms): the first violation,
- * as the device reported it (rules checked at a transition) or as the
- * host's watch sees it over time (rules 8 and 9), becomes the context's
- * check failure, once. */
-static void poll_check(ck_context *ctx)
-{
-    if (ctx->check_failed)
-        return;
-    ck_device_view v;
-    if (ck_device_view_read(ctx, &v) != CK_OK)
-        return;
-    char rule[512];
-    ck_describe_check(&v, rule, sizeof rule);
-    if (!rule[0]) {
-        pthread_mutex_lock(&ctx->lock);
-        int host_idle = ctx->inflight == NULL &&
-                        atomic_load(&ctx->task_posted) == v.task_visible;
-        pthread_mutex_unlock(&ctx->lock);
-        ck_check_watch_look(&ctx->check_watch, &v, ctx->opts.tasks != 0, host_idle, ck_now_s(), rule, sizeof rule);
-    }
-    ck_device_view_free(&v);
-    if (!rule[0])
-        return;
-    char *state = ck_describe_state(ctx);
-    size_t n = strlen(rule) + strlen(state) + 8;
-    char *text = malloc(n);
-    if (text)
-        snprintf(text, n, "%s\n%s", rule, state);
-    free(state);
-    fprintf(stderr, "ck: accounting check failed: %s\n", text ? text : rule);
-    pthread_mutex_lock(&ctx->lock);
-    ctx->check_text = text;
-    __atomic_store_n(&ctx->check_failed, 1, __ATOMIC_RELEASE);
-    pthread_cond_broadcast(&ctx->cond);
-    pthread_mutex_unlock(&ctx->lock);
 }
 
 /* CK_CHAOS_SEED, strictly: a number, or an error naming the variable. */
@@ -229,54 +114,33 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
     if (o->shutdown_timeout_s == 0)
         o->shutdown_timeout_s = o->timeout_s;
     ctx->local_pool_auto = o->local_pool_bytes == 0;
-    ck_status es = o->chaos_seed ? CK_OK : env_chaos_seed(&o->chaos_seed);
-    if (es == CK_OK && !o->accounting_checks)
-        es = env_check(&o->accounting_checks);
-    if (es == CK_OK && o->transmit_mode == CK_TRANSMIT_INFER)
-        es = env_transmit(&o->transmit_mode);
-    if (es != CK_OK) {
-        free(ctx);
-        return es;
-    }
-    ck_status cs = ck_chaos_init(&ctx->chaos, o);
-    if (cs != CK_OK) {
-        ck_chaos_free(&ctx->chaos);
-        free(ctx);
-        return cs;
-    }
+    ck_status s = o->chaos_seed ? CK_OK : env_chaos_seed(&o->chaos_seed);
+    if (s == CK_OK && !o->accounting_checks)
+        s = env_check(&o->accounting_checks);
+    if (s == CK_OK && o->transmit_mode == CK_TRANSMIT_INFER)
+        s = env_transmit(&o->transmit_mode);
+    if (s != CK_OK)
+        goto fail_alloc;
+    if ((s = ck_chaos_init(&ctx->chaos, o)) != CK_OK)
+        goto fail_chaos;
     if (o->local_pool_bytes % 16 || o->local_pool_bytes > (1u << 20)) {
-        ck_status bad = ck_fail(CK_ERR_INVALID_ARGUMENT, "local_pool_bytes %zu must be a multiple of 16 up to 1 MiB",
-                                o->local_pool_bytes);
-        ck_chaos_free(&ctx->chaos);
-        free(ctx);
-        return bad;
+        s = ck_fail(CK_ERR_INVALID_ARGUMENT, "local_pool_bytes %zu must be a multiple of 16 up to 1 MiB",
+                    o->local_pool_bytes);
+        goto fail_chaos;
     }
-    ck_status rc = ck_register_cap_resolve(o->register_cap, &o->register_cap);
-    if (rc != CK_OK) {
-        ck_chaos_free(&ctx->chaos);
-        free(ctx);
-        return ck_fail(rc, "ck_context_create: %s", ck_last_error());
+    if ((s = ck_register_cap_resolve(o->register_cap, &o->register_cap)) != CK_OK) {
+        s = ck_fail(s, "ck_context_create: %s", ck_last_error());
+        goto fail_chaos;
     }
-    ck_status s = ck_device_open(&o->device, &ctx->dev);
-    if (s != CK_OK) {
-        ck_chaos_free(&ctx->chaos);
-        free(ctx);
-        return s;
-    }
+    if ((s = ck_device_open(&o->device, &ctx->dev)) != CK_OK)
+        goto fail_chaos;
     if (o->work_group_size > ctx->dev->info.max_work_group_size) {
-        ck_status bad = ck_fail(CK_ERR_INVALID_ARGUMENT, "work-group size %zu is above the device's maximum %zu",
-                                o->work_group_size, ctx->dev->info.max_work_group_size);
-        ck_device_close(ctx->dev);
-        ck_chaos_free(&ctx->chaos);
-        free(ctx);
-        return bad;
+        s = ck_fail(CK_ERR_INVALID_ARGUMENT, "work-group size %zu is above the device's maximum %zu",
+                    o->work_group_size, ctx->dev->info.max_work_group_size);
+        goto fail_device;
     }
-    if ((s = ck_trace_init(&ctx->trace, o->trace_active_groups != 0)) != CK_OK) {
-        ck_device_close(ctx->dev);
-        ck_chaos_free(&ctx->chaos);
-        free(ctx);
-        return s;
-    }
+    if ((s = ck_trace_init(&ctx->trace, o->trace_active_groups != 0)) != CK_OK)
+        goto fail_device;
     pthread_mutex_init(&ctx->lock, NULL);
     pthread_mutex_init(&ctx->send_lock, NULL);
     pthread_mutex_init(&ctx->arena_lock, NULL);
@@ -286,25 +150,32 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
     pthread_cond_init(&ctx->cond, &ca);
     pthread_condattr_destroy(&ca);
     ctx->next_id = 1;
-    if ((s = ck_handle_register(ctx, CK_HANDLE_CONTEXT)) != CK_OK) {
-        ck_device_close(ctx->dev);
-        ck_trace_free(&ctx->trace);
-        pthread_mutex_destroy(&ctx->lock);
-        pthread_mutex_destroy(&ctx->send_lock);
-        pthread_mutex_destroy(&ctx->arena_lock);
-        pthread_cond_destroy(&ctx->cond);
-        free(ctx);
-        return s;
-    }
+    if ((s = ck_handle_register(ctx, CK_HANDLE_CONTEXT)) != CK_OK)
+        goto fail_locks;
     *out = ctx;
     return CK_OK;
+
+    /* What was made, undone in reverse order; s holds the error. */
+fail_locks:
+    pthread_mutex_destroy(&ctx->lock);
+    pthread_mutex_destroy(&ctx->send_lock);
+    pthread_mutex_destroy(&ctx->arena_lock);
+    pthread_cond_destroy(&ctx->cond);
+    ck_trace_free(&ctx->trace);
+fail_device:
+    ck_device_close(ctx->dev);
+fail_chaos:
+    ck_chaos_free(&ctx->chaos);
+fail_alloc:
+    free(ctx);
+    return s;
 }
 
-static int live(const ck_context *ctx) { return ctx && ck_handle_is_live(ctx, CK_HANDLE_CONTEXT); }
+static int context_is_live(const ck_context *ctx) { return ctx && ck_handle_is_live(ctx, CK_HANDLE_CONTEXT); }
 
 unsigned ck_context_workers(const ck_context *ctx)
 {
-    if (!ctx || !live(ctx) || ck_context_enter((ck_context *)ctx, "ck_context_workers") != CK_OK)
+    if (!ctx || !context_is_live(ctx) || ck_context_enter((ck_context *)ctx, "ck_context_workers") != CK_OK)
         return 0;
     unsigned n = ctx->built ? ctx->workers : 0;
     ck_context_leave((ck_context *)ctx);
@@ -350,10 +221,27 @@ static void add_build_warning(ck_context *ctx, const char *fmt, ...)
 
 const char *ck_context_build_warnings(const ck_context *ctx)
 {
-    return live(ctx) && ctx->build_warnings ? ctx->build_warnings : "";
+    return context_is_live(ctx) && ctx->build_warnings ? ctx->build_warnings : "";
 }
 
-const ck_device_info *ck_context_device_info(const ck_context *ctx) { return live(ctx) ? &ctx->dev->info : NULL; }
+const ck_device_info *ck_context_device_info(const ck_context *ctx) { return context_is_live(ctx) ? &ctx->dev->info : NULL; }
+
+ck_status ck_context_take_trace(ck_context *ctx, ck_trace_sample *out, size_t cap, size_t *n_out, size_t *dropped)
+{
+    if (!n_out || (cap > 0 && !out))
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_take_trace: %s is NULL", n_out ? "out" : "n_out");
+    ck_status s = ck_context_enter(ctx, "ck_context_take_trace");
+    if (s != CK_OK)
+        return s;
+    if (!ctx->trace.on) {
+        ck_context_leave(ctx);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_take_trace: tracing is off for this context (set "
+                       "ck_context_options.trace_active_groups)");
+    }
+    ck_trace_take(&ctx->trace, out, cap, n_out, dropped);
+    ck_context_leave(ctx);
+    return CK_OK;
+}
 
 /* A launch's argument words must end before its first hot line. */
 _Static_assert(CK_L_ARGS + 2u * CK_MAX_ARG_WORDS <= CK_L_CX_KEY && CK_L_CX_KEY < CK_L_CLAIM,
@@ -555,62 +443,6 @@ static ck_status stitch_sources(ck_context *ctx, double deadline)
                            K->name, K->arg_words, CK_MAX_ARG_WORDS);
     }
     return CK_OK;
-}
-
-/* Takes the scheduler's messages. On GPU devices it polls without napping
- * until CK_PROGRESS_AWAKE_S after the last message it took, so a completion
- * reaches ck_wait in about one channel round trip; idle, it naps 20 us
- * between polls (a launch does not wake it: the first message after an
- * idle spell may wait out one nap). On CPU devices the device's
- * work-groups need the cores: it naps 50 us after 256 empty polls. */
-static void *progress_main(void *arg)
-{
-    ck_context *ctx = arg;
-    uint32_t msg[CK_CH_MSG_WORDS];
-    unsigned idle = 0;
-    int gpu = !ctx->dev->info.is_cpu;
-    double next_check = 0, last_activity = ck_now_s();
-    for (;;) {
-        if (ck_channel_try_recv(ctx->ch, msg)) {
-            double now = ck_now_s();
-            pthread_mutex_lock(&ctx->lock);
-            ck_launch_handle_message(ctx, msg, now);
-            pthread_cond_broadcast(&ctx->cond);
-            pthread_mutex_unlock(&ctx->lock);
-            idle = 0;
-            last_activity = now;
-            continue;
-        }
-        double now = ck_now_s();
-        if (ctx->trace.on)
-            ck_trace_poll(ctx, now);
-        if (gpu) {
-            if (now - last_activity > CK_PROGRESS_AWAKE_S)
-                ck_sleep_us(20);
-            else
-                ck_cpu_relax();
-        } else if (++idle > 256) {
-            ck_sleep_us(50);
-        }
-        if (now >= next_check) {
-            next_check = now + 0.01;
-            if (ctx->opts.accounting_checks)
-                poll_check(ctx);
-            cl_int st = CL_QUEUED;
-            clGetEventInfo(ctx->mk_event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
-            pthread_mutex_lock(&ctx->lock);
-            int stop = ctx->stop_progress;
-            if (st == CL_COMPLETE || st < 0) {
-                ctx->megakernel_status = st;
-                __atomic_store_n(&ctx->megakernel_ended, 1, __ATOMIC_RELEASE);
-                pthread_cond_broadcast(&ctx->cond);
-            }
-            pthread_mutex_unlock(&ctx->lock);
-            if (stop)
-                break;
-        }
-    }
-    return NULL;
 }
 
 static ck_status build_program(ck_context *ctx, double deadline)
@@ -820,9 +652,8 @@ static ck_status build_steps(ck_context *ctx, double deadline)
                           "runs with one group, never forks, and ordinary launches wait for it to end; PoCL "
                           "runs one thread per core unless POCL_MAX_PTHREAD_COUNT says more "
                           "(POCL_MAX_PTHREAD_COUNT=8 gives 7 workers)\n");
-    if (pthread_create(&ctx->progress, NULL, progress_main, ctx) != 0)
-        return abort_build(ctx, ck_fail(CK_ERR_NO_MEMORY, "cannot start the runtime's progress thread"));
-    ctx->progress_started = 1;
+    if ((s = ck_progress_start(ctx)) != CK_OK)
+        return abort_build(ctx, s);
     return CK_OK;
 }
 
@@ -929,10 +760,7 @@ static ck_status stop_megakernel(ck_context *ctx, int *ended)
         ck_channel_abort(ctx->ch);
     }
     *ended = ck_event_wait(ctx->mk_event, 30.0, "megakernel shutdown") == CK_OK;
-    pthread_mutex_lock(&ctx->lock);
-    ctx->stop_progress = 1;
-    pthread_mutex_unlock(&ctx->lock);
-    pthread_join(ctx->progress, NULL);
+    ck_progress_stop(ctx);
     pthread_mutex_lock(&ctx->lock);
     if (*ended) {
         __atomic_store_n(&ctx->megakernel_ended, 1, __ATOMIC_RELEASE);
@@ -1013,16 +841,7 @@ ck_status ck_context_destroy(ck_context *ctx)
     ck_launch *retire = NULL;
     ck_handle_lock();
     ck_launch_table_detach(ctx, &retire);
-    for (ck_launch *l = ctx->inflight, *n; l; l = n) {
-        n = l->next;
-        if (l->user_released) {
-            l->next = retire;
-            retire = l;
-        } else {
-            l->ctx = NULL;
-        }
-    }
-    ctx->inflight = NULL;
+    ck_launch_scheduler_detach(ctx, &retire);
     ck_handle_unlock();
     for (ck_launch *l = retire, *n; l; l = n) {
         n = l->next;
