@@ -43,7 +43,7 @@ int ck_channel_try_recv(ck_channel *ch, uint32_t *msg);
 uint32_t ck_channel_load(const ck_channel *ch, unsigned word);
 void ck_channel_store(ck_channel *ch, unsigned word, uint32_t value);
 /* The host's view of the channel's words, for the task table
- * (runtime/task.c), which reads and writes them with C11 atomics. */
+ * (runtime/task_table.c), which reads and writes them with C11 atomics. */
 uint32_t *ck_channel_words(ck_channel *ch);
 /* Tells every device spin loop to give up (sets CK_CH_ABORT). */
 void ck_channel_abort(ck_channel *ch);

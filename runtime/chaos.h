@@ -1,60 +1,20 @@
-/* Chaos record and replay, host side: the record/replay area in the arena
- * (layout CK_CX_* in ck_sched_layout.h), the text form of a record, and
- * collecting each finished launch's decisions into the record file. */
+/* runtime/chaos.h: chaos record and replay in the arena: the area the
+ * device writes its decisions into and reads a replay from (layout CK_CX_*
+ * in ck_sched_layout.h), and collecting each finished cooperative launch's
+ * decisions from it into the record (chaos_record.h). */
 #ifndef CK_RUNTIME_CHAOS_H
 #define CK_RUNTIME_CHAOS_H
 
 #include "ck.h"
 
-#include <stddef.h>
-#include <stdint.h>
-
-typedef struct ck_context ck_context;
-typedef struct ck_launch ck_launch;
-
-/* One decision: key (the cooperative launch's number in its context, 1 for
- * the first; kind << 24 | group; birth; n or epoch), the
- * value that took effect, M before and after, flags (bit 0: a replay could
- * not make the recorded choice; bits 1..: the recorded value). */
-typedef struct {
-    uint32_t w[8];
-} ck_cx_entry;
-
-typedef struct {
-    char *record_path, *replay_path;
-    ck_cx_entry *table;      /* replay: the loaded record, sorted           */
-    size_t table_n;
-    uint64_t area;           /* arena byte offset of the area               */
-    uint32_t capacity;       /* record entries the area holds               */
-    int on;                  /* an area exists                              */
-    uint32_t taken;          /* device entries already collected            */
-    uint32_t device_count;   /* decisions the device counted (for truncation) */
-    ck_cx_entry *rec;        /* collected decisions of finished launches    */
-    size_t rec_n, rec_cap;
-    int write_failed;
-} ck_chaos_state;
-
-/* Record entries the area holds; later decisions are counted, not kept. */
-#define CK_CHAOS_RECORD_ENTRIES (1u << 15)
-
-/* At context creation: takes the paths from the options or from
- * CK_CHAOS_RECORD / CK_CHAOS_REPLAY, loads the replay file and, when the
- * seed is 0 and a replay is asked, turns chaos mode on with the record's
- * seed. Errors: CK_ERR_INVALID_ARGUMENT (unreadable or malformed replay
- * file: the message names the line), CK_ERR_NO_MEMORY. */
-ck_status ck_chaos_init(ck_chaos_state *c, ck_context_options *o);
 /* At build, before the megakernel starts: allocates and fills the area and
  * tells the scheduler state where it is. Nothing without chaos mode or
- * without a record or replay path. */
+ * without a record or replay path. Errors: CK_ERR_NO_MEMORY (host memory,
+ * or no room in the arena), CK_ERR_OPENCL (the copy into the arena). */
 ck_status ck_chaos_setup(ck_context *ctx);
 /* A cooperative launch finished (progress thread, ctx->lock held): collects
  * its decisions, rewrites the record file, counts its divergences into
  * l->divergences and reports the first on stderr. */
 void ck_chaos_launch_done(ck_context *ctx, ck_launch *l);
-void ck_chaos_free(ck_chaos_state *c);
-
-/* Text form of one decision (no newline); parses it back. 0 on success. */
-void ck_cx_format(const ck_cx_entry *e, char *buf, size_t n);
-int ck_cx_parse(const char *line, ck_cx_entry *e);
 
 #endif

@@ -1,14 +1,17 @@
-/* Contexts: gathering the user's sources, building the megakernel (stitch,
- * compile), launching it with occupancy discovery inside the launch, the
- * progress thread that takes the scheduler's messages, and shutdown. */
-#include "context_internal.h"
+/* runtime/context.c: a context's life: creating it (options, environment,
+ * device), gathering the user's sources, its public accessors, and
+ * shutdown (stopping the megakernel, waiting for the calls inside the
+ * library, detaching the launches, freeing). Building the megakernel is
+ * context_build.c's. */
 #include "clock.h"
-#include "device_state.h"
-#include "file_io.h"
-#include "device_sources.h"
-#include "discovery.h"
+#include "context_build.h"
+#include "context_handle.h"
 #include "error.h"
-#include "program.h"
+#include "file_io.h"
+#include "launch_scheduler.h"
+#include "launch_table.h"
+#include "memory.h"
+#include "progress.h"
 #include "register_cap.h"
 
 #include <stdarg.h>
@@ -17,7 +20,6 @@
 #include <string.h>
 
 #define DEFAULT_WG 64u
-#define DEFAULT_LOCAL_POOL 8192u
 #define DEFAULT_TIMEOUT 60.0
 
 static char *dup_str(const char *s)
@@ -27,126 +29,6 @@ static char *dup_str(const char *s)
     if (d)
         memcpy(d, s, n);
     return d;
-}
-
-ck_status ck_context_check(const ck_context *ctx, const char *fn)
-{
-    ck_status s = ck_handle_check(ctx, CK_HANDLE_CONTEXT, fn);
-    if (s == CK_OK && ctx->magic != CK_MAGIC_CONTEXT)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: context handle %p is corrupted (bad magic word)", fn,
-                       (const void *)ctx);
-    return s;
-}
-
-ck_status ck_context_enter(ck_context *ctx, const char *fn)
-{
-    if (!ctx)
-        return ck_handle_check(ctx, CK_HANDLE_CONTEXT, fn);
-    ck_handle_lock();
-    int live = ck_handle_is_live_locked(ctx, CK_HANDLE_CONTEXT) && ctx->magic == CK_MAGIC_CONTEXT;
-    if (live)
-        atomic_fetch_add(&ctx->calls, 1u);
-    ck_handle_unlock();
-    return live ? CK_OK : ck_context_check(ctx, fn);
-}
-
-ck_context *ck_launch_enter(const ck_launch *l, const char *fn, ck_status *s)
-{
-    *s = CK_OK;
-    if (!l) {
-        *s = ck_handle_check(l, CK_HANDLE_LAUNCH, fn);
-        return NULL;
-    }
-    ck_context *ctx = NULL;
-    ck_handle_lock();
-    int live = ck_handle_is_live_locked(l, CK_HANDLE_LAUNCH);
-    if (live && l->magic == CK_MAGIC_LAUNCH) {
-        /* l->ctx is read under the registry's lock: destroy clears it there
-         * before the context's memory can go (it unregisters the context
-         * first and waits for the pins). */
-        ctx = l->ctx;
-        if (ctx && ck_handle_is_live_locked(ctx, CK_HANDLE_CONTEXT) && ctx->magic == CK_MAGIC_CONTEXT)
-            atomic_fetch_add(&ctx->calls, 1u);
-        else
-            ctx = NULL;
-    }
-    ck_handle_unlock();
-    if (!live)
-        *s = ck_handle_check(l, CK_HANDLE_LAUNCH, fn);
-    else if (l->magic != CK_MAGIC_LAUNCH)
-        *s = ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: launch handle %p is corrupted (bad magic word)", fn,
-                     (const void *)l);
-    return ctx;
-}
-
-void ck_context_leave(ck_context *ctx)
-{
-    if (ctx)
-        atomic_fetch_sub(&ctx->calls, 1u);
-}
-
-ck_status ck_context_ended_error(ck_context *ctx, const char *fmt, ...)
-{
-    char what[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    pthread_mutex_lock(&ctx->lock);
-    int aborted = ctx->aborted;
-    char reason[sizeof ctx->abort_reason];
-    snprintf(reason, sizeof reason, "%s", ctx->abort_reason);
-    cl_int st = ctx->megakernel_status;
-    pthread_mutex_unlock(&ctx->lock);
-    if (aborted)
-        return ck_fail(CK_ERR_TIMEOUT, "%s: the megakernel was aborted before it ran to the end (%s)", what, reason);
-    if (st < 0)
-        return ck_fail(CK_ERR_OPENCL, "%s: the megakernel ended with an error (%s)", what, ck_cl_error_name(st));
-    return ck_fail(CK_ERR_OPENCL, "%s: the megakernel has stopped (the context is being destroyed)", what);
-}
-
-ck_status ck_context_check_report(ck_context *ctx)
-{
-    if (!__atomic_load_n(&ctx->check_failed, __ATOMIC_ACQUIRE))
-        return CK_OK;
-    return ck_fail(CK_ERR_CHECK_FAILED, "accounting check failed: %s", ctx->check_text ? ctx->check_text : "?");
-}
-
-/* The checking build (progress thread, every 10 ms): the first violation,
- * as the device reported it (rules checked at a transition) or as the
- * host's watch sees it over time (rules 8 and 9), becomes the context's
- * check failure, once. */
-static void poll_check(ck_context *ctx)
-{
-    if (ctx->check_failed)
-        return;
-    ck_device_view v;
-    if (ck_device_view_read(ctx, &v) != CK_OK)
-        return;
-    char rule[512];
-    ck_describe_check(&v, rule, sizeof rule);
-    if (!rule[0]) {
-        pthread_mutex_lock(&ctx->lock);
-        int host_idle = ctx->inflight == NULL &&
-                        atomic_load(&ctx->task_posted) == v.task_visible;
-        pthread_mutex_unlock(&ctx->lock);
-        ck_check_watch_look(&ctx->check_watch, &v, ctx->opts.tasks != 0, host_idle, ck_now_s(), rule, sizeof rule);
-    }
-    ck_device_view_free(&v);
-    if (!rule[0])
-        return;
-    char *state = ck_describe_state(ctx);
-    size_t n = strlen(rule) + strlen(state) + 8;
-    char *text = malloc(n);
-    if (text)
-        snprintf(text, n, "%s\n%s", rule, state);
-    free(state);
-    fprintf(stderr, "ck: accounting check failed: %s\n", text ? text : rule);
-    pthread_mutex_lock(&ctx->lock);
-    ctx->check_text = text;
-    __atomic_store_n(&ctx->check_failed, 1, __ATOMIC_RELEASE);
-    pthread_cond_broadcast(&ctx->cond);
-    pthread_mutex_unlock(&ctx->lock);
 }
 
 /* CK_CHAOS_SEED, strictly: a number, or an error naming the variable. */
@@ -229,54 +111,33 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
     if (o->shutdown_timeout_s == 0)
         o->shutdown_timeout_s = o->timeout_s;
     ctx->local_pool_auto = o->local_pool_bytes == 0;
-    ck_status es = o->chaos_seed ? CK_OK : env_chaos_seed(&o->chaos_seed);
-    if (es == CK_OK && !o->accounting_checks)
-        es = env_check(&o->accounting_checks);
-    if (es == CK_OK && o->transmit_mode == CK_TRANSMIT_INFER)
-        es = env_transmit(&o->transmit_mode);
-    if (es != CK_OK) {
-        free(ctx);
-        return es;
-    }
-    ck_status cs = ck_chaos_init(&ctx->chaos, o);
-    if (cs != CK_OK) {
-        ck_chaos_free(&ctx->chaos);
-        free(ctx);
-        return cs;
-    }
+    ck_status s = o->chaos_seed ? CK_OK : env_chaos_seed(&o->chaos_seed);
+    if (s == CK_OK && !o->accounting_checks)
+        s = env_check(&o->accounting_checks);
+    if (s == CK_OK && o->transmit_mode == CK_TRANSMIT_INFER)
+        s = env_transmit(&o->transmit_mode);
+    if (s != CK_OK)
+        goto fail_alloc;
+    if ((s = ck_chaos_init(&ctx->chaos, o)) != CK_OK)
+        goto fail_chaos;
     if (o->local_pool_bytes % 16 || o->local_pool_bytes > (1u << 20)) {
-        ck_status bad = ck_fail(CK_ERR_INVALID_ARGUMENT, "local_pool_bytes %zu must be a multiple of 16 up to 1 MiB",
-                                o->local_pool_bytes);
-        ck_chaos_free(&ctx->chaos);
-        free(ctx);
-        return bad;
+        s = ck_fail(CK_ERR_INVALID_ARGUMENT, "local_pool_bytes %zu must be a multiple of 16 up to 1 MiB",
+                    o->local_pool_bytes);
+        goto fail_chaos;
     }
-    ck_status rc = ck_register_cap_resolve(o->register_cap, &o->register_cap);
-    if (rc != CK_OK) {
-        ck_chaos_free(&ctx->chaos);
-        free(ctx);
-        return ck_fail(rc, "ck_context_create: %s", ck_last_error());
+    if ((s = ck_register_cap_resolve(o->register_cap, &o->register_cap)) != CK_OK) {
+        s = ck_fail(s, "ck_context_create: %s", ck_last_error());
+        goto fail_chaos;
     }
-    ck_status s = ck_device_open(&o->device, &ctx->dev);
-    if (s != CK_OK) {
-        ck_chaos_free(&ctx->chaos);
-        free(ctx);
-        return s;
-    }
+    if ((s = ck_device_open(&o->device, &ctx->dev)) != CK_OK)
+        goto fail_chaos;
     if (o->work_group_size > ctx->dev->info.max_work_group_size) {
-        ck_status bad = ck_fail(CK_ERR_INVALID_ARGUMENT, "work-group size %zu is above the device's maximum %zu",
-                                o->work_group_size, ctx->dev->info.max_work_group_size);
-        ck_device_close(ctx->dev);
-        ck_chaos_free(&ctx->chaos);
-        free(ctx);
-        return bad;
+        s = ck_fail(CK_ERR_INVALID_ARGUMENT, "work-group size %zu is above the device's maximum %zu",
+                    o->work_group_size, ctx->dev->info.max_work_group_size);
+        goto fail_device;
     }
-    if ((s = ck_trace_init(&ctx->trace, o->trace_active_groups != 0)) != CK_OK) {
-        ck_device_close(ctx->dev);
-        ck_chaos_free(&ctx->chaos);
-        free(ctx);
-        return s;
-    }
+    if ((s = ck_trace_init(&ctx->trace, o->trace_active_groups != 0)) != CK_OK)
+        goto fail_device;
     pthread_mutex_init(&ctx->lock, NULL);
     pthread_mutex_init(&ctx->send_lock, NULL);
     pthread_mutex_init(&ctx->arena_lock, NULL);
@@ -286,25 +147,32 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
     pthread_cond_init(&ctx->cond, &ca);
     pthread_condattr_destroy(&ca);
     ctx->next_id = 1;
-    if ((s = ck_handle_register(ctx, CK_HANDLE_CONTEXT)) != CK_OK) {
-        ck_device_close(ctx->dev);
-        ck_trace_free(&ctx->trace);
-        pthread_mutex_destroy(&ctx->lock);
-        pthread_mutex_destroy(&ctx->send_lock);
-        pthread_mutex_destroy(&ctx->arena_lock);
-        pthread_cond_destroy(&ctx->cond);
-        free(ctx);
-        return s;
-    }
+    if ((s = ck_handle_register(ctx, CK_HANDLE_CONTEXT)) != CK_OK)
+        goto fail_locks;
     *out = ctx;
     return CK_OK;
+
+    /* What was made, undone in reverse order; s holds the error. */
+fail_locks:
+    pthread_mutex_destroy(&ctx->lock);
+    pthread_mutex_destroy(&ctx->send_lock);
+    pthread_mutex_destroy(&ctx->arena_lock);
+    pthread_cond_destroy(&ctx->cond);
+    ck_trace_free(&ctx->trace);
+fail_device:
+    ck_device_close(ctx->dev);
+fail_chaos:
+    ck_chaos_free(&ctx->chaos);
+fail_alloc:
+    free(ctx);
+    return s;
 }
 
-static int live(const ck_context *ctx) { return ctx && ck_handle_is_live(ctx, CK_HANDLE_CONTEXT); }
+static int context_is_live(const ck_context *ctx) { return ctx && ck_handle_is_live(ctx, CK_HANDLE_CONTEXT); }
 
 unsigned ck_context_workers(const ck_context *ctx)
 {
-    if (!ctx || !live(ctx) || ck_context_enter((ck_context *)ctx, "ck_context_workers") != CK_OK)
+    if (!ctx || !context_is_live(ctx) || ck_context_enter((ck_context *)ctx, "ck_context_workers") != CK_OK)
         return 0;
     unsigned n = ctx->built ? ctx->workers : 0;
     ck_context_leave((ck_context *)ctx);
@@ -328,32 +196,29 @@ ck_status ck_context_megakernel_resources(const ck_context *ctx, ck_megakernel_r
     return s;
 }
 
-/* Appends a warning of the build (a line ending in a newline) to what
- * ck_context_build_warnings returns, and writes it to stderr unless
- * quiet_warnings. Out of memory: the warning is only written. */
-static void add_build_warning(ck_context *ctx, const char *fmt, ...)
-{
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (!ctx->opts.quiet_warnings)
-        fputs(line, stderr);
-    size_t have = ctx->build_warnings ? strlen(ctx->build_warnings) : 0;
-    char *all = realloc(ctx->build_warnings, have + strlen(line) + 1);
-    if (!all)
-        return;
-    memcpy(all + have, line, strlen(line) + 1);
-    ctx->build_warnings = all;
-}
-
 const char *ck_context_build_warnings(const ck_context *ctx)
 {
-    return live(ctx) && ctx->build_warnings ? ctx->build_warnings : "";
+    return context_is_live(ctx) && ctx->build_warnings ? ctx->build_warnings : "";
 }
 
-const ck_device_info *ck_context_device_info(const ck_context *ctx) { return live(ctx) ? &ctx->dev->info : NULL; }
+const ck_device_info *ck_context_device_info(const ck_context *ctx) { return context_is_live(ctx) ? &ctx->dev->info : NULL; }
+
+ck_status ck_context_take_trace(ck_context *ctx, ck_trace_sample *out, size_t cap, size_t *n_out, size_t *dropped)
+{
+    if (!n_out || (cap > 0 && !out))
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_take_trace: %s is NULL", n_out ? "out" : "n_out");
+    ck_status s = ck_context_enter(ctx, "ck_context_take_trace");
+    if (s != CK_OK)
+        return s;
+    if (!ctx->trace.on) {
+        ck_context_leave(ctx);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_take_trace: tracing is off for this context (set "
+                       "ck_context_options.trace_active_groups)");
+    }
+    ck_trace_take(&ctx->trace, out, cap, n_out, dropped);
+    ck_context_leave(ctx);
+    return CK_OK;
+}
 
 /* A launch's argument words must end before its first hot line. */
 _Static_assert(CK_L_ARGS + 2u * CK_MAX_ARG_WORDS <= CK_L_CX_KEY && CK_L_CX_KEY < CK_L_CLAIM,
@@ -480,404 +345,6 @@ ck_status ck_context_add_file(ck_context *ctx, const char *path, const char *con
     return s;
 }
 
-/* Joins the sources into one stitcher input; `#line` directives keep each
- * file's own names and numbers for the device compiler. */
-/* The build's deadline, for the stitcher's stop hook. */
-typedef struct {
-    double deadline;
-    int fired;
-} stitch_clock;
-
-static int past_deadline(void *arg)
-{
-    stitch_clock *c = arg;
-    c->fired |= ck_now_s() > c->deadline;
-    return c->fired;
-}
-
-static ck_status stitch_sources(ck_context *ctx, double deadline)
-{
-    size_t len = 1, n_coop = 0;
-    for (size_t i = 0; i < ctx->n_sources; ++i) {
-        len += strlen(ctx->sources[i].text) + strlen(ctx->sources[i].name) + 64;
-        n_coop += ctx->sources[i].n_coop;
-    }
-    char *all = malloc(len);
-    const char **coop = calloc(n_coop + 1, sizeof *coop);
-    if (!all || !coop) {
-        free(all);
-        free(coop);
-        return ck_fail(CK_ERR_NO_MEMORY, "out of host memory stitching");
-    }
-    size_t at = 0, c = 0;
-    for (size_t i = 0; i < ctx->n_sources; ++i) {
-        if (ctx->n_sources > 1)
-            at += (size_t)sprintf(all + at, "#line 1 \"%s\"\n", ctx->sources[i].name);
-        at += (size_t)sprintf(all + at, "%s\n", ctx->sources[i].text);
-        for (size_t k = 0; k < ctx->sources[i].n_coop; ++k)
-            coop[c++] = ctx->sources[i].coop[k];
-    }
-    stitch_clock clock = {deadline, 0};
-    char reason[96];
-    snprintf(reason, sizeof reason, "the build deadline (timeout_s %.3g s) passed", ctx->opts.timeout_s);
-    ck_stitch_input in = {.source = all, .file_name = ctx->n_sources == 1 ? ctx->sources[0].name : "<sources>",
-                          .cooperative = coop, .n_cooperative = n_coop,
-                          .infer_transmit = ctx->opts.transmit_mode == CK_TRANSMIT_INFER};
-    char err[16384]; /* the rule checks list up to 20 errors, each with its note */
-    int r = ck_stitch_until(&in, &ctx->stitch, err, sizeof err, past_deadline, &clock, reason);
-    free(all);
-    free(coop);
-    if (r != 0)
-        return ck_fail(clock.fired ? CK_ERR_TIMEOUT : CK_ERR_BUILD, "%s", err);
-    if (ctx->stitch.cl20_atomic && ctx->dev->info.path == CK_PATH_CL12)
-        return ck_fail(CK_ERR_BUILD, "%s: error: '%s' is an OpenCL C 2.0 atomic, and this context runs the cl12 path "
-                       "(OpenCL C 1.2 atomics with fences; NVIDIA's OpenCL offers only this one): use the "
-                       "portable calls of ck_cooperative.h instead (device_atomic_add, device_atomic_cmpxchg, "
-                       "device_load_acquire, device_store_release, device_mutex_lock, ...), which work on both "
-                       "paths, or choose the cl20 path (ck_device_options.path) on a device that has it",
-                       ctx->stitch.cl20_atomic_at, ctx->stitch.cl20_atomic);
-    if (ctx->stitch.warnings && !ctx->opts.quiet_warnings)
-        fputs(ctx->stitch.warnings, stderr);
-    if (ctx->stitch.warnings && !(ctx->build_warnings = strdup(ctx->stitch.warnings)))
-        return ck_fail(CK_ERR_NO_MEMORY, "out of host memory keeping the build's warnings");
-    /* The local pool holds only `local T *` arguments: without such
-     * parameters it needs no room, and every byte of local memory it takes
-     * costs co-resident groups (occupancy). */
-    if (ctx->local_pool_auto) {
-        int local_params = 0;
-        for (size_t k = 0; k < ctx->stitch.n_kernels; ++k)
-            for (size_t i = 0; i < ctx->stitch.kernels[k].n_params; ++i)
-                local_params |= ctx->stitch.kernels[k].params[i].kind == CK_PARAM_LOCAL_PTR;
-        ctx->opts.local_pool_bytes = local_params ? DEFAULT_LOCAL_POOL : 16u;
-    }
-    for (size_t k = 0; k < ctx->stitch.n_kernels; ++k) {
-        const ck_stitch_kernel *K = &ctx->stitch.kernels[k];
-        if (K->reqd_wg_size && K->reqd_wg_size != ctx->opts.work_group_size)
-            return ck_fail(CK_ERR_BUILD, "kernel '%s' requires work-group size %zu but the megakernel runs %zu: set "
-                           "ck_context_options.work_group_size", K->name, K->reqd_wg_size, ctx->opts.work_group_size);
-        if (K->arg_words > CK_MAX_ARG_WORDS)
-            return ck_fail(CK_ERR_BUILD, "kernel '%s' has %zu 64-bit words of arguments; a launch carries at most %u",
-                           K->name, K->arg_words, CK_MAX_ARG_WORDS);
-    }
-    return CK_OK;
-}
-
-/* Takes the scheduler's messages. On GPU devices it polls without napping
- * until CK_PROGRESS_AWAKE_S after the last message it took, so a completion
- * reaches ck_wait in about one channel round trip; idle, it naps 20 us
- * between polls (a launch does not wake it: the first message after an
- * idle spell may wait out one nap). On CPU devices the device's
- * work-groups need the cores: it naps 50 us after 256 empty polls. */
-static void *progress_main(void *arg)
-{
-    ck_context *ctx = arg;
-    uint32_t msg[CK_CH_MSG_WORDS];
-    unsigned idle = 0;
-    int gpu = !ctx->dev->info.is_cpu;
-    double next_check = 0, last_activity = ck_now_s();
-    for (;;) {
-        if (ck_channel_try_recv(ctx->ch, msg)) {
-            double now = ck_now_s();
-            pthread_mutex_lock(&ctx->lock);
-            ck_launch_handle_message(ctx, msg, now);
-            pthread_cond_broadcast(&ctx->cond);
-            pthread_mutex_unlock(&ctx->lock);
-            idle = 0;
-            last_activity = now;
-            continue;
-        }
-        double now = ck_now_s();
-        if (ctx->trace.on)
-            ck_trace_poll(ctx, now);
-        if (gpu) {
-            if (now - last_activity > CK_PROGRESS_AWAKE_S)
-                ck_sleep_us(20);
-            else
-                ck_cpu_relax();
-        } else if (++idle > 256) {
-            ck_sleep_us(50);
-        }
-        if (now >= next_check) {
-            next_check = now + 0.01;
-            if (ctx->opts.accounting_checks)
-                poll_check(ctx);
-            cl_int st = CL_QUEUED;
-            clGetEventInfo(ctx->mk_event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
-            pthread_mutex_lock(&ctx->lock);
-            int stop = ctx->stop_progress;
-            if (st == CL_COMPLETE || st < 0) {
-                ctx->megakernel_status = st;
-                __atomic_store_n(&ctx->megakernel_ended, 1, __ATOMIC_RELEASE);
-                pthread_cond_broadcast(&ctx->cond);
-            }
-            pthread_mutex_unlock(&ctx->lock);
-            if (stop)
-                break;
-        }
-    }
-    return NULL;
-}
-
-static ck_status build_program(ck_context *ctx, double deadline)
-{
-    /* Each file under a #line directive of its own name, so that the
-     * device compiler's messages name the file; the stitched user code
-     * carries its own directives. */
-    enum { MAX_PARTS = 64 };
-    const char *parts[MAX_PARTS];
-    char lines[MAX_PARTS / 2][96];
-    unsigned n = 0, nl = 0;
-    for (const char *const *o = ck_megakernel_order; *o; ++o) {
-        if (strcmp(*o, "@foundation") == 0) {
-            for (const char *const *f = ck_program_foundation(); *f && n < MAX_PARTS; ++f)
-                parts[n++] = ck_embedded_source_text(*f);
-            continue;
-        }
-        if (strcmp(*o, "@stitched") == 0) {
-            if (n < MAX_PARTS)
-                parts[n++] = ctx->stitch.source;
-            continue;
-        }
-        const char *text = ck_embedded_source_text(*o);
-        if (!text || nl == MAX_PARTS / 2 || n + 2 > MAX_PARTS)
-            return ck_fail(CK_ERR_BUILD, "internal: the megakernel's source order names '%s', which the library "
-                           "does not embed, or more files than it can join (%d); rebuild the library", *o, MAX_PARTS);
-        snprintf(lines[nl], sizeof lines[nl], "\n#line 1 \"%s\"\n", *o);
-        parts[n++] = lines[nl++];
-        parts[n++] = text;
-    }
-    /* CK_DUMP_SOURCE: the whole device source, for reading what the device
-     * compiler got (a failure to write it is said on stderr; the build goes on). */
-    const char *dump = getenv("CK_DUMP_SOURCE");
-    if (dump && *dump) {
-        ck_file_writer w;
-        char err[512];
-        int bad = ck_file_writer_open(&w, dump, 0, err, sizeof err);
-        for (unsigned i = 0; !bad && i < n; ++i)
-            fputs(parts[i] ? parts[i] : "", w.f);
-        if (bad || ck_file_writer_commit(&w, err, sizeof err) != 0)
-            fprintf(stderr, "ck: CK_DUMP_SOURCE: %s\n", err);
-    }
-    char opts[256];
-    /* Without chaos, the device compiler drops the chaos code (CK_CHAOS_BUILD, ck_worker.cl). */
-    snprintf(opts, sizeof opts, "-DCK_MEGAKERNEL -DCK_LOCAL_POOL_BYTES=%zu -DCK_CHAOS_BUILD=%d -DCK_TASKS_BUILD=%d "
-             "-DCK_CHECK_BUILD=%d", ctx->opts.local_pool_bytes, ctx->opts.chaos_seed != 0, ctx->opts.tasks != 0,
-             ctx->opts.accounting_checks != 0);
-    ck_status s = ck_register_cap_build(ctx->dev, parts, n, opts, ctx->opts.register_cap, ctx->opts.work_group_size,
-                                        deadline, &ctx->program, &ctx->mk_resources);
-    if (s != CK_OK)
-        return s;
-    return ck_kernel_create(ctx->program, "ck_megakernel", &ctx->kernel);
-}
-
-/* The megakernel has ended: it no longer keeps other contexts' releases parked. */
-static void megakernel_gone(ck_context *ctx)
-{
-    if (ctx->mk_counted) {
-        ctx->mk_counted = 0;
-        ck_device_note_megakernel(0);
-    }
-}
-
-/* CK_ERR_TIMEOUT if the build's deadline has passed before `step`. */
-static ck_status check_deadline(const ck_context *ctx, double deadline, const char *step)
-{
-    if (ck_now_s() <= deadline)
-        return CK_OK;
-    return ck_fail(CK_ERR_TIMEOUT, "ck_context_build: the build deadline (timeout_s %.3g s) passed before %s",
-                   ctx->opts.timeout_s, step);
-}
-
-/* Releases what a failed build made, so that a retry starts clean (and the
- * first attempt's stitch result is not leaked). Only called once the
- * megakernel, if it was launched, has ended. */
-static void undo_build(ck_context *ctx)
-{
-    if (ctx->mk_event) clReleaseEvent(ctx->mk_event);
-    if (ctx->kernel) clReleaseKernel(ctx->kernel);
-    if (ctx->program) clReleaseProgram(ctx->program);
-    ctx->mk_event = NULL;
-    ctx->kernel = NULL;
-    ctx->program = NULL;
-    ctx->runtime_off = ctx->poll_off = ctx->sched_off = 0;
-    ctx->sched_words = 0;
-    ck_channel_destroy(ctx->ch);
-    ctx->ch = NULL;
-    ck_arena_storage_destroy(ctx);
-    ctx->arena_svm = ctx->arena_host = NULL;
-    ctx->arena_buf = NULL;
-    ctx->xfer = NULL;
-    memset(&ctx->arena_zc, 0, sizeof ctx->arena_zc);
-    ck_stitch_result_free(&ctx->stitch);
-    free(ctx->build_warnings);
-    ctx->build_warnings = NULL;
-    memset(&ctx->mk_resources, 0, sizeof ctx->mk_resources);
-    if (ctx->local_pool_auto)
-        ctx->opts.local_pool_bytes = 0;
-    ctx->groups = ctx->workers = 0;
-    ctx->max_workers = 0;
-}
-
-/* Stops a megakernel launched by a build that then failed. If it will not
- * stop, nothing it uses may be released: the context is marked broken.
- * Returns s with the message kept. */
-/* How long an aborted megakernel gets to end: its groups leave at once, so
- * a running one ends within moments; one that never started (the device is
- * busy with other work) ends only once it gets the device, which nothing
- * here can hasten, so the wait is short. */
-#define CK_ABORT_WAIT_RUNNING_S 30.0
-#define CK_ABORT_WAIT_QUEUED_S 0.5
-
-static ck_status abort_build(ck_context *ctx, ck_status s)
-{
-    char why[1024];
-    snprintf(why, sizeof why, "%s", ck_last_error());
-    ck_channel_abort(ctx->ch);
-    cl_int st = CL_QUEUED;
-    clGetEventInfo(ctx->mk_event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
-    int started = st == CL_RUNNING || st == CL_COMPLETE || st < 0;
-    double wait_s = started ? CK_ABORT_WAIT_RUNNING_S : CK_ABORT_WAIT_QUEUED_S;
-    if (ck_event_wait(ctx->mk_event, wait_s, "megakernel") != CK_OK) {
-        ctx->broken = 1;
-        if (!started)
-            __atomic_store_n(&ctx->dev->stuck, 1, __ATOMIC_RELEASE);
-        if (!started)
-            return ck_fail(s, "%s (the megakernel never got the device: another kernel holds it, e.g. another "
-                           "context's megakernel; this context cannot be built again, and what the queued "
-                           "megakernel will use stays allocated until it has run: destroy the context)", why);
-        return ck_fail(s, "%s (and the aborted megakernel did not end within %.0f s; the context cannot be built "
-                       "again: destroy it)", why, wait_s);
-    }
-    megakernel_gone(ctx);
-    return ck_fail(s, "%s", why);
-}
-
-static ck_status build_steps(ck_context *ctx, double deadline)
-{
-    ck_status s;
-    if ((s = stitch_sources(ctx, deadline)) != CK_OK || (s = check_deadline(ctx, deadline, "compiling")) != CK_OK ||
-        (s = build_program(ctx, deadline)) != CK_OK ||
-        (s = check_deadline(ctx, deadline, "allocating the arena")) != CK_OK)
-        return s;
-    size_t wg = ctx->opts.work_group_size;
-    size_t launch = ck_discovery_auto_launch(ctx->dev, wg);
-    if (ctx->opts.max_groups && ctx->opts.max_groups < launch)
-        launch = ctx->opts.max_groups;
-    if (launch < 2)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "max_groups %u leaves no worker: the megakernel needs a scheduler "
-                       "group and at least one worker", ctx->opts.max_groups);
-    ctx->max_workers = launch - 1;
-    /* The runtime's region: the poll on a line of its own, then the
-     * scheduler state, both in the arena's storage so that the host can
-     * read them while the megakernel runs (diagnostics) on every device,
-     * and so that nothing waits on the device's queue before the launch (a
-     * device busy with another megakernel would never run a fill). */
-    ctx->sched_words = CK_SH_TOTAL(ctx->max_workers);
-    uint64_t reserve = CK_ARENA_ALIGN + (uint64_t)ctx->sched_words * 4u;
-    if ((s = ck_arena_storage_create(ctx, reserve, deadline - ck_now_s())) != CK_OK ||
-        (s = ck_channel_create(ctx->dev, deadline - ck_now_s(), &ctx->ch)) != CK_OK)
-        return s;
-    ctx->poll_off = ctx->runtime_off;
-    ctx->sched_off = ctx->runtime_off + CK_ARENA_ALIGN;
-    for (unsigned i = 0; i < CK_CH_DONE_SLOTS; ++i)
-        ctx->done_free[i] = CK_CH_DONE_SLOTS - 1u - i;
-    ctx->done_free_n = CK_CH_DONE_SLOTS;
-    if ((s = ck_arena_zero(ctx, ctx->runtime_off, (size_t)reserve)) != CK_OK || (s = ck_chaos_setup(ctx)) != CK_OK)
-        return s;
-    cl_ulong sched_off = ctx->sched_off, poll_off = ctx->poll_off;
-    cl_uint mw = (cl_uint)ctx->max_workers;
-    cl_uint seed = (cl_uint)(ctx->opts.chaos_seed ^ (ctx->opts.chaos_seed >> 32));
-    if (ctx->opts.chaos_seed && !seed)
-        seed = 0x2545F491u;
-    cl_uint naive = ctx->opts.naive_resizing_barrier ? 1u : 0u;
-    cl_int err = clSetKernelArg(ctx->kernel, 0, sizeof sched_off, &sched_off);
-    if (err == CL_SUCCESS && (s = ck_channel_set_kernel_arg(ctx->ch, ctx->kernel, 1)) != CK_OK)
-        return s;
-    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 2, sizeof poll_off, &poll_off);
-    if (err == CL_SUCCESS && (s = ck_arena_set_kernel_arg(ctx, ctx->kernel, 3)) != CK_OK)
-        return s;
-    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 4, sizeof mw, &mw);
-    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 5, sizeof seed, &seed);
-    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 6, sizeof naive, &naive);
-    if (err != CL_SUCCESS)
-        return ck_fail_cl(err, "clSetKernelArg(megakernel)", "");
-    if ((s = check_deadline(ctx, deadline, "launching the megakernel")) != CK_OK)
-        return s;
-
-    size_t global = launch * wg;
-    double t0 = ck_now_s();
-    err = clEnqueueNDRangeKernel(ctx->dev->queue, ctx->kernel, 1, NULL, &global, &wg, 0, NULL, &ctx->mk_event);
-    if (err == CL_SUCCESS)
-        err = clFlush(ctx->dev->queue);
-    if (err == CL_SUCCESS) {
-        ctx->mk_counted = 1;
-        ck_device_note_megakernel(1);
-    }
-    if (err != CL_SUCCESS) {
-        if (ctx->mk_event && ck_event_wait(ctx->mk_event, 30.0, "megakernel") != CK_OK)
-            ctx->broken = 1;
-        return ck_fail_cl(err, "clEnqueueNDRangeKernel(megakernel)",
-                          "the megakernel may need more registers or local memory than a group of this size has; "
-                          "try a smaller work_group_size or local_pool_bytes");
-    }
-    /* Discovery gets what is left of the build's deadline. */
-    double left = deadline - t0;
-    unsigned found = 0;
-    s = left > 0 ? ck_discovery_close(ctx->dev, ctx->ch, launch, t0, left, &found)
-                 : check_deadline(ctx, deadline, "occupancy discovery");
-    if (s == CK_OK && found < 2)
-        s = ck_fail(CK_ERR_NO_DEVICE, "only %u work-group is co-resident: the megakernel needs a scheduler group and "
-                    "at least one worker (on PoCL set POCL_MAX_PTHREAD_COUNT to 2 or more)", found);
-    if (s != CK_OK)
-        return abort_build(ctx, s);
-    ctx->groups = found;
-    ctx->workers = found - 1;
-    if (ctx->workers == 1 && ctx->dev->info.is_cpu)
-        add_build_warning(ctx, "ck: warning: the megakernel has 1 worker on this CPU device: a cooperative kernel "
-                          "runs with one group, never forks, and ordinary launches wait for it to end; PoCL "
-                          "runs one thread per core unless POCL_MAX_PTHREAD_COUNT says more "
-                          "(POCL_MAX_PTHREAD_COUNT=8 gives 7 workers)\n");
-    if (pthread_create(&ctx->progress, NULL, progress_main, ctx) != 0)
-        return abort_build(ctx, ck_fail(CK_ERR_NO_MEMORY, "cannot start the runtime's progress thread"));
-    ctx->progress_started = 1;
-    return CK_OK;
-}
-
-static ck_status build_pinned(ck_context *ctx);
-
-ck_status ck_context_build(ck_context *ctx)
-{
-    ck_status s = ck_context_enter(ctx, "ck_context_build");
-    if (s != CK_OK)
-        return s;
-    s = build_pinned(ctx);
-    ck_context_leave(ctx);
-    return s;
-}
-
-static ck_status build_pinned(ck_context *ctx)
-{
-    ck_status s;
-    if (ctx->built)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "the context is already built");
-    if (ctx->broken)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_build: an earlier build failed and its megakernel would "
-                       "not stop, so this context cannot be built again: destroy it and create a new one");
-    if (!ctx->n_sources)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "no kernel source: call ck_context_add_source or _add_file first");
-    double deadline = ck_now_s() + ctx->opts.timeout_s;
-    s = build_steps(ctx, deadline);
-    if (s != CK_OK) {
-        /* Unless a megakernel is still running (broken), everything the
-         * attempt made goes, so a retry starts clean. */
-        if (!ctx->broken)
-            undo_build(ctx);
-        return s;
-    }
-    ctx->built = 1;
-    return CK_OK;
-}
-
 /* What still ran when shutdown gave up, for the abort's message: the
  * oldest launches not yet done by name (at most four), then how many more. */
 static void running_launches(ck_context *ctx, char *out, size_t n)
@@ -946,10 +413,7 @@ static ck_status stop_megakernel(ck_context *ctx, int *ended)
         ck_channel_abort(ctx->ch);
     }
     *ended = ck_event_wait(ctx->mk_event, 30.0, "megakernel shutdown") == CK_OK;
-    pthread_mutex_lock(&ctx->lock);
-    ctx->stop_progress = 1;
-    pthread_mutex_unlock(&ctx->lock);
-    pthread_join(ctx->progress, NULL);
+    ck_progress_stop(ctx);
     pthread_mutex_lock(&ctx->lock);
     if (*ended) {
         __atomic_store_n(&ctx->megakernel_ended, 1, __ATOMIC_RELEASE);
@@ -1008,13 +472,13 @@ ck_status ck_context_destroy(ck_context *ctx)
             return ck_fail(CK_ERR_TIMEOUT, "ck_context_destroy: the megakernel did not stop even after abort (a "
                            "kernel loops without reaching a primitive); its resources are left allocated");
         }
-        megakernel_gone(ctx);
+        ck_megakernel_gone(ctx);
     }
     if (ctx->broken) {
         if (ck_event_wait(ctx->mk_event, 1.0, "megakernel of a failed build") != CK_OK)
             return ck_fail(CK_ERR_TIMEOUT, "the megakernel of an earlier failed build still runs; the context's "
                            "resources are left allocated");
-        megakernel_gone(ctx);
+        ck_megakernel_gone(ctx);
     }
     /* Calls of other threads that were inside the library on this context
      * have seen the end and leave; nothing is freed while one is inside. */
@@ -1030,16 +494,7 @@ ck_status ck_context_destroy(ck_context *ctx)
     ck_launch *retire = NULL;
     ck_handle_lock();
     ck_launch_table_detach(ctx, &retire);
-    for (ck_launch *l = ctx->inflight, *n; l; l = n) {
-        n = l->next;
-        if (l->user_released) {
-            l->next = retire;
-            retire = l;
-        } else {
-            l->ctx = NULL;
-        }
-    }
-    ctx->inflight = NULL;
+    ck_launch_scheduler_detach(ctx, &retire);
     ck_handle_unlock();
     for (ck_launch *l = retire, *n; l; l = n) {
         n = l->next;

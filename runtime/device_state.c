@@ -2,7 +2,8 @@
  * (device_state.h). */
 #include "device_state.h"
 #include "clock.h"
-#include "context_internal.h"
+#include "context_state.h"
+#include "memory.h"
 #include "error.h"
 
 #include <stdarg.h>

@@ -13,8 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct ck_context ck_context;
-
 typedef struct {
     uint32_t state;   /* CK_SLOT_* */
     uint32_t id, kernel, coop, groups;

@@ -47,7 +47,7 @@ int ck_handle_is_live(const void *p, ck_handle_kind k);
 ck_status ck_handle_check(const void *p, ck_handle_kind k, const char *fn);
 /* The registry's lock, for callers that must look at a handle and act on
  * it before it can be unregistered (pinning a context for the length of a
- * call: context.c). The _locked forms are ck_handle_is_live and
+ * call: context_handle.c). The _locked forms are ck_handle_is_live and
  * ck_handle_unregister with the lock held. */
 void ck_handle_lock(void);
 void ck_handle_unlock(void);

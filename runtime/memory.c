@@ -4,7 +4,8 @@
  * megakernel runs: fine-grain SVM (cl20), a zero-copy host buffer (cl12 on a
  * CPU device), or device memory filled through a second queue (cl12 on a GPU,
  * where a running kernel does not block copies). */
-#include "context_internal.h"
+#include "memory.h"
+#include "context_handle.h"
 #include "error.h"
 
 #include <stdlib.h>

@@ -1,13 +1,11 @@
-/* runtime/trace.c: the active-group trace (trace.h) and its public reader,
- * ck_context_take_trace. The device writes the cooperative launch's M into
+/* runtime/trace.c: the active-group trace (trace.h), which the public
+ * ck_context_take_trace (context.c) reads out. The device writes the cooperative launch's M into
  * the channel word CK_CH_COOP_M whenever the scheduler or a primitive changes
  * it; this file only reads that word, so the trace's resolution is the
  * progress thread's poll interval (a few microseconds while launches are
  * about, up to 20 us on GPUs and 50 us on CPUs when idle), and changes that
  * come and go between two polls are not seen. */
 #include "trace.h"
-#include "channel.h"
-#include "context_internal.h"
 #include "error.h"
 
 #include <stdlib.h>
@@ -63,29 +61,17 @@ void ck_trace_coop_done(ck_trace_state *t, double now)
     record(t, now, 0);
 }
 
-void ck_trace_poll(struct ck_context *ctx, double now)
+void ck_trace_poll(ck_trace_state *t, const ck_channel *ch, double now)
 {
-    ck_trace_state *t = &ctx->trace;
-    if (!t->on || !t->live || !ctx->ch)
+    if (!t->on || !t->live || !ch)
         return;
-    uint32_t m = ck_channel_load(ctx->ch, CK_CH_COOP_M);
+    uint32_t m = ck_channel_load(ch, CK_CH_COOP_M);
     if (m != t->last && m != 0)
         record(t, now, m);
 }
 
-ck_status ck_context_take_trace(ck_context *ctx, ck_trace_sample *out, size_t cap, size_t *n_out, size_t *dropped)
+void ck_trace_take(ck_trace_state *t, ck_trace_sample *out, size_t cap, size_t *n_out, size_t *dropped)
 {
-    if (!n_out || (cap > 0 && !out))
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_take_trace: %s is NULL", n_out ? "out" : "n_out");
-    ck_status s = ck_context_enter(ctx, "ck_context_take_trace");
-    if (s != CK_OK)
-        return s;
-    if (!ctx->trace.on) {
-        ck_context_leave(ctx);
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_take_trace: tracing is off for this context (set "
-                       "ck_context_options.trace_active_groups)");
-    }
-    ck_trace_state *t = &ctx->trace;
     pthread_mutex_lock(&t->lock);
     size_t n = t->n < cap ? t->n : cap;
     if (n)
@@ -97,7 +83,5 @@ ck_status ck_context_take_trace(ck_context *ctx, ck_trace_sample *out, size_t ca
         *dropped = t->dropped;
     t->dropped = 0;
     pthread_mutex_unlock(&t->lock);
-    ck_context_leave(ctx);
     *n_out = n;
-    return CK_OK;
 }

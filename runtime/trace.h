@@ -6,6 +6,7 @@
 #ifndef CK_RUNTIME_TRACE_H
 #define CK_RUNTIME_TRACE_H
 
+#include "channel.h"
 #include "ck.h"
 
 #include <pthread.h>
@@ -21,14 +22,18 @@ typedef struct {
     uint32_t last;              /* last M recorded (progress thread only)     */
 } ck_trace_state;
 
-struct ck_context;
 /* Prepares the state; allocates the buffer when `on`. CK_ERR_NO_MEMORY. */
 ck_status ck_trace_init(ck_trace_state *t, int on);
 void ck_trace_free(ck_trace_state *t);
 /* Progress thread: a cooperative launch started with m groups / finished. */
 void ck_trace_coop_started(ck_trace_state *t, double now, uint32_t m);
 void ck_trace_coop_done(ck_trace_state *t, double now);
-/* Progress thread, every poll: records the mirrored M if it changed. */
-void ck_trace_poll(struct ck_context *ctx, double now);
+/* Progress thread, every poll: records the mirrored M (channel word
+ * CK_CH_COOP_M of ch; NULL: no channel yet) if it changed. */
+void ck_trace_poll(ck_trace_state *t, const ck_channel *ch, double now);
+/* Moves up to cap samples, oldest first, into out (*n_out: how many);
+ * those that do not fit stay. *dropped (if not NULL): the samples lost to
+ * a full buffer since the last take. The trace must be on. */
+void ck_trace_take(ck_trace_state *t, ck_trace_sample *out, size_t cap, size_t *n_out, size_t *dropped);
 
 #endif
