@@ -1,6 +1,6 @@
 /* apps/bc/bc.h: Pannotia betweenness centrality (Brandes, unweighted): the
- * CPU reference and its checker, the plain OpenCL baselines and the
- * cooperative launch through the runtime.
+ * CPU reference and its checker, and the kernel files (the host side is
+ * the graph skeleton's, common/graph_app.h, driven by bc_app.c).
  *
  * bc[v] = sum over sources s in 0..sources-1 (s != v) of Brandes'
  * dependency delta_s(v) = sum over t of sigma_st(v) / sigma_st, where
@@ -48,31 +48,5 @@ int app_bc_hop_total(const app_csr *g, int32_t sources, double *total, char *err
  * number of problems (0: correct), the first ones described in msg. */
 size_t app_bc_check(const app_csr *g, const float *got, const double *want, double hop_total, char *msg,
                     size_t msg_len);
-
-typedef struct {
-    int64_t launches; /* multi-launch: kernel launches; persistent: 1 */
-    double ms;        /* kernel work, uploads excluded                */
-} app_bc_plain_result;
-
-/* Runs the baseline on c for sources 0..sources-1: multi-launch
- * (persistent == 0: per source an init launch, one launch per BFS level
- * forward and backward, one accumulation; bc_plain.cl) or the
- * occupancy-bound persistent bc_coop.cl on `groups` groups (no more than the
- * occupancy); work-groups of wg items. Reads bc into bc_out (n floats). The
- * kernel work must end within timeout_s seconds (finite, > 0), else -1 and
- * c->stuck may be set. */
-int app_bc_plain_run(app_cl *c, const app_csr *g, int32_t sources, int persistent, size_t wg, unsigned groups,
-                     double timeout_s, float *bc_out, app_bc_plain_result *res, char *err, size_t err_len);
-
-/* The cooperative form's buffers in a built context. */
-typedef struct app_bc_coop app_bc_coop;
-int app_bc_coop_setup(ck_context *ctx, const app_csr *g, app_bc_coop **out, char *err, size_t err_len);
-/* Zeroes bc and launches bc_coop for sources 0..sources-1, asking for at
- * most `groups` work-groups. */
-int app_bc_coop_start(app_bc_coop *b, int32_t sources, unsigned groups, ck_launch **out, char *err,
-                      size_t err_len);
-/* Reads bc (n floats) of the last finished launch. */
-int app_bc_coop_read(app_bc_coop *b, float *bc, char *err, size_t err_len);
-void app_bc_coop_free(app_bc_coop *b);
 
 #endif

@@ -1,21 +1,16 @@
 /* apps/bfs/bfs_app.c: the frontier BFS as an application module
- * (app_module.h): source choice, CPU reference, baselines, cooperative run
- * and check. */
+ * (app_module.h): source choice, its buffers and kernels for the graph
+ * skeleton (common/graph_app.h), the multi-launch loop, CPU reference and
+ * check. */
 #include "app_module.h"
+#include "graph_app.h"
 #include "bfs.h"
 #include "timer.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    const app_csr *g;
-    int skip_reference;
-    int32_t source, depth, reached;
-    int32_t *ref, *got;
-    app_bfs_coop *coop;
-} bfs_state;
+enum { ROW, COL, LEVELS, F0, F1, SIZES };
 
 static void bfs_test_config(app_config *c, unsigned variant)
 {
@@ -23,124 +18,79 @@ static void bfs_test_config(app_config *c, unsigned variant)
     c->scale = variant % 2 ? 6 : 9;
 }
 
-static double bfs_reference_work(const app_config *c)
+/* One bfs_level launch per level over the in-frontier: the host zeroes the
+ * out-frontier's size, reads it back (blocking, as a user's multi-launch BFS
+ * would: polling an event per level made this baseline 1.7x slower on the
+ * H100, measured) and swaps the frontiers; every level ends by itself, so the
+ * deadline is checked between levels. */
+static int bfs_multi(app_gapp *a, app_gk_plain *p, double deadline_ms, int32_t *launches, char *err,
+                     size_t err_len)
 {
-    app_graph_spec s = app_config_graph_spec(c, 0);
-    return app_graph_spec_edges(&s);
+    (void)a;
+    static const size_t level_kernel[] = {0};
+    int32_t n_in = 1, level = 0;
+    size_t in = F0, out = F1;
+    while (n_in > 0) {
+        size_t global = ((size_t)n_in + p->wg - 1) / p->wg * p->wg;
+        if (app_gk_set_buf(p, 0, 3, in, err, err_len) || app_gk_set_int(p, 0, 4, n_in, err, err_len) ||
+            app_gk_set_buf(p, 0, 5, out, err, err_len) || app_gk_set_int(p, 0, 7, level, err, err_len) ||
+            app_gk_round(p, SIZES, level_kernel, 1, global, &n_in, 4, err, err_len))
+            return -1;
+        if (app_now_ms() > deadline_ms)
+            return app_gk_timeout(p, level + 1, "levels", err, err_len);
+        size_t t = in;
+        in = out;
+        out = t;
+        ++level;
+    }
+    *launches = level;
+    return 0;
 }
 
-static void bfs_destroy(void *st)
+static int bfs_spec(app_gapp *a, const app_config *c, char *err, size_t err_len)
 {
-    bfs_state *b = st;
-    if (!b)
-        return;
-    app_bfs_coop_free(b->coop);
-    free(b->ref);
-    free(b->got);
-    free(b);
-}
-
-static void *bfs_create(const app_config *c, const app_csr *g, const char *input, char *desc, size_t desc_len,
-                        double *cpu_ms, char *err, size_t err_len)
-{
+    const app_csr *g = a->g;
     if (c->source >= g->n) {
         snprintf(err, err_len, "BFS source %d outside 0..%d", c->source, g->n - 1);
-        return NULL;
+        return -1;
     }
-    bfs_state *b = calloc(1, sizeof *b);
-    if (!b || !(b->ref = malloc((size_t)g->n * sizeof *b->ref)) || !(b->got = malloc((size_t)g->n * sizeof *b->got))) {
+    a->source = c->source >= 0 ? c->source : !strcmp(c->graph, "grid") ? 0 : app_csr_max_degree_node(g);
+    int32_t *levels = app_gapp_ints(a, 0, -1, 0), *front = app_gapp_host(a, 1, 4), *sizes = app_gapp_host(a, 2, 8);
+    if (!levels || !front || !sizes) {
         snprintf(err, err_len, "BFS: out of host memory");
-        bfs_destroy(b);
-        return NULL;
-    }
-    b->g = g;
-    b->skip_reference = c->skip_reference;
-    b->source = c->source >= 0 ? c->source : !strcmp(c->graph, "grid") ? 0 : app_csr_max_degree_node(g);
-    if (c->skip_reference) {
-        snprintf(desc, desc_len, "%s: %d nodes, %d directed edges, source %d (no CPU reference)", input, g->n, g->m,
-                 b->source);
-        return b;
-    }
-    double t0 = app_now_ms();
-    b->depth = app_bfs_cpu(g, b->source, b->ref);
-    *cpu_ms = app_now_ms() - t0;
-    for (int32_t v = 0; v < g->n; ++v)
-        b->reached += b->ref[v] >= 0;
-    snprintf(desc, desc_len, "%s: %d nodes, %d directed edges, source %d, %d levels, %d reached", input, g->n, g->m,
-             b->source, b->depth, b->reached);
-    return b;
-}
-
-static int bfs_check(bfs_state *b, char *msg, size_t msg_len)
-{
-    if (b->skip_reference)
-        return APP_UNCHECKED;
-    return app_bfs_check(b->g, b->source, b->got, b->ref, msg, msg_len) ? 1 : 0;
-}
-
-static int bfs_plain(void *st, app_cl *c, const app_plain_args *a, app_plain_result *res, char *msg, size_t msg_len)
-{
-    bfs_state *b = st;
-    app_bfs_plain_result r;
-    app_bfs_plain_mode mode = a->persistent ? APP_BFS_PLAIN_PERSISTENT : APP_BFS_PLAIN_MULTI;
-    if (app_bfs_plain_run(c, b->g, b->source, mode, a->wg, a->groups, a->timeout_s, b->got, &r, msg, msg_len))
         return -1;
-    res->ms = r.ms;
-    res->launches = a->persistent ? 1 : r.levels_run;
-    return bfs_check(b, msg, msg_len);
+    }
+    levels[a->source] = 0;
+    front[0] = a->source;
+    sizes[0] = 1;
+    sizes[1] = 0;
+    app_gk_spec *s = &a->spec;
+    app_gapp_csr(a, 0);
+    app_gapp_nodes(a, levels, APP_GK_EACH, "levels", "frontier 0", NULL);
+    s->buf[F0].init = front;
+    s->buf[F0].init_bytes = 4; /* the source */
+    app_gapp_nodes(a, NULL, APP_GK_KEEP, "frontier 1", NULL);
+    app_gapp_buf(a, "frontier sizes", 8, sizes, APP_GK_EACH);
+    s->coop_file = APP_BFS_COOP_FILE;
+    s->coop = (app_gk_kernel){APP_BFS_COOP_KERNEL, 7,
+                              {APP_GK_B(ROW), APP_GK_B(COL), APP_GK_B(LEVELS), APP_GK_B(F0), APP_GK_B(F1),
+                               APP_GK_B(SIZES), APP_GK_BAR}};
+    /* in, n_in, out and level are bfs_multi's */
+    s->plain_file = APP_BFS_PLAIN_FILE;
+    s->nplain = 1;
+    s->plain[0] = (app_gk_kernel){"bfs_level", 8,
+                                  {APP_GK_B(ROW), APP_GK_B(COL), APP_GK_B(LEVELS), APP_GK_B(F0), APP_GK_I(0),
+                                   APP_GK_B(F1), APP_GK_B(SIZES), APP_GK_I(0)}};
+    s->result = LEVELS;
+    s->result_bytes = (size_t)g->n * 4;
+    return 0;
 }
 
-static int bfs_setup(void *st, ck_context *ctx, unsigned max_groups, char *err, size_t err_len)
-{
-    (void)max_groups;
-    bfs_state *b = st;
-    return app_bfs_coop_setup(ctx, b->g, &b->coop, err, err_len);
-}
+static const app_gapp_ops bfs_ops = {
+    .what = "BFS", .spec = bfs_spec, .about = app_gapp_about_source, .reference = app_gapp_bfs_reference,
+    .describe = app_gapp_bfs_describe, .check = app_gapp_bfs_check, .multi = bfs_multi};
+APP_GAPP_CREATE(bfs_create, sizeof(app_gapp), bfs_ops)
 
-static int bfs_start(void *st, unsigned groups, ck_launch **out, char *err, size_t err_len)
-{
-    bfs_state *b = st;
-    return app_bfs_coop_start(b->coop, b->source, groups, out, err, err_len);
-}
-
-static int bfs_coop_check(void *st, char *msg, size_t msg_len)
-{
-    bfs_state *b = st;
-    if (app_bfs_coop_read(b->coop, b->got, msg, msg_len))
-        return -1;
-    return bfs_check(b, msg, msg_len);
-}
-
-static void bfs_teardown(void *st)
-{
-    bfs_state *b = st;
-    app_bfs_coop_free(b->coop);
-    b->coop = NULL;
-}
-
-static void bfs_corrupt(void *st)
-{
-    bfs_state *b = st;
-    int32_t v = b->source == 0 && b->g->n > 1 ? 1 : 0;
-    b->ref[v] = b->ref[v] + 1;
-}
-
-const app_module app_module_bfs = {
-    .name = "bfs",
-    .summary = "frontier BFS, two resizing barriers per level",
-    .flags = APP_MOD_GRAPH | APP_MOD_MULTI_LAUNCH,
-    .coop_file = APP_BFS_COOP_FILE,
-    .coop_kernel = APP_BFS_COOP_KERNEL,
-    .work_unit = "edges",
-    .test_config = bfs_test_config,
-    .test_variants = 2,
-    .reference_work = bfs_reference_work,
-    .create = bfs_create,
-    .destroy = bfs_destroy,
-    .plain = bfs_plain,
-    .coop_setup = bfs_setup,
-    .coop_start = bfs_start,
-    .coop_check = bfs_coop_check,
-    .coop_teardown = bfs_teardown,
-    .corrupt_reference = bfs_corrupt,
-};
+const app_module app_module_bfs =
+    APP_GAPP_MODULE("bfs", NULL, "frontier BFS, two resizing barriers per level", APP_MOD_MULTI_LAUNCH,
+                    APP_BFS_COOP_FILE, APP_BFS_COOP_KERNEL, bfs_test_config, bfs_create, app_gapp_bfs_corrupt);

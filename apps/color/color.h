@@ -9,7 +9,8 @@
  * integers v instead (node_value[v] = v), which orders nodes exactly as those
  * fractions do, for every n (floats would tie above 2^24 nodes), so ties are
  * impossible. colors[v] = the round that coloured v, -1 while uncoloured.
- * Errors: int functions return 0 on success and -1 with a message in err. */
+ * The host side (buffers, baselines, cooperative launch) is the graph
+ * skeleton's (common/graph_app.h), driven by color_app.c. */
 #ifndef APPS_COLOR_H
 #define APPS_COLOR_H
 
@@ -38,30 +39,5 @@ int32_t app_color_cpu_rounds(const app_csr *g, int32_t *colors);
  * 0..n-1 and no edge joins two nodes of the same colour. Returns the number
  * of problems (0: correct) and describes the first ones in msg. */
 size_t app_color_check(const app_csr *g, const int32_t *got, const int32_t *want, char *msg, size_t msg_len);
-
-typedef struct {
-    int32_t rounds;  /* rounds the kernels ran (colours used)            */
-    int32_t launches;/* kernel launches (multi-launch: 2 per round; else 1) */
-    double ms;       /* kernel work, uploads excluded                   */
-} app_color_plain_result;
-
-/* Runs a plain baseline on c: persistent != 0: color_coop.cl as an
- * occupancy-bound persistent kernel on `groups` groups of wg items (no more
- * than the occupancy); else the original multi-launch form (color1 and
- * color2 once per round, the host reading the stop flag after each round).
- * Reads the colours into colors_out. The kernel work must end within
- * timeout_s seconds (finite, > 0), else -1 and c->stuck is set. */
-int app_color_plain_run(app_cl *c, const app_csr *g, int persistent, size_t wg, unsigned groups, double timeout_s,
-                        int32_t *colors_out, app_color_plain_result *res, char *err, size_t err_len);
-
-/* The cooperative form's buffers in a built context. */
-typedef struct app_color_coop app_color_coop;
-int app_color_coop_setup(ck_context *ctx, const app_csr *g, app_color_coop **out, char *err, size_t err_len);
-/* Resets colours and stop flags and launches color_coop asking for at most
- * `groups` work-groups. */
-int app_color_coop_start(app_color_coop *b, unsigned groups, ck_launch **out, char *err, size_t err_len);
-/* Reads the colours of the last finished launch. */
-int app_color_coop_read(app_color_coop *b, int32_t *colors, char *err, size_t err_len);
-void app_color_coop_free(app_color_coop *b);
 
 #endif

@@ -1,20 +1,14 @@
 /* apps/color/color_app.c: Pannotia's graph colouring as an application
- * module (app_module.h): CPU reference, baselines (multi-launch and
- * persistent), cooperative run and check. */
+ * module (app_module.h): its buffers and kernels for the graph skeleton
+ * (common/graph_app.h), CPU reference and check. */
 #include "app_module.h"
 #include "color.h"
+#include "graph_app.h"
 #include "timer.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 
-typedef struct {
-    const app_csr *g;
-    int skip_reference;
-    int32_t colors_used;
-    int32_t *ref, *got;
-    app_color_coop *coop;
-} color_state;
+enum { ROW, COL, VALUE, COLORS, MAX_D, STOPS };
 
 static void color_test_config(app_config *c, unsigned variant)
 {
@@ -23,117 +17,65 @@ static void color_test_config(app_config *c, unsigned variant)
     c->edge_factor = 2; /* R-MAT: 16 rounds; grid 8x4: 11 rounds */
 }
 
-static double color_reference_work(const app_config *c)
+/* The multi-launch baseline is the original host loop: color1, color2 with
+ * the round's colour, the host reading the stop flag. */
+static int color_spec(app_gapp *a, const app_config *c, char *err, size_t err_len)
 {
-    app_graph_spec s = app_config_graph_spec(c, 0);
-    return app_graph_spec_edges(&s);
-}
-
-static void color_destroy(void *st)
-{
-    color_state *b = st;
-    if (!b)
-        return;
-    app_color_coop_free(b->coop);
-    free(b->ref);
-    free(b->got);
-    free(b);
-}
-
-static void *color_create(const app_config *c, const app_csr *g, const char *input, char *desc, size_t desc_len,
-                          double *cpu_ms, char *err, size_t err_len)
-{
-    size_t n1 = g->n ? (size_t)g->n : 1;
-    color_state *b = calloc(1, sizeof *b);
-    if (!b || !(b->ref = malloc(n1 * sizeof *b->ref)) || !(b->got = malloc(n1 * sizeof *b->got))) {
+    (void)c;
+    int32_t *uncoloured = app_gapp_pannotia(a);
+    if (!uncoloured) {
         snprintf(err, err_len, "colouring: out of host memory");
-        color_destroy(b);
-        return NULL;
-    }
-    b->g = g;
-    b->skip_reference = c->skip_reference;
-    if (c->skip_reference) {
-        snprintf(desc, desc_len, "%s: %d nodes, %d directed edges (no CPU reference)", input, g->n, g->m);
-        return b;
-    }
-    double t0 = app_now_ms();
-    b->colors_used = app_color_cpu(g, b->ref);
-    *cpu_ms = app_now_ms() - t0;
-    snprintf(desc, desc_len, "%s: %d nodes, %d directed edges, %d colours (rounds)", input, g->n, g->m,
-             b->colors_used);
-    return b;
-}
-
-static int color_check(color_state *b, char *msg, size_t msg_len)
-{
-    if (b->skip_reference)
-        return APP_UNCHECKED;
-    return app_color_check(b->g, b->got, b->ref, msg, msg_len) ? 1 : 0;
-}
-
-static int color_plain(void *st, app_cl *c, const app_plain_args *a, app_plain_result *res, char *msg,
-                       size_t msg_len)
-{
-    color_state *b = st;
-    app_color_plain_result r;
-    if (app_color_plain_run(c, b->g, a->persistent, a->wg, a->groups, a->timeout_s, b->got, &r, msg, msg_len))
         return -1;
-    res->ms = r.ms;
-    res->launches = r.launches;
-    return color_check(b, msg, msg_len);
+    }
+    app_gk_spec *s = &a->spec;
+    app_gapp_nodes(a, uncoloured, APP_GK_EACH, "colours", NULL);
+    app_gapp_nodes(a, NULL, APP_GK_KEEP, "neighbour maxima", NULL);
+    app_gapp_buf(a, "stop flags", 8, NULL, APP_GK_EACH);
+    s->ints[0] = a->g->n;
+    s->coop_file = APP_COLOR_COOP_FILE;
+    s->coop = (app_gk_kernel){APP_COLOR_COOP_KERNEL, 8,
+                              {APP_GK_B(ROW), APP_GK_B(COL), APP_GK_B(VALUE), APP_GK_B(COLORS), APP_GK_B(MAX_D),
+                               APP_GK_B(STOPS), APP_GK_I(0), APP_GK_BAR}};
+    s->plain_file = APP_COLOR_PLAIN_FILE;
+    s->nplain = 2;
+    s->plain[0] = (app_gk_kernel){"color1", 7,
+                                  {APP_GK_B(ROW), APP_GK_B(COL), APP_GK_B(VALUE), APP_GK_B(COLORS), APP_GK_B(MAX_D),
+                                   APP_GK_B(STOPS), APP_GK_I(0)}};
+    s->plain[1] = (app_gk_kernel){"color2", 5,
+                                  {APP_GK_B(VALUE), APP_GK_B(COLORS), APP_GK_B(MAX_D), APP_GK_I(1), APP_GK_I(0)}};
+    s->flag = STOPS;
+    s->round_kernel = 1;
+    s->round_arg = 3;
+    s->result = COLORS;
+    s->result_bytes = (size_t)a->g->n * 4;
+    return 0;
 }
 
-static int color_setup(void *st, ck_context *ctx, unsigned max_groups, char *err, size_t err_len)
+static int color_reference(app_gapp *a, char *err, size_t err_len)
 {
-    (void)max_groups;
-    color_state *b = st;
-    return app_color_coop_setup(ctx, b->g, &b->coop, err, err_len);
+    (void)err, (void)err_len;
+    a->ref_stat = app_color_cpu(a->g, a->ref);
+    return 0;
 }
 
-static int color_start(void *st, unsigned groups, ck_launch **out, char *err, size_t err_len)
+static size_t color_check(const app_gapp *a, char *msg, size_t msg_len)
 {
-    color_state *b = st;
-    return app_color_coop_start(b->coop, groups, out, err, err_len);
-}
-
-static int color_coop_check(void *st, char *msg, size_t msg_len)
-{
-    color_state *b = st;
-    if (app_color_coop_read(b->coop, b->got, msg, msg_len))
-        return -1;
-    return color_check(b, msg, msg_len);
-}
-
-static void color_teardown(void *st)
-{
-    color_state *b = st;
-    app_color_coop_free(b->coop);
-    b->coop = NULL;
+    return app_color_check(a->g, a->got, a->ref, msg, msg_len);
 }
 
 static void color_corrupt(void *st)
 {
-    color_state *b = st;
-    if (b->g->n)
-        b->ref[0] += 1;
+    app_gapp *a = st;
+    if (a->g->n)
+        ((int32_t *)a->ref)[0] += 1;
 }
 
-const app_module app_module_color = {
-    .name = "color",
-    .summary = "Pannotia graph colouring (Jones-Plassmann rounds), one resizing barrier per phase",
-    .flags = APP_MOD_GRAPH | APP_MOD_MULTI_LAUNCH,
-    .coop_file = APP_COLOR_COOP_FILE,
-    .coop_kernel = APP_COLOR_COOP_KERNEL,
-    .work_unit = "edges",
-    .test_config = color_test_config,
-    .test_variants = 2,
-    .reference_work = color_reference_work,
-    .create = color_create,
-    .destroy = color_destroy,
-    .plain = color_plain,
-    .coop_setup = color_setup,
-    .coop_start = color_start,
-    .coop_check = color_coop_check,
-    .coop_teardown = color_teardown,
-    .corrupt_reference = color_corrupt,
-};
+static const app_gapp_ops color_ops = {
+    .what = "colouring", .spec = color_spec, .reference = color_reference, .stat_format = ", %d colours (rounds)",
+    .check = color_check};
+APP_GAPP_CREATE(color_create, sizeof(app_gapp), color_ops)
+
+const app_module app_module_color =
+    APP_GAPP_MODULE("color", NULL, "Pannotia graph colouring (Jones-Plassmann rounds), one resizing barrier per phase",
+                    APP_MOD_MULTI_LAUNCH, APP_COLOR_COOP_FILE, APP_COLOR_COOP_KERNEL, color_test_config,
+                    color_create, color_corrupt);

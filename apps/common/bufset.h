@@ -1,5 +1,5 @@
 /* apps/common/bufset.h: the buffers and scalar arguments of one persistent
- * work-stealing kernel (octree, game), run either inside the cooperative
+ * work-stealing kernel (ws, octree, game), run either inside the cooperative
  * runtime (ck_buffer arena) or as plain OpenCL (cl_mem), so each app states
  * its kernel's inputs once. Kernel arguments are the buffers in order, then
  * the uint scalars in order.

@@ -1,22 +1,15 @@
 /* apps/psssp/psssp_app.c: Pannotia SSSP (iterated min-plus SpMV, three
  * resizing barriers per round) as an application module (app_module.h):
- * source choice, Dijkstra reference, baselines, cooperative run and check. */
+ * source choice, its buffers and kernels for the graph skeleton
+ * (common/graph_app.h), Dijkstra reference and check. */
 #include "app_module.h"
+#include "graph_app.h"
 #include "psssp.h"
 #include "sssp_cpu.h"
-#include "timer.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-typedef struct {
-    const app_csr *g;
-    int skip_reference;
-    int32_t source, reached;
-    int32_t *ref, *got;
-    app_psssp_coop *coop;
-} psssp_state;
+enum { ROW, COL, W, DIST, DIST_OLD, FLAGS };
 
 static void psssp_test_config(app_config *c, unsigned variant)
 {
@@ -27,145 +20,80 @@ static void psssp_test_config(app_config *c, unsigned variant)
     c->max_weight = variant % 2 ? 3 : 2;
 }
 
-static double psssp_reference_work(const app_config *c)
+/* The multi-launch baseline is the original host loop: psssp_copy,
+ * psssp_relax, psssp_diff per round, the host reading the changed flag. */
+static int psssp_spec(app_gapp *a, const app_config *c, char *err, size_t err_len)
 {
-    app_graph_spec s = app_config_graph_spec(c, 1);
-    return app_graph_spec_edges(&s);
-}
-
-static void psssp_destroy(void *st)
-{
-    psssp_state *p = st;
-    if (!p)
-        return;
-    app_psssp_coop_free(p->coop);
-    free(p->ref);
-    free(p->got);
-    free(p);
-}
-
-static void *psssp_create(const app_config *c, const app_csr *g, const char *input, char *desc, size_t desc_len,
-                          double *cpu_ms, char *err, size_t err_len)
-{
-    int32_t source = c->source >= 0 ? c->source : 0;
-    if (g->n < 1 || source >= g->n) {
-        snprintf(err, err_len, "p-sssp: source %d outside the graph's nodes 0..%d", source, g->n - 1);
-        return NULL;
+    const app_csr *g = a->g;
+    a->source = c->source >= 0 ? c->source : 0;
+    if (g->n < 1 || a->source >= g->n) {
+        snprintf(err, err_len, "p-sssp: source %d outside the graph's nodes 0..%d", a->source, g->n - 1);
+        return -1;
     }
     if (!g->w) {
         snprintf(err, err_len, "p-sssp: the graph has no weights");
-        return NULL;
+        return -1;
     }
-    psssp_state *p = calloc(1, sizeof *p);
-    if (!p || !(p->ref = malloc((size_t)g->n * sizeof *p->ref)) || !(p->got = malloc((size_t)g->n * sizeof *p->got))) {
+    size_t n4 = (size_t)g->n * 4;
+    int32_t *dist = app_gapp_ints(a, 0, APP_SSSP_INF, 0), *flags = app_gapp_host(a, 1, 8);
+    if (!dist || !flags) {
         snprintf(err, err_len, "p-sssp: out of host memory");
-        psssp_destroy(p);
-        return NULL;
-    }
-    p->g = g;
-    p->skip_reference = c->skip_reference;
-    p->source = source;
-    if (c->skip_reference) {
-        snprintf(desc, desc_len, "%s: %d nodes, %d directed edges, source %d (no CPU reference)", input, g->n, g->m,
-                 source);
-        return p;
-    }
-    double t0 = app_now_ms();
-    if (app_sssp_dijkstra(g, source, p->ref, err, err_len)) {
-        psssp_destroy(p);
-        return NULL;
-    }
-    *cpu_ms = app_now_ms() - t0;
-    int32_t far = 0;
-    for (int32_t v = 0; v < g->n; ++v)
-        if (p->ref[v] != APP_SSSP_INF) {
-            p->reached++;
-            far = p->ref[v] > far ? p->ref[v] : far;
-        }
-    snprintf(desc, desc_len, "%s: %d nodes, %d directed edges, source %d, %d reached, farthest at %d", input, g->n,
-             g->m, source, p->reached, far);
-    return p;
-}
-
-static int psssp_check(psssp_state *p, char *msg, size_t msg_len)
-{
-    if (p->skip_reference)
-        return APP_UNCHECKED;
-    return app_sssp_check(p->g, p->source, p->got, p->ref, msg, msg_len) ? 1 : 0;
-}
-
-static int psssp_plain(void *st, app_cl *c, const app_plain_args *a, app_plain_result *res, char *msg,
-                       size_t msg_len)
-{
-    psssp_state *p = st;
-    app_psssp_plain_result r;
-    if (app_psssp_plain_run(c, p->g, p->source, a->persistent, a->wg, a->groups, a->timeout_s, p->got, &r, msg,
-                            msg_len))
         return -1;
-    res->ms = r.ms;
-    res->launches = a->persistent ? 1 : 3 * r.rounds;
-    return psssp_check(p, msg, msg_len);
+    }
+    dist[a->source] = 0;
+    flags[0] = flags[1] = 1;
+    app_gk_spec *s = &a->spec;
+    app_gapp_csr(a, 1);
+    app_gapp_nodes(a, dist, APP_GK_EACH, "distances", NULL);
+    app_gapp_nodes(a, NULL, APP_GK_KEEP, "previous distances", NULL);
+    app_gapp_buf(a, "flags", 8, flags, APP_GK_KEEP);
+    s->ints[0] = g->n;
+    s->coop_file = APP_PSSSP_COOP_FILE;
+    s->coop = (app_gk_kernel){APP_PSSSP_COOP_KERNEL, 8,
+                              {APP_GK_B(ROW), APP_GK_B(COL), APP_GK_B(W), APP_GK_I(0), APP_GK_B(DIST),
+                               APP_GK_B(DIST_OLD), APP_GK_B(FLAGS), APP_GK_BAR}};
+    s->plain_file = APP_PSSSP_PLAIN_FILE;
+    s->nplain = 3;
+    s->plain[0] = (app_gk_kernel){"psssp_copy", 3, {APP_GK_B(DIST), APP_GK_B(DIST_OLD), APP_GK_I(0)}};
+    s->plain[1] = (app_gk_kernel){"psssp_relax", 6,
+                                  {APP_GK_B(ROW), APP_GK_B(COL), APP_GK_B(W), APP_GK_I(0), APP_GK_B(DIST),
+                                   APP_GK_B(DIST_OLD)}};
+    s->plain[2] = (app_gk_kernel){"psssp_diff", 4, {APP_GK_B(DIST), APP_GK_B(DIST_OLD), APP_GK_I(0), APP_GK_B(FLAGS)}};
+    s->flag = FLAGS;
+    s->result = DIST;
+    s->result_bytes = n4;
+    return 0;
 }
 
-static int psssp_setup(void *st, ck_context *ctx, unsigned max_groups, char *err, size_t err_len)
+static int psssp_describe(app_gapp *a, char *out, size_t out_len, char *err, size_t err_len)
 {
-    (void)max_groups;
-    psssp_state *p = st;
-    return app_psssp_coop_setup(ctx, p->g, &p->coop, err, err_len);
-}
-
-static int psssp_start(void *st, unsigned groups, ck_launch **out, char *err, size_t err_len)
-{
-    psssp_state *p = st;
-    return app_psssp_coop_start(p->coop, p->source, groups, out, err, err_len);
-}
-
-static int psssp_coop_check(void *st, char *msg, size_t msg_len)
-{
-    psssp_state *p = st;
-    if (app_psssp_coop_read(p->coop, p->got, msg, msg_len))
-        return -1;
-    return psssp_check(p, msg, msg_len);
-}
-
-static void psssp_teardown(void *st)
-{
-    psssp_state *p = st;
-    app_psssp_coop_free(p->coop);
-    p->coop = NULL;
+    (void)err, (void)err_len;
+    int32_t far, reached = app_gapp_reached(a, APP_SSSP_INF, &far);
+    snprintf(out, out_len, ", %d reached, farthest at %d", reached, far);
+    return 0;
 }
 
 static void psssp_corrupt(void *st)
 {
-    psssp_state *p = st;
+    app_gapp *p = st;
+    int32_t *ref = p->ref;
     /* A reached node other than the source gets a distance one too short
      * (an unreached one becomes reached at 1). */
     int32_t v = p->source == 0 && p->g->n > 1 ? 1 : 0;
     for (int32_t u = 0; u < p->g->n; ++u)
-        if (u != p->source && p->ref[u] != APP_SSSP_INF) {
+        if (u != p->source && ref[u] != APP_SSSP_INF) {
             v = u;
             break;
         }
-    p->ref[v] = p->ref[v] == APP_SSSP_INF ? 1 : p->ref[v] - 1;
+    ref[v] = ref[v] == APP_SSSP_INF ? 1 : ref[v] - 1;
 }
 
-const app_module app_module_psssp = {
-    .name = "p-sssp",
-    .alias = "psssp",
-    .summary = "Pannotia SSSP: min-plus SpMV rounds, three resizing barriers per round",
-    .flags = APP_MOD_GRAPH | APP_MOD_WEIGHTS | APP_MOD_MULTI_LAUNCH,
-    .coop_file = APP_PSSSP_COOP_FILE,
-    .coop_kernel = APP_PSSSP_COOP_KERNEL,
-    .work_unit = "edges",
-    .test_config = psssp_test_config,
-    .test_variants = 2,
-    .reference_work = psssp_reference_work,
-    .create = psssp_create,
-    .destroy = psssp_destroy,
-    .plain = psssp_plain,
-    .coop_setup = psssp_setup,
-    .coop_start = psssp_start,
-    .coop_check = psssp_coop_check,
-    .coop_teardown = psssp_teardown,
-    .corrupt_reference = psssp_corrupt,
-};
+static const app_gapp_ops psssp_ops = {
+    .what = "p-sssp", .spec = psssp_spec, .about = app_gapp_about_source, .reference = app_gapp_sssp_reference,
+    .describe = psssp_describe, .check = app_gapp_sssp_check};
+APP_GAPP_CREATE(psssp_create, sizeof(app_gapp), psssp_ops)
+
+const app_module app_module_psssp =
+    APP_GAPP_MODULE("p-sssp", "psssp", "Pannotia SSSP: min-plus SpMV rounds, three resizing barriers per round",
+                    APP_MOD_WEIGHTS | APP_MOD_MULTI_LAUNCH, APP_PSSSP_COOP_FILE, APP_PSSSP_COOP_KERNEL,
+                    psssp_test_config, psssp_create, psssp_corrupt);

@@ -1,11 +1,10 @@
 /* apps/worklist/wl.h: the worklist skeleton shared by the bfs-wl and l-sssp
- * applications (worklist.cl): worklist sizing, the plain OpenCL baselines
- * (multi-launch and occupancy-bound persistent) and the cooperative launch.
+ * applications (worklist.cl): worklist sizing and initial values (the host
+ * side is the graph skeleton's, common/graph_app.h, driven by wl_app.c).
  *
  * Values: APP_WL_BFS gives BFS levels (-1 unreached, as bfs.h);
  * APP_WL_SSSP gives distances over g->w (APP_SSSP_INF unreached, as
- * sssp_cpu.h). Errors: int functions return 0 on success and -1 with a
- * one-line message in err; a worklist overflow is such an error. */
+ * sssp_cpu.h). A worklist overflow is an error of the run (wl_app.c). */
 #ifndef APPS_WL_H
 #define APPS_WL_H
 
@@ -42,35 +41,5 @@ size_t app_wl_local_ints(size_t wg);
 /* The initial values: -1 (BFS) or APP_SSSP_INF (SSSP) everywhere, 0 at
  * the source. */
 void app_wl_init_values(app_wl_mode mode, int32_t n, int32_t source, int32_t *values);
-
-typedef struct {
-    int32_t iterations; /* worklist iterations (multi-launch: launches)  */
-    double ms;          /* kernel work, uploads excluded                */
-} app_wl_result;
-
-/* Runs the plain baseline on c: persistent: worklist_coop as an
- * occupancy-bound kernel on `groups` groups of wg items (no more groups
- * than the occupancy); else one worklist_step launch per iteration (the
- * host swaps the lists and reads the out-list's size). Reads the values
- * into out. The kernel work must end within timeout_s seconds (finite,
- * > 0), else -1 and c->stuck is set (persistent form). Overflow: -1. */
-int app_wl_plain_run(app_cl *c, const app_csr *g, app_wl_mode mode, int32_t source, int persistent, size_t wg,
-                     unsigned groups, double timeout_s, int32_t *out, app_wl_result *res, char *err,
-                     size_t err_len);
-
-/* The cooperative form's buffers in a built context (the graph, its weights
- * in SSSP mode, the values, two worklists of app_wl_capacity entries). */
-typedef struct app_wl_coop app_wl_coop;
-int app_wl_coop_setup(ck_context *ctx, const app_csr *g, app_wl_mode mode, app_wl_coop **out, char *err,
-                      size_t err_len);
-/* Resets values and worklists for a run from source and launches
- * worklist_coop asking for at most `groups` work-groups. */
-int app_wl_coop_start(app_wl_coop *b, int32_t source, unsigned groups, ck_launch **out, char *err,
-                      size_t err_len);
-/* Reads the values of the last finished launch and its iteration count.
- * -1 if the worklist overflowed or the megakernel's work-group size needs
- * more local memory than the pool gives (message says which). */
-int app_wl_coop_read(app_wl_coop *b, int32_t *values, int32_t *iterations, char *err, size_t err_len);
-void app_wl_coop_free(app_wl_coop *b);
 
 #endif
