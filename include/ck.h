@@ -535,9 +535,10 @@ int ck_launch_done(const ck_launch *l);
 
 /* A launch's statistics. A launch through the task table
  * (ck_context_options.launch_path) has a task's times instead
- * (ck_task_stats): gather_ms is -1, exec_ms runs from its first group's
- * start to its last group's end on the device's clock, queue_ms is the rest
- * of total_ms, and both are -1 on a device without a clock (PoCL). When the
+ * (ck_task_stats): gather_ms is -1, exec_ms runs from the start of its
+ * group 0 (the first group claimed) to its last group's end on the device's
+ * clock, queue_ms is the rest of total_ms, and both are -1 on a device
+ * without a clock (PoCL). When the
  * table entry was reused (CK_TASK_TABLE_ENTRIES later spawns) before the
  * host first saw the launch done, total_ms ends at that sight. The times
  * are copied out of the entry when asked for, or by the spawn that reuses
@@ -569,10 +570,12 @@ ck_status ck_launch_release(ck_launch *l);
  *
  * Narrow tasks (docs/TASKS_API.md): many small runs of an ordinary kernel,
  * spawned without a message to the scheduler. The host writes each task into
- * a table in host-visible memory; the scheduler makes new tasks visible to
- * the workers sixteen at a time, idle workers claim their groups, and the
- * group that finishes a task last marks it done in host memory, where
- * ck_task_check reads it. Tasks share the workers with ordinary launches
+ * a table in host-visible memory. The task poller, an idle worker that holds
+ * the poller token, makes new tasks visible to the workers; the scheduler
+ * does so only while no worker holds the token, or for a task spawned while
+ * a launch message the host sent before it was not yet taken. Idle workers
+ * claim the tasks' groups, and the group that finishes a task last marks it
+ * done in host memory, where ck_task_check reads it. Tasks share the workers with ordinary launches
  * (launches are served first) and with a running cooperative kernel, from
  * which they gather workers at its offer_kill calls and resizing barriers as
  * launches do. */
@@ -642,8 +645,9 @@ ck_status ck_task_wait_all(ck_context *ctx, double timeout_s);
 typedef struct {
     double total_ms;  /* spawn -> the host first saw it done (ck_task_check,
                          ck_task_wait, ck_task_wait_all or this call)          */
-    double exec_ms;   /* its first group started -> its last group finished, on
-                         the device's clock; -1 where the device has none (PoCL) */
+    double exec_ms;   /* its group 0 (the first claimed) started -> its last
+                         group finished, on the device's clock; -1 where the
+                         device has none (PoCL)                                  */
     double queue_ms;  /* total_ms - exec_ms: waiting for workers, and the notice
                          of completion; -1 where exec_ms is                      */
     unsigned groups;

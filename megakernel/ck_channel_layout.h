@@ -65,7 +65,7 @@
 #define CK_CH_DONE_SLOTS 256u
 #define CK_CH_NO_DONE_SLOT 0xffffffffu
 
-/* The task table (runtime/task.c, docs/TASKS_API.md). Ticket t lives in
+/* The task table (runtime/task_table.c, docs/TASKS_API.md). Ticket t lives in
  * entry t % CK_TASK_SLOTS. Its state word only grows:
  *   2t+1  the host has written task t (host, release store, only into a
  *         free entry);

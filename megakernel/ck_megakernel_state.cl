@@ -8,7 +8,7 @@
  * Both records live in local memory rather than in registers: the megakernel
  * is one kernel, so any value live across the worker loop (the user's
  * kernels included) counts against every group's register budget, and so
- * against how many groups are co-resident (docs/DESIGN.md, "Registers"). */
+ * against how many groups are co-resident (docs/DISPATCH.md, "Registers"). */
 
 #ifndef CK_LOCAL_POOL_BYTES
 #define CK_LOCAL_POOL_BYTES 8192

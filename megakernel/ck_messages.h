@@ -1,6 +1,6 @@
 /* The messages between the host and the scheduler: their types and each
  * one's words by name. Shared verbatim by the host runtime (C11:
- * runtime/launch.c, runtime/context.c) and the device code (OpenCL C:
+ * runtime/launch_scheduler.c, runtime/context.c) and the device code (OpenCL C:
  * ck_scheduler.cl). Word 0 of every message is its channel header
  * (CK_MSG_HEADER in ck_channel_layout.h: type and length). */
 #ifndef CK_MESSAGES_H

@@ -1,6 +1,6 @@
-/* Word layout of the scheduler state of the megakernel (device memory), and
- * of the messages between the host and the scheduler. Shared verbatim by the
- * host runtime (C11) and the device code (OpenCL C). Offsets are 32-bit words.
+/* Word layout of the scheduler state of the megakernel (device memory); the
+ * messages between the host and the scheduler are ck_messages.h's. Shared
+ * verbatim by the host runtime (C11) and the device code (OpenCL C). Offsets are 32-bit words.
  *
  *   [header][launch slots][worker records][transmit areas][fork records]
  *

@@ -1,13 +1,13 @@
 /* Narrow tasks on the device (mechanism): publication of the tickets the
- * host wrote into the task table (runtime/task.c, layout in
+ * host wrote into the task table (runtime/task_table.c, layout in
  * ck_channel_layout.h) and the task poller. One agent at a time holds the
  * poller token (CK_H_TASK_POLLER) and alone reads the table: an idle hot
  * worker whose group polls it (ck_task_poll_round, ck_task_poll_decide,
  * ck_poll_publish), or the scheduler in a pass where every worker is busy
  * (ck_sched_tasks, ck_task_publish). Publishing a ticket writes its device
  * record, then after a release fence its claim word, then after one
- * system-scope fence the group and visible counts; docs/DISPATCH.md, "Tasks",
- * gives the protocol and its orders. */
+ * system-scope fence the group and visible counts; docs/TASKS_API.md,
+ * "Publishing", gives the protocol and its orders. */
 
 /* A published ticket's device record (its claim word is written apart,
  * after a release fence). */
@@ -28,7 +28,7 @@ uint ck_tok_cursor(CK_PTR s, uint tok)
     return vis + d - (d >= 0x20000000u ? 0x40000000u : 0u);
 }
 
-/* Tasks (runtime/task.c): makes newly written tickets visible to the
+/* Tasks (runtime/task_table.c): makes newly written tickets visible to the
  * workers. Only the holder of the poller token (CK_H_TASK_POLLER) does it:
  * an idle worker that polls the table without pause while it has nothing
  * to do, or the scheduler in a pass where no worker holds the token (every
@@ -358,7 +358,7 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
 
 /* The poller's group polls the task table: its first CK_CH_XL_WORDS / 2
  * work-items read ticket v's express line (one 128-byte line, a single
- * trip across the bus; tools/dispatch_path_cuda.cu measured a line read by
+ * trip across the bus; tools/bench/dispatch_path_cuda.cu measured a line read by
  * one thread in two pieces 2 us slower), two more the pairs of tickets v
  * and v + 1 (while a burst lasts, `wide`: the sixteen of v .. v + 15), all
  * at once; another work-item meanwhile looks whether other work waits (a

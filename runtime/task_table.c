@@ -2,10 +2,11 @@
  * (task_table.h): posting a ticket into an entry of the channel's
  * host-visible memory, seeing it done, waiting for it, reading its
  * statistics, and which launch through the table the statistics in an
- * entry belong to. The device side (the scheduler making tickets visible,
- * workers claiming groups, the last group marking a task done) is in
- * megakernel/ck_scheduler.cl; the table's layout and ownership rule in
- * megakernel/ck_channel_layout.h; the design in docs/TASKS_API.md.
+ * entry belong to. The device side: the task poller or the scheduler making
+ * tickets visible (megakernel/ck_tasks.cl), workers claiming groups
+ * (ck_claim.cl), the last group marking a task done (ck_worker.cl). The
+ * table's layout and ownership rule are in megakernel/ck_channel_layout.h,
+ * the design in docs/TASKS_API.md.
  *
  * Ownership: the host writes an entry only while it is free (its state says
  * the previous ticket there is done), the device writes it only while the
@@ -53,8 +54,8 @@ static uint32_t free_value(uint64_t t) { return t < T ? 0u : done_value(t - T); 
 static uint64_t now_ns(void) { return (uint64_t)(ck_now_s() * 1e9); }
 
 /* Pauses in a wait loop: spins on GPU devices for SPIN_S, then naps that
- * grow to 50 us; naps at once on CPU devices, whose work-groups need the
- * host's cores. */
+ * double from 1 us (where the callers start *nap_us) up to 64 us; naps at
+ * once on CPU devices, whose work-groups need the host's cores. */
 static void pause_wait(ck_context *ctx, double started, unsigned *nap_us)
 {
     if (!ctx->dev->info.is_cpu && ck_now_s() - started < SPIN_S) {
@@ -188,8 +189,11 @@ ck_status ck_task_post(ck_context *ctx, int kernel, unsigned groups, const uint6
         pause_wait(ctx, started, &nap);
     }
 
-    /* The entry is ours until the state says written: arguments, cleared
-     * device times, descriptor, then the state (release), then the hint. */
+    /* The entry is ours until the state says written: the host's times of
+     * the entry (seen cleared, spawn stamped), the arguments, the
+     * descriptor, then the state (release), then the hint. The device times
+     * are not cleared: the task's groups write them before the state that
+     * says done, and ck_task_ticket_stats takes them only with that state. */
     unsigned e = (unsigned)(t % T), nw = arg_words * 2u;
     unsigned base = CK_CH_TASK_ENTRY + e * CK_CH_TE_WORDS;
     /* A launch whose done ticket the entry still holds keeps its
