@@ -60,7 +60,7 @@ uint ck_find_work(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint *out, loca
     for (uint spins = 0;; ++spins) {
         if (!hot && ck_load_relaxed(s + tokw) == 0u && ck_cas_relaxed(s + tokw, 0u, 1u) == 0u)
             hot = 1;
-        uint looking = ck_policy_looks(hot, hot ? 0u : ck_load_relaxed(s + CK_H_DEMAND), clusters);
+        uint looking = hot || ck_policy_all_look(ck_load_relaxed(s + CK_H_DEMAND), clusters);
         /* One hot worker at a time holds the poller token; its group reads
          * the task table (ck_task_poll_round) between this function's
          * looks at forks, launches and tasks already visible. */

@@ -105,14 +105,14 @@ static void test_hot_clusters(void **state)
     assert_int_equal(ck_policy_hot_clusters(4223), CK_HOT_MAX);
 }
 
-/* Only the hot worker looks, unless more groups are wanted than there are
- * clusters. */
-static void test_looks(void **state)
+/* Besides the hot workers, every idle worker looks once more groups are
+ * wanted than there are clusters. */
+static void test_all_look(void **state)
 {
     (void)state;
-    assert_true(ck_policy_looks(1, 0, 32));
-    assert_false(ck_policy_looks(0, 32, 32));
-    assert_true(ck_policy_looks(0, 33, 32));
+    assert_false(ck_policy_all_look(0, 32));
+    assert_false(ck_policy_all_look(32, 32));
+    assert_true(ck_policy_all_look(33, 32));
 }
 
 /* The back-off doubles from 1 to 255; the poller never waits. */
@@ -147,7 +147,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wave),         cmocka_unit_test(test_wave_taken), cmocka_unit_test(test_coop_start),
         cmocka_unit_test(test_task_demand),  cmocka_unit_test(test_demand),     cmocka_unit_test(test_kills_wanted),
-        cmocka_unit_test(test_may_stop),     cmocka_unit_test(test_hot_clusters), cmocka_unit_test(test_looks),
+        cmocka_unit_test(test_may_stop),     cmocka_unit_test(test_hot_clusters), cmocka_unit_test(test_all_look),
         cmocka_unit_test(test_backoff),      cmocka_unit_test(test_task_spread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
