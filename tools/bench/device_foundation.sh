@@ -17,9 +17,8 @@ if command -v meson >/dev/null && command -v ninja >/dev/null && meson setup -Dt
 else
   echo "meson build unavailable; building with gcc"; tail -5 $out/meson.log
   gcc -O2 megakernel/embed_sources.c -o $b/embed && \
-  $b/embed $b/emb.c megakernel/ck_channel_layout.h include/ck_atomics.h megakernel/ck_channel.cl \
-     megakernel/ck_discovery.cl megakernel/ck_probe_kernels.cl megakernel/ck_sched_layout.h \
-     megakernel/ck_primitives.cl megakernel/ck_scheduler.cl && \
+  $b/embed $b/emb.c --order megakernel/megakernel.order include/ck_atomics.h include/ck_cooperative.h \
+     megakernel/*.h megakernel/*.cl && \
   gcc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -DCL_TARGET_OPENCL_VERSION=300 -Iinclude -Imegakernel -Imegakernel/stitcher -Iruntime \
      runtime/*.c megakernel/stitcher/*.c $b/emb.c tools/ckinfo.c tools/cli.c -o $b/ckinfo -lOpenCL -lpthread -lm || exit 1
   ck=$b/ckinfo

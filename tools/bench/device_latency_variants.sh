@@ -9,9 +9,8 @@ echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 build() { # $1 = source tree, $2 = build dir
   mkdir -p $2
   gcc -O2 $1/megakernel/embed_sources.c -o $2/embed && \
-  $2/embed $2/emb.c $1/megakernel/ck_channel_layout.h $1/include/ck_atomics.h $1/megakernel/ck_channel.cl \
-     $1/megakernel/ck_discovery.cl $1/megakernel/ck_probe_kernels.cl $1/megakernel/ck_sched_layout.h \
-     $1/megakernel/ck_primitives.cl $1/megakernel/ck_scheduler.cl && \
+  $2/embed $2/emb.c --order $1/megakernel/megakernel.order $1/include/ck_atomics.h $1/include/ck_cooperative.h \
+     $1/megakernel/*.h $1/megakernel/*.cl && \
   gcc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -DCL_TARGET_OPENCL_VERSION=300 -I$1/include -I$1/megakernel \
      -I$1/megakernel/stitcher -I$1/runtime $1/runtime/*.c $1/megakernel/stitcher/*.c $2/emb.c $1/tools/ckinfo.c $(ls $1/tools/cli.c 2>/dev/null) -o $2/ckinfo -lOpenCL -lpthread -lm
 }
