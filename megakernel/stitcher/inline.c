@@ -253,6 +253,16 @@ static int check_params(inl *x, func *h) {
 
 /* ---- emission ------------------------------------------------------------------------- */
 
+/* The name a helper's own variable or parameter `name` gets in copy N: ck_i<N>_<name>,
+ * with one more '_' after a name of the form ret, ret_, ret__, ... so that no user name
+ * becomes the copy's result variable ck_i<N>_ret (st_inline_user_name undoes it). */
+static char *copy_name(inl *x, int n, const char *name) {
+  const char *p = name + (strncmp(name, "ret", 3) ? 0 : 3);
+  while (p > name && *p == '_') p++;
+  int escape = p > name && *p == 0;
+  return st_fmt(x->pg->ar, "ck_i%d_%s%s", n, name, escape ? "_" : "");
+}
+
 static void out_tok(inl *x, int i, const char *text) {
   token *k = &x->t[i];
   if (x->gen) { /* on the current line: no #line directive inside an expression */
@@ -306,7 +316,7 @@ static int emit_range(inl *x, ictx *c, int a, int b, int sites) {
           out_tok(x, i, NULL);
           continue;
         }
-        char *nm = st_fmt(x->pg->ar, "ck_i%d_%s", c->inst, k->s);
+        char *nm = copy_name(x, c->inst, k->s);
         if (!nm) return -1;
         out_tok(x, i, nm);
         continue;
@@ -398,7 +408,7 @@ static int emit_call(inl *x, ictx *c, stmt *s, int call) {
         if ((is_id(&t[i], "const") || is_id(&t[i], "__const")) && (!is_ptr || i > last_star))
           continue;
         if (i == p->name) {
-          char *nm = st_fmt(x->pg->ar, "ck_i%d_%s", N, t[i].s);
+          char *nm = copy_name(x, N, t[i].s);
           if (!nm) return -1;
           out_tok(x, i, nm);
         } else {
@@ -660,6 +670,23 @@ int st_inline(program *pg, char **src) {
   }
   *src = x.e.out.p;
   return 0;
+}
+
+size_t st_inline_user_name(const char *s, char *out, size_t n) {
+  if (!st_inline_name(s)) return 0;
+  const char *u = s + 4;
+  while (*u != '_') u++;
+  u++;
+  size_t len = 0;
+  while ((u[len] >= 'a' && u[len] <= 'z') || (u[len] >= 'A' && u[len] <= 'Z') ||
+         (u[len] >= '0' && u[len] <= '9') || u[len] == '_')
+    len++;
+  int escaped = len > 3 && !strncmp(u, "ret", 3) && strspn(u + 3, "_") >= len - 3;
+  size_t keep = escaped ? len - 1 : len;
+  if (keep >= n) return 0;
+  memcpy(out, u, keep);
+  out[keep] = 0;
+  return (size_t)(u - s) + len;
 }
 
 int st_inline_name(const char *s) {

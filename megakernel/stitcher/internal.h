@@ -380,6 +380,10 @@ int st_is_primitive(const char *s, prim_kind *k);
 int st_inline(program *pg, char **src);
 /* A name inline.c generates: ck_i<digits>_... */
 int st_inline_name(const char *s);
+/* The user's name behind the inlined name at s (ck_i<N>_<name>, a helper's variable or
+ * parameter in copy N) written to out (n bytes); returns how many characters of s the
+ * inlined name takes, or 0 if s starts no inlined name or out is too small. */
+size_t st_inline_user_name(const char *s, char *out, size_t n);
 
 /* analyze.c: primitive placement, fork points, transmit, call graph. */
 int st_analyze(program *pg);

@@ -57,10 +57,13 @@ static void strip_inline_names(char *s) {
   for (const char *r = s; *r;) {
     int boundary = r == s || !(r[-1] == '_' || (r[-1] >= 'a' && r[-1] <= 'z') ||
                                (r[-1] >= 'A' && r[-1] <= 'Z') || (r[-1] >= '0' && r[-1] <= '9'));
-    if (boundary && st_inline_name(r)) {
-      r += 4;
-      while (*r != '_') r++;
-      r++;
+    char user[256];
+    size_t used = boundary ? st_inline_user_name(r, user, sizeof user) : 0;
+    if (used) {
+      size_t ul = strlen(user);
+      memmove(w, user, ul); /* never longer than what it replaces: w stays behind r */
+      w += ul;
+      r += used;
       continue;
     }
     *w++ = *r++;
@@ -255,11 +258,8 @@ static int annotate(program *pg1, program *pg2, const char *src, infer_run *ir,
       continue;
     }
     const char *name = x->name, *file = NULL;
-    if (st_inline_name(name)) {
-      name += 4;
-      while (*name && *name != '_') name++;
-      if (*name) name++;
-    }
+    char user[256];
+    if (st_inline_user_name(name, user, sizeof user)) name = user;
     int line = st_user_line(dg, pg2->tl.t[x->decl_tok].line, &file);
     size_t o = (size_t)-1;
     for (size_t f = 0; o == (size_t)-1 && f < pg1->funcs.n; f++)

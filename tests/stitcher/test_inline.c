@@ -155,6 +155,41 @@ static void test_programs_without_helper_fork_points_are_unchanged(void **st) {
   ck_stitch_result_free(&r);
 }
 
+/* A helper's own variable or parameter named like the copy's result (ret, ret_, ...) gets
+ * a name of its own: the result variable ck_i<N>_ret is declared once and holds the
+ * return value, and messages name the user's variable as written. */
+static void test_helper_names_like_the_result(void **st) {
+  (void)st;
+  ck_stitch_result r;
+  st_ok("int h(global int *o, int ret_) {\n"   /* 1 */
+        "  transmit int ret = ret_ * 2;\n"     /* 2 */
+        "  request_fork();\n"                  /* 3 */
+        "  o[0] = ret;\n"                      /* 4 */
+        "  return ret + 1;\n"                  /* 5 */
+        "}\n"                                  /* 6 */
+        "kernel void k(global int *o, int n) {\n" /* 7 */
+        "  transmit int a = h(o, n);\n"        /* 8 */
+        "  o[1] = a;\n"                        /* 9 */
+        "}\n",
+        &r, "k", NULL);
+  HAS(r, "int ck_i1_ret__ = (");                /* the parameter ret_ */
+  HAS(r, "int ck_i1_ret_ = ck_i1_ret__ * 2;");  /* the local ret */
+  HAS(r, "ck_i1_ret = ( ck_i1_ret_ + 1);");     /* the result */
+  assert_int_equal(st_count(r.source, "int ck_i1_ret;"), 1);
+  LACKS(r, "int ck_i1_ret =");
+  st_assert_reducible(r.source);
+  ck_stitch_result_free(&r);
+  const char *m = st_fail("int h(global int *o) {\n"
+                          "  int ret = o[1];\n"
+                          "  request_fork();\n"
+                          "  return ret;\n"
+                          "}\n"
+                          "kernel void k(global int *o) { transmit int a = h(o); o[0] = a; }\n",
+                          "k", NULL);
+  MSG(4, "'ret' is read after the request_fork() on line 3", "not transmit");
+  if (strstr(m, "ret_")) fail_msg("the escaped name in: %s", m);
+}
+
 static void test_rule_checks_cover_helpers(void **st) {
   (void)st;
   /* a helper variable read after its fork point, not transmit: named without the
@@ -385,6 +420,7 @@ static void test_goto_in_inlined_helper_rejected(void **st) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_three_call_forms_and_returns),
+    cmocka_unit_test(test_helper_names_like_the_result),
     cmocka_unit_test(test_depth_two_in_loop_is_peeled_with_unique_labels),
     cmocka_unit_test(test_private_and_local_pointers_are_substituted),
     cmocka_unit_test(test_names_cannot_capture_the_callers),
