@@ -8,14 +8,15 @@
 #include "device_internal.h"
 
 typedef struct {
-    void *backing; /* our allocation; also the host's view once mapped */
+    void *backing; /* our allocation (anonymous pages); also the host's view once mapped */
+    size_t backing_bytes; /* its size, whole pages */
     cl_mem buf;
     int mapped;
     int stuck;     /* the map did not run within its timeout: nothing may be freed */
 } ck_zero_copy;
 
-/* Allocates `bytes` of zeroed memory and maps it, waiting at most
- * timeout_s for the map. `what` names the user in messages. Errors:
+/* Allocates `bytes` of zeroed memory and maps it, within timeout_s in
+ * all (the map's wait gets what zeroing the memory left of it). `what` names the user in messages. Errors:
  * CK_ERR_NO_MEMORY, CK_ERR_OPENCL, CK_ERR_NO_PATH (the device copied the
  * host memory instead of using it in place), CK_ERR_TIMEOUT (the device
  * did not run the map: it is busy; the buffer and its memory are then left
