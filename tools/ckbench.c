@@ -21,6 +21,7 @@
 #include "cl_plain.h"
 #include "cli.h"
 #include "json_out.h"
+#include "plain_sync.h"
 #include "timer.h"
 
 #include <getopt.h>
@@ -35,6 +36,11 @@ static const char *bench_source =
     "kernel void bench_global_barrier(uint n) {\n"
     "    for (uint i = 0; i < n; i++)\n"
     "        global_barrier();\n"
+    "}\n"
+    "kernel void bench_offer_kill(uint n) {\n"
+    "    transmit uint i = 0;\n"
+    "    for (i = 0; i < n; i++)\n"
+    "        offer_kill();\n"
     "}\n"
     "kernel void bench_resizing_barrier(uint n) {\n"
     "    transmit uint i = 0;\n"
@@ -85,6 +91,7 @@ typedef struct {
     unsigned register_cap; /* ck_context_options.register_cap of both megakernels */
     const char *register_cap_mode; /* how it was chosen, for the report */
     int gap_sweep;                 /* --gap-sweep: round trips against the host's pause between them */
+    unsigned mutex_iters;          /* critical sections per group of the plain lock kernels */
 } options;
 
 /* The host's pauses of --gap-sweep, in ns. */
@@ -101,6 +108,7 @@ static const unsigned gap_ns[GAP_POINTS] = {0, 250, 500, 750, 1000, 1250, 1500, 
 #define MAX_LAUNCHES 100000000u
 #define MAX_INFLIGHT 4096u
 #define MAX_GROUPS 1048576u
+#define MAX_MUTEX_ITERS 1000000u
 
 static void usage(FILE *f)
 {
@@ -125,6 +133,8 @@ static void usage(FILE *f)
             "                     the most co-resident groups up), none, or 16..255 registers (default: the\n"
             "                     environment's CK_REGISTER_CAP if set, else auto)\n"
             "  --cuda BIN         also run the CUDA reference BIN at the same block count (default: not run)\n"
+            "  --mutex-iters N    critical sections per group of the plain lock kernels, 1..%u (default 1000\n"
+            "                     on GPUs, 20 on CPUs)\n"
             "  --gap-sweep        also time an empty task's and a table launch's round trip with the host\n"
             "                     pausing 0..3000 ns before each (key host_gap_sweep): how the device's\n"
             "                     poll meets a host that comes back later\n"
@@ -136,7 +146,7 @@ static void usage(FILE *f)
             "Environment: CK_REGISTER_CAP=auto|none|N, when --register-cap is not given (see above); both\n"
             "megakernels' registers, caps and the cap's note are reported.\n",
             MAX_WG_SIZE, MAX_ITERATIONS, MAX_BARRIERS, MAX_GATHER_REPS, MAX_GATHER_WORK, MAX_LAUNCHES, MAX_INFLIGHT,
-            MAX_GROUPS, CLI_MAX_TIMEOUT_S);
+            MAX_GROUPS, CLI_MAX_TIMEOUT_S, MAX_MUTEX_ITERS);
 }
 
 /* The register cap from --register-cap or CK_REGISTER_CAP (`what` names
@@ -164,7 +174,7 @@ static int parse_args(int argc, char **argv, options *o)
     o->timeout = 60;
     enum { OPT_DEVICE = 256, OPT_PATH, OPT_WG, OPT_ITER, OPT_BARRIERS, OPT_GREPS, OPT_GWORK, OPT_LAUNCHES,
            OPT_INFLIGHT, OPT_TIMEOUT, OPT_CUDA, OPT_JSON, OPT_VERSION, OPT_MAX_GROUPS, OPT_REGISTER_CAP,
-           OPT_GAP_SWEEP };
+           OPT_GAP_SWEEP, OPT_MUTEX_ITERS };
     static const struct option longopts[] = {
         {"device", required_argument, NULL, OPT_DEVICE},        {"path", required_argument, NULL, OPT_PATH},
         {"wg-size", required_argument, NULL, OPT_WG},           {"iterations", required_argument, NULL, OPT_ITER},
@@ -176,6 +186,7 @@ static int parse_args(int argc, char **argv, options *o)
         {"max-groups", required_argument, NULL, OPT_MAX_GROUPS},
         {"register-cap", required_argument, NULL, OPT_REGISTER_CAP},
         {"gap-sweep", no_argument, NULL, OPT_GAP_SWEEP},
+        {"mutex-iters", required_argument, NULL, OPT_MUTEX_ITERS},
         {NULL, 0, NULL, 0}};
     cli_init("ckbench");
     int c;
@@ -185,6 +196,9 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_VERSION: cli_print_version(); return 1;
         case OPT_JSON: o->json = 1; break;
         case OPT_GAP_SWEEP: o->gap_sweep = 1; break;
+        case OPT_MUTEX_ITERS:
+            o->mutex_iters = (unsigned)cli_uint("--mutex-iters", optarg, 1, MAX_MUTEX_ITERS, "critical sections");
+            break;
         case OPT_DEVICE: o->dev.device = optarg; break;
         case OPT_PATH:
             if (ck_path_parse(optarg, &o->dev.path) != CK_OK)
@@ -234,6 +248,7 @@ typedef struct {
     double tput_launch_call_us, tput_wait_call_us; /* host time per launch in ck_launch_kernel / ck_wait */
     double phase_us[4]; /* the scheduler's path: medians over the round trips of queue, gather, exec, wake-up */
     double global_barrier_us, resizing_barrier_us;
+    double offer_kill_ns; /* one offer_kill() that nobody takes, per group */
     double gather_us[4], gather_period_us;
     unsigned gather_groups[4];
     unsigned gather_kills, gather_forked; /* of the cooperative kernel, over all gathers */
@@ -253,6 +268,7 @@ typedef struct {
     double burst_starts_per_s, burst_gap_ns_median, burst_gap_ns_p90;
     /* --gap-sweep: median round trips with the host pausing gap_ns[g] first */
     double gap_task_us[GAP_POINTS], gap_table_us[GAP_POINTS];
+    plain_sync_results ps; /* plain OpenCL barrier and locks at the megakernel's worker count */
     char cuda[2048];
 } results;
 
@@ -311,6 +327,7 @@ static void json_dispatch(json_out *j, const mk_results *m, int tasks)
     }
     jo_num(j, "global_barrier_us", "%.3f", m->global_barrier_us);
     jo_num(j, "resizing_barrier_us", "%.3f", m->resizing_barrier_us);
+    jo_num(j, "offer_kill_ns", "%.1f", m->offer_kill_ns);
     jo_object(j, "gather_us");
     for (int k = 0; k < 4; ++k)
         jo_num(j, keys[k], "%.1f", m->gather_us[k]);
@@ -407,8 +424,10 @@ static void finish(ck_launch *l, const char *name, double timeout, ck_launch_sta
     ck_launch_release(l);
 }
 
-/* Microseconds per barrier: the exec time of n barriers less that of none, over n. */
-static double barrier_us(ck_context *ctx, const char *name, const options *o)
+/* Microseconds per round of a kernel whose argument is its round count (n
+ * barriers, n offer_kills) over all workers: the exec time of n rounds less
+ * that of none, over n. */
+static double per_round_us(ck_context *ctx, const char *name, const options *o)
 {
     unsigned W = ck_context_workers(ctx);
     ck_launch_stats s0, s1;
@@ -515,8 +534,9 @@ static void measure_megakernel(const options *o, ck_context *ctx, int tasks, mk_
     launch_round_trips(o, ctx, &r->rt_median, &r->rt_p99, tasks ? NULL : r->phase_us);
     launch_throughput(o, ctx, &r->tput, &r->tput_launch_call_us, &r->tput_wait_call_us);
 
-    r->global_barrier_us = barrier_us(ctx, "bench_global_barrier", o);
-    r->resizing_barrier_us = barrier_us(ctx, "bench_resizing_barrier", o);
+    r->global_barrier_us = per_round_us(ctx, "bench_global_barrier", o);
+    r->resizing_barrier_us = per_round_us(ctx, "bench_resizing_barrier", o);
+    r->offer_kill_ns = per_round_us(ctx, "bench_offer_kill", o) * 1e3;
 
     /* Gathers beside a cooperative kernel with a query resizing barrier
      * every ~gather_work rounds. */
@@ -733,8 +753,8 @@ static void run_megakernel(const options *o, int tasks, mk_results *m, results *
     ck_context_options co = {.device = o->dev, .work_group_size = o->wg, .timeout_s = o->timeout,
                              .max_groups = o->max_groups, .tasks = tasks, .register_cap = o->register_cap};
     ck_context *ctx;
-    const char *coop[] = {"bench_global_barrier", "bench_resizing_barrier", "bench_gather_coop"};
-    if (ck_context_create(&co, &ctx) != CK_OK || ck_context_add_source(ctx, "ckbench.cl", bench_source, coop, 3) ||
+    const char *coop[] = {"bench_global_barrier", "bench_resizing_barrier", "bench_gather_coop", "bench_offer_kill"};
+    if (ck_context_create(&co, &ctx) != CK_OK || ck_context_add_source(ctx, "ckbench.cl", bench_source, coop, 4) ||
         (tasks && ck_context_add_source(ctx, "ckbench_stamp.cl", stamp_source, NULL, 0)) ||
         ck_context_build(ctx) != CK_OK)
         fail(tasks ? "building the megakernel with tasks" : "building the megakernel without tasks", ck_last_error());
@@ -745,6 +765,45 @@ static void run_megakernel(const options *o, int tasks, mk_results *m, results *
         fail("closing the megakernel", ck_last_error());
 }
 
+
+/* "plain_sync": the plain barrier's forms and the lock forms (ns per
+ * critical section of one group; null where a form does not exist here). */
+static void json_plain_sync(json_out *j, const plain_sync_results *p)
+{
+    jo_object(j, "plain_sync");
+    jo_uint(j, "groups", p->groups);
+    jo_uint(j, "occupancy", p->occupancy);
+    jo_num(j, "plain_barrier_us", "%.3f", p->barrier_us);
+    jo_num(j, "plain_barrier_fenced_us", "%.3f", p->barrier_fenced_us);
+    jo_uint(j, "mutex_sharers", PLAIN_MUTEX_SHARERS);
+    jo_object(j, "mutex_ns");
+    for (int f = 0; f < PLAIN_MUTEX_FORMS; ++f) {
+        if (!p->mutex_ran[f]) {
+            jo_null(j, plain_mutex_name(f));
+            continue;
+        }
+        jo_object(j, plain_mutex_name(f));
+        jo_num(j, "own", "%.1f", p->mutex_own_ns[f]);
+        jo_num(j, "shared", "%.1f", p->mutex_shared_ns[f]);
+        jo_end(j);
+    }
+    jo_end(j);
+    jo_end(j);
+}
+
+static void table_plain_sync(const plain_sync_results *p, double mk_barrier_us)
+{
+    printf("plain OpenCL at %u groups (co-resident: %u):\n", p->groups, p->occupancy);
+    printf("%-46s %12.2f (megakernel %.2f)\n", "  global_barrier(), us", p->barrier_us, mk_barrier_us);
+    printf("%-46s %12.2f\n", "  global_barrier(), earlier fenced form, us", p->barrier_fenced_us);
+    for (int f = 0; f < PLAIN_MUTEX_FORMS; ++f) {
+        if (!p->mutex_ran[f])
+            continue;
+        char label[64];
+        snprintf(label, sizeof label, "  lock %s, ns own/shared", plain_mutex_name(f));
+        printf("%-46s %12.0f %12.0f\n", label, p->mutex_own_ns[f], p->mutex_shared_ns[f]);
+    }
+}
 
 /* Runs the CUDA reference and keeps its JSON object (one line). */
 static void run_cuda(const options *o, results *r)
@@ -789,12 +848,19 @@ int main(int argc, char **argv)
     if (!o.gather_reps) o.gather_reps = cpu ? 3 : 7;
     if (!o.gather_work) o.gather_work = cpu ? 20000 : 2000;
     if (!o.throughput_launches) o.throughput_launches = cpu ? 300 : 20000;
+    if (!o.mutex_iters) o.mutex_iters = cpu ? 20 : 1000;
 
     results r;
     memset(&r, 0, sizeof r);
     measure_plain(&o, &r);
     run_megakernel(&o, 1, &r.mk, &r);
     run_megakernel(&o, 0, &r.sched, &r);
+    {
+        char err[4096];
+        if (plain_sync_measure(&o.dev, o.wg, r.mk.workers, o.barriers, o.mutex_iters, o.timeout, &r.ps, err,
+                               sizeof err))
+            fail("plain synchronisation", err);
+    }
     if (o.cuda)
         run_cuda(&o, &r);
 
@@ -854,6 +920,7 @@ int main(int argc, char **argv)
             jo_end(&j);
             jo_end(&j);
         }
+        json_plain_sync(&j, &r.ps);
         if (r.cuda[0])
             jo_raw(&j, "cuda", r.cuda);
         jo_end(&j);
@@ -876,6 +943,7 @@ int main(int argc, char **argv)
            q->global_barrier_us);
     printf("%-46s %12s %12.2f %12.2f\n", "resizing barrier (no resize), us", "-", m->resizing_barrier_us,
            q->resizing_barrier_us);
+    printf("%-46s %12s %12.1f %12.1f\n", "offer_kill() nobody takes, ns", "-", m->offer_kill_ns, q->offer_kill_ns);
     static const char *const keys[4] = {"1", "N/4", "N/2", "N-1"};
     for (int k = 0; k < 4; ++k) {
         char label[64];
@@ -904,6 +972,7 @@ int main(int argc, char **argv)
     } else {
         printf("%-46s %12s %12s\n", "  group starts in a burst (no device clock)", "", "-");
     }
+    table_plain_sync(&r.ps, m->global_barrier_us);
     if (r.cuda[0])
         printf("CUDA reference: %s\n", r.cuda);
     return 0;
