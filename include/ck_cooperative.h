@@ -96,11 +96,12 @@ uint device_atomic_cmpxchg(volatile global uint *p, uint expected, uint desired)
     return ck_cas((CK_PTR)p, expected, desired);
 }
 
-int device_mutex_try_lock(volatile global uint *m)
-{
-    /* Read first: a failing compare-exchange still takes the line exclusive. */
-    return ck_load_relaxed((CK_PTR)m) == 0u && ck_cas((CK_PTR)m, 0u, 1u) == 0u;
-}
+/* One acquire-release compare-exchange, with no load before it: on a GPU
+ * the load is a round trip of its own to the cache where the atomics are
+ * done, and spinning on the compare-exchange alone was the fastest lock
+ * form measured on the H200 (below a hand-written atom.cas + membar.gl
+ * lock; docs/RESULTS.md, "Portable synchronisation"). */
+int device_mutex_try_lock(volatile global uint *m) { return ck_cas((CK_PTR)m, 0u, 1u) == 0u; }
 
 void device_mutex_unlock(volatile global uint *m) { ck_store_release((CK_PTR)m, 0u); }
 
@@ -146,14 +147,48 @@ volatile global uint ck_plain_barrier_words[CK_PLAIN_BARRIER_N_WORDS];
 #endif
 
 #ifdef CK_PLAIN_BARRIER_PTR
+#ifndef CK_PLAIN_BARRIER_FENCED
 /* Generation barrier over every group of the launch: w[0] counts arrivals,
  * w[CK_PLAIN_BARRIER_GEN_WORD] (a line of its own) is the generation the last
- * arrival moves on. */
+ * arrival moves on. Only work-item 0 of a group touches the words: the group
+ * barrier before its arrival lets the arrival's release cover the whole
+ * group's writes, the one after its acquire covers the group's later reads
+ * (ck_group_barrier_device; the pattern of the megakernel's barrier and of
+ * CUDA's grid.sync). Waiters pause N/8 ns between looks, which keeps
+ * thousands of polling groups from slowing the arrivals and the release. */
 void ck_plain_global_barrier(volatile global uint *w)
 {
     CK_PTR count = (CK_PTR)w;
     CK_PTR gen = (CK_PTR)(w + CK_PLAIN_BARRIER_GEN_WORD);
-    ck_fence_release(); /* every work-item's writes, before thread 0 arrives */
+    ck_group_barrier_device();
+    if (get_local_id(0) == 0) {
+        uint n = (uint)get_num_groups(0);
+        /* The generation cannot move before this group arrives; the
+         * arrival's release keeps this load before it. */
+        uint g = ck_load_relaxed(gen);
+        if (ck_fetch_add(count, 1u) == n - 1u) {
+            /* The last arrival: every other group's release reached it. The
+             * reset is ordered before the release of the new generation, so
+             * the next barrier's arrivals (which wait for it) count from 0. */
+            ck_store_relaxed(count, 0u);
+            ck_store_release(gen, g + 1u);
+        } else {
+            while (ck_load_relaxed(gen) == g)
+                ck_pause_ns(n / 8u);
+            ck_fence_acquire();
+        }
+    }
+    ck_group_barrier_device();
+}
+#else
+/* The plain barrier in its earlier form, kept so that the study can show
+ * what the form above changes: a device fence in every work-item on both
+ * sides of the group barrier and waiters that poll without pausing. */
+void ck_plain_global_barrier(volatile global uint *w)
+{
+    CK_PTR count = (CK_PTR)w;
+    CK_PTR gen = (CK_PTR)(w + CK_PLAIN_BARRIER_GEN_WORD);
+    ck_fence_release();
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (get_local_id(0) == 0) {
         uint g = ck_load_acquire(gen);
@@ -169,6 +204,7 @@ void ck_plain_global_barrier(volatile global uint *w)
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     ck_fence_acquire();
 }
+#endif
 #define global_barrier() ck_plain_global_barrier(CK_PLAIN_BARRIER_PTR)
 #define resizing_global_barrier() ck_plain_global_barrier(CK_PLAIN_BARRIER_PTR)
 #else
