@@ -1345,8 +1345,7 @@ static int write_summary_t2(sweep *sw, const study_row *rows, size_t n, const st
     jo_str(&j, "clock", study_t2_clock_name(t2->clock));
     jo_str(&j, "clock_note", t2->clock == STUDY_T2_DEVICE
                                  ? "every counted item has device times: the ratios are on the device's clock"
-                                 : "some run has no device time (PoCL: the megakernel's exec_ms is -1): the "
-                                   "ratios are host to host");
+                                 : "some run has no device time (device_ms -1): the ratios are host to host");
     jo_object(&j, "geomean");
     jo_num(&j, "coop_over_plain", "%.6g", t2->geomean[STUDY_T2_VS_PLAIN]);
     jo_num(&j, "coop_over_plain_fenced", "%.6g", t2->geomean[STUDY_T2_VS_FENCED]);

@@ -337,9 +337,10 @@ static void write_md(FILE *f, const study_t2_numbers *num)
     fprintf(f, "\n## Over the items (%u of %zu counted: those whose check passed), %s clock\n\n", num->counted,
             num->n_items, study_t2_clock_name(num->clock));
     if (num->clock == STUDY_T2_HOST)
-        fprintf(f, "Host times: some run has no device time (PoCL keeps none for the megakernel's launches: "
-                   "exec_ms -1), so every ratio here is host to host (cooperative: launch sent -> the host saw it "
-                   "finished; plain: enqueue -> the host saw it complete).\n\n");
+        fprintf(f, "Host times: some run has no device time (device_ms -1: the launch's exec_ms or the plain "
+                   "launch's profiling time is unknown on this device), so every ratio here is host to host "
+                   "(cooperative: launch sent -> the host saw it finished; plain: enqueue -> the host saw it "
+                   "complete).\n\n");
     fprintf(f, "| | cooperative / plain | cooperative / plain-fenced | paper |\n|---|---:|---:|---:|\n");
     fprintf(f, "| geomean |");
     for (int k = 0; k < STUDY_T2_RATIOS; ++k)
