@@ -179,45 +179,116 @@ const char *app_describe(const app *a) { return a->desc; }
 double app_cpu_ms(const app *a) { return a->cpu_ms; }
 const app_config *app_get_config(const app *a) { return &a->cfg; }
 
-int app_plain(app *a, const app_plain_options *o, app_plain_result *res, char *msg, size_t msg_len)
+struct app_plain_session {
+    app *a;
+    app_cl c;
+    app_plain_args args;  /* build_options set per run                         */
+    unsigned occupancy;   /* persistent: the co-resident groups checked against */
+};
+
+/* What a run of s reports besides its results (device, path, mode, occupancy). */
+static void describe_session(const app_plain_session *s, app_plain_result *res)
 {
-    memset(res, 0, sizeof *res);
-    app_plain_args args;
-    args.timeout_s = o->timeout_s > 0 ? o->timeout_s : APP_PLAIN_DEFAULT_TIMEOUT_S;
+    snprintf(res->device, sizeof res->device, "%s", s->c.name);
+    snprintf(res->path, sizeof res->path, "%s", ck_path_name(s->c.path));
+    snprintf(res->mode, sizeof res->mode, "%s", s->args.persistent ? "persistent" : "multi-launch");
+    res->occupancy = s->occupancy;
+}
+
+/* app_plain_open, filling *info as far as the session got (app_plain reports
+ * the device and mode of a refused run). */
+static int plain_open(app *a, const app_plain_options *o, app_plain_session **out, app_plain_result *info, char *msg,
+                      size_t msg_len)
+{
+    *out = NULL;
+    app_plain_session *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(msg, msg_len, "plain baseline: out of host memory");
+        return -1;
+    }
+    s->a = a;
+    app_plain_args *args = &s->args;
+    args->timeout_s = o->timeout_s > 0 ? o->timeout_s : APP_PLAIN_DEFAULT_TIMEOUT_S;
     app_cl_request req;
     memset(&req, 0, sizeof req);
     req.device = o->device;
     req.work_group_size = o->work_group_size ? o->work_group_size : 64;
-    args.wg = req.work_group_size;
-    args.persistent = !(a->mod->flags & APP_MOD_MULTI_LAUNCH) || o->persistent;
-    req.want_occupancy = args.persistent && o->occupancy == 0;
-    app_cl c;
-    if (app_cl_open(&req, &c, msg, msg_len))
+    args->wg = req.work_group_size;
+    args->persistent = !(a->mod->flags & APP_MOD_MULTI_LAUNCH) || o->persistent;
+    req.want_occupancy = args->persistent && o->occupancy == 0;
+    req.profiling = 1; /* device_ms */
+    if (app_cl_open(&req, &s->c, msg, msg_len)) {
+        free(s);
         return -1;
-    snprintf(res->device, sizeof res->device, "%s", c.name);
-    snprintf(res->path, sizeof res->path, "%s", ck_path_name(c.path));
+    }
     unsigned occupancy = o->occupancy ? o->occupancy : req.occupancy;
-    args.groups = o->groups ? o->groups : (occupancy > 1 ? occupancy - 1 : 1);
-    snprintf(res->mode, sizeof res->mode, "%s", args.persistent ? "persistent" : "multi-launch");
-    if (args.persistent) {
-        res->occupancy = occupancy;
-        if (args.groups > occupancy) {
+    args->groups = o->groups ? o->groups : (occupancy > 1 ? occupancy - 1 : 1);
+    s->occupancy = args->persistent ? occupancy : 0;
+    describe_session(s, info);
+    if (args->persistent) {
+        if (args->groups > occupancy) {
             snprintf(msg, msg_len,
                      "plain persistent baseline: %u work-groups asked for, but only %u are co-resident on %s at "
                      "work-group size %zu (discovered occupancy): it would never finish; use at most %u",
-                     args.groups, occupancy, c.name, req.work_group_size, occupancy);
-            app_cl_close(&c);
+                     args->groups, occupancy, s->c.name, req.work_group_size, occupancy);
+            app_plain_close(s);
             return -1;
         }
     }
-    int rc = -1;
-    for (int k = o->warmup ? 0 : 1; k < 2; ++k)
-        if ((rc = a->mod->plain(a->st, &c, &args, res, msg, msg_len)) < 0)
-            break;
+    *out = s;
+    return 0;
+}
+
+int app_plain_open(app *a, const app_plain_options *o, app_plain_session **out, char *msg, size_t msg_len)
+{
+    app_plain_result info;
+    memset(&info, 0, sizeof info);
+    return plain_open(a, o, out, &info, msg, msg_len);
+}
+
+int app_plain_run(app_plain_session *s, const char *build_options, app_plain_result *res, char *msg,
+                  size_t msg_len)
+{
+    memset(res, 0, sizeof *res);
+    res->device_ms = -1;
+    describe_session(s, res);
+    if (s->c.stuck) {
+        res->timed_out = 1;
+        snprintf(msg, msg_len, "plain baseline: a run of this session timed out earlier (its kernel may still run "
+                               "on %s): open a new session once the device is free", s->c.name);
+        return -1;
+    }
+    app_plain_args args = s->args;
+    args.build_options = build_options;
+    size_t mark = app_cl_held_mark(&s->c);
+    int rc = s->a->mod->plain(s->a->st, &s->c, &args, res, msg, msg_len);
+    app_cl_release_since(&s->c, mark); /* this run's buffers (kept if a kernel is stuck) */
     if (rc >= 0)
         res->groups = args.persistent ? args.groups : 0;
-    res->timed_out = c.stuck;
-    app_cl_close(&c);
+    res->timed_out = s->c.stuck;
+    return rc;
+}
+
+void app_plain_close(app_plain_session *s)
+{
+    if (!s)
+        return;
+    app_cl_close(&s->c);
+    free(s);
+}
+
+int app_plain(app *a, const app_plain_options *o, app_plain_result *res, char *msg, size_t msg_len)
+{
+    memset(res, 0, sizeof *res);
+    res->device_ms = -1;
+    app_plain_session *s;
+    if (plain_open(a, o, &s, res, msg, msg_len))
+        return -1;
+    int rc = -1;
+    for (int k = o->warmup ? 0 : 1; k < 2; ++k)
+        if ((rc = app_plain_run(s, o->build_options, res, msg, msg_len)) < 0)
+            break;
+    app_plain_close(s);
     return rc;
 }
 

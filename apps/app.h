@@ -108,17 +108,25 @@ typedef struct {
     int persistent;          /* apps with a multi-launch baseline (graph apps): the
                                 persistent form instead; the others are always
                                 persistent                                            */
-    int warmup;              /* run once untimed first (PoCL compiles a kernel for its
-                                work-group size at the first launch)                   */
+    int warmup;              /* app_plain: run once untimed first (PoCL compiles a kernel
+                                for its work-group size at the first launch)            */
     double timeout_s;        /* each run's kernel work must end within this many
                                 seconds (0 = APP_PLAIN_DEFAULT_TIMEOUT_S)              */
     unsigned occupancy;      /* co-resident groups if already known (0 = discover it
                                 when a persistent kernel runs)                         */
+    const char *build_options; /* app_plain: extra options appended to the plain
+                                kernels' builds, e.g. "-DCK_PLAIN_BARRIER_FENCED"
+                                (NULL = none)                                          */
 } app_plain_options;
 #define APP_PLAIN_DEFAULT_TIMEOUT_S 120.0
 
 typedef struct {
-    double ms;
+    double ms;               /* host: just before the (first) enqueue -> the host saw the
+                                work complete                                          */
+    double device_ms;        /* persistent: the launch's CL_PROFILING_COMMAND_END -
+                                CL_PROFILING_COMMAND_START on the device's clock; -1
+                                where not available (a multi-launch run, or a device
+                                without profiling information)                          */
     unsigned groups;         /* groups of the persistent kernel (0: multi-launch)     */
     int32_t launches;        /* multi-launch BFS: kernel launches                     */
     char mode[32];           /* "multi-launch", "persistent"                          */
@@ -128,9 +136,33 @@ typedef struct {
     int timed_out;           /* a run passed timeout_s: the device may still be busy    */
 } app_plain_result;
 
-/* Runs the plain baseline. A persistent kernel with more groups than are
- * co-resident (o->groups above the occupancy) is refused (-1, msg names both
- * numbers): it would never finish. */
+/* A plain baseline kept open across runs: the raw OpenCL device, queue and
+ * built programs stay (warm), each run uploads fresh buffers from the app's
+ * input (untimed), runs, reads back, checks against the CPU reference and
+ * releases its buffers. */
+typedef struct app_plain_session app_plain_session;
+
+/* Opens the device of o->device and decides the run's shape (persistent or
+ * multi-launch, groups; o->warmup and o->build_options are app_plain's).
+ * A persistent kernel with more groups than are co-resident (o->groups
+ * above the occupancy) is refused (-1, msg names both numbers): it would
+ * never finish. Errors: -1 with msg (the device could not be opened,
+ * occupancy discovery failed, out of host memory). */
+int app_plain_open(app *a, const app_plain_options *o, app_plain_session **out, char *msg, size_t msg_len);
+/* One run in session s with build_options appended to the plain kernels'
+ * builds (NULL = none; each (kernel file, options) pair is built once per
+ * session). Fills *res. Returns 0 PASS, 1 FAIL, -1 error, APP_UNCHECKED; a
+ * run that passed its timeout sets res->timed_out and leaves the session
+ * unusable (later runs: -1, "... timed out earlier"). */
+int app_plain_run(app_plain_session *s, const char *build_options, app_plain_result *res, char *msg,
+                  size_t msg_len);
+/* Closes the session (NULL is allowed). After a timed-out run the device's
+ * objects are left to the process's exit (app_cl.stuck). */
+void app_plain_close(app_plain_session *s);
+
+/* Runs the plain baseline: app_plain_open, an untimed run when o->warmup,
+ * the timed run (its result in *res), app_plain_close; both runs with
+ * o->build_options. Errors as app_plain_open and app_plain_run. */
 int app_plain(app *a, const app_plain_options *o, app_plain_result *res, char *msg, size_t msg_len);
 
 /* ---- cooperative form, inside a context */

@@ -27,7 +27,15 @@ typedef struct {
     unsigned groups;         /* persistent: work-groups (<= the occupancy)                 */
     double timeout_s;        /* the kernel work must end within this (finite, > 0); past it
                                 return -1 and set c->stuck                                */
+    const char *build_options; /* appended to the plain kernels' builds (NULL: none)      */
 } app_plain_args;
+
+/* The persistent launch args describe (app_cl_run_persistent). */
+static inline app_cl_launch app_plain_launch(const app_plain_args *a)
+{
+    app_cl_launch l = {.build_options = a->build_options, .wg = a->wg, .groups = a->groups, .timeout_s = a->timeout_s};
+    return l;
+}
 
 typedef struct app_module {
     const char *name;        /* what --app takes ("color")                                 */
@@ -53,8 +61,10 @@ typedef struct app_module {
     void *(*create)(const app_config *c, const app_csr *g, const char *input, char *desc, size_t desc_len,
                     double *cpu_ms, char *err, size_t err_len);
     void (*destroy)(void *st);
-    /* Runs the plain baseline once on c and checks it; fills res->ms and
-     * res->launches (app.c fills the rest). */
+    /* Runs the plain baseline once on c (fresh buffers from the module's
+     * input, built with args->build_options) and checks it; fills res->ms,
+     * res->device_ms (the persistent launch's; left at -1 by a multi-launch
+     * run) and res->launches (app.c fills the rest). */
     int (*plain)(void *st, app_cl *c, const app_plain_args *args, app_plain_result *res, char *msg,
                  size_t msg_len);
     /* Cooperative form, in a built context (see app.h). coop_setup may be

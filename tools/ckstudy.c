@@ -18,6 +18,7 @@
 #include "paths.h"
 #include "study_report.h"
 #include "study_rows.h"
+#include "study_table2.h"
 #include "study_timeline.h"
 #include "timer.h"
 #include "workload.h"
@@ -56,6 +57,7 @@ typedef struct {
     double scale;         /* P and E scale */
     int max_n;            /* calibration cap (0: by device) */
     int resume, no_plots, naive_too, report_only, dry_run;
+    int table2;           /* --table2: only the fair Table 2 (docs/STUDY.md) */
     ck_device_options device;
     size_t wg;
     unsigned max_groups;
@@ -80,11 +82,17 @@ static const char *const quick_apps = "bfs,ws";
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: ckstudy [--quick | --preset quick|full] [options]\n"
+            "usage: ckstudy [--quick | --preset quick|full] [--table2] [options]\n"
             "  --preset quick|full      quick: each app's CI-sized test input, 1 run, P and E scaled by 0.25,\n"
             "                           apps bfs,ws unless --apps (a few minutes on PoCL); full (default): the\n"
             "                           paper-sized inputs (docs/STUDY.md), 3 runs, the paper's P and E\n"
             "  --quick                  same as --preset quick\n"
+            "  --table2                 only Table 2, fairly: per app/input R rounds of the cooperative kernel\n"
+            "                           alone (a fresh context each), the plain persistent kernel and the plain\n"
+            "                           one with -DCK_PLAIN_BARRIER_FENCED (one warm session), each after a\n"
+            "                           warm-up run, in an order that alternates between rounds; --runs R\n"
+            "                           (default 10, at least 2); --classes, --groups, --query-only and\n"
+            "                           --runs-one-group do not apply\n"
             "  --out DIR                output folder (default study-out; created)\n"
             "  --apps LIST              comma-separated apps, of: %s\n"
             "  --classes LIST           of light,medium,heavy (default all three)\n"
@@ -153,11 +161,12 @@ static void parse_args(int argc, char **argv, options *o)
     o->naive_too = 1;
     const char *preset = "full", *classes = "light,medium,heavy", *groups = "1,N/4,N/2,N-1";
     unsigned runs = 0, runs1 = 0;
+    const char *runs_arg = NULL;
     size_t wg = 0;
     double scale = 0;
     enum { OPT_PRESET = 256, OPT_QUICK, OPT_OUT, OPT_APPS, OPT_CLASSES, OPT_GROUPS, OPT_RUNS, OPT_SCALE, OPT_MAXN,
            OPT_QONLY, OPT_RESUME, OPT_NOPLOTS, OPT_DEVICE, OPT_PATH, OPT_WG, OPT_MAXG, OPT_ARENA, OPT_TIMEOUT,
-           OPT_SAMPLES, OPT_VERSION, OPT_REPORT, OPT_RUNS1, OPT_DRY };
+           OPT_SAMPLES, OPT_VERSION, OPT_REPORT, OPT_RUNS1, OPT_DRY, OPT_TABLE2 };
     static const struct option longopts[] = {
         {"preset", required_argument, NULL, OPT_PRESET}, {"quick", no_argument, NULL, OPT_QUICK},
         {"out", required_argument, NULL, OPT_OUT},       {"apps", required_argument, NULL, OPT_APPS},
@@ -170,7 +179,7 @@ static void parse_args(int argc, char **argv, options *o)
         {"arena-mb", required_argument, NULL, OPT_ARENA}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
         {"samples", required_argument, NULL, OPT_SAMPLES}, {"version", no_argument, NULL, OPT_VERSION},
         {"report-only", no_argument, NULL, OPT_REPORT}, {"runs-one-group", required_argument, NULL, OPT_RUNS1},
-        {"dry-run", no_argument, NULL, OPT_DRY},
+        {"dry-run", no_argument, NULL, OPT_DRY},         {"table2", no_argument, NULL, OPT_TABLE2},
         {"help", no_argument, NULL, 'h'},                {NULL, 0, NULL, 0}};
     cli_init("ckstudy");
     int c;
@@ -193,7 +202,11 @@ static void parse_args(int argc, char **argv, options *o)
         case OPT_APPS: o->apps = v; break;
         case OPT_CLASSES: classes = v; break;
         case OPT_GROUPS: groups = v; break;
-        case OPT_RUNS: runs = (unsigned)cli_uint("--runs", v, 1, MAX_RUNS, "runs"); break;
+        case OPT_RUNS:
+            runs = (unsigned)cli_uint("--runs", v, 1, MAX_RUNS, "runs");
+            runs_arg = v;
+            break;
+        case OPT_TABLE2: o->table2 = 1; break;
         case OPT_SCALE: scale = cli_double("--time-scale", v, 0.01, 10, "(factor)"); break;
         case OPT_MAXN: o->max_n = (int)cli_uint("--max-matmul", v, 8, 4096, "(n of n x n)"); break;
         case OPT_QONLY: o->naive_too = 0; break;
@@ -217,7 +230,10 @@ static void parse_args(int argc, char **argv, options *o)
     }
     cli_no_operands(argc, argv);
     o->quick = !strcmp(preset, "quick");
-    o->runs = runs ? runs : o->quick ? 1 : 3;
+    if (o->table2 && runs == 1)
+        cli_bad_value("--runs", runs_arg, "--table2 needs at least 2 rounds (per-round ratios, alternating order)",
+                      "2..100");
+    o->runs = runs ? runs : o->table2 ? 10 : o->quick ? 1 : 3;
     o->runs_one = runs1 ? runs1 : o->quick ? o->runs : 1;
     o->wg = wg ? wg : o->quick ? 64 : 128; /* full: as tools/bench/device_apps_paper.sh */
     o->scale = scale > 0 ? scale : o->quick ? 0.25 : 1.0;
@@ -348,6 +364,8 @@ static void fill_key(study_row *r, const study_item *it, const char *barrier, co
     snprintf(r->mode, sizeof r->mode, "%s", mode);
     snprintf(r->cls, sizeof r->cls, "%s", cls);
     snprintf(r->groups_expr, sizeof r->groups_expr, "%s", g);
+    r->device_ms = -1;
+    r->round_pos = -1;
 }
 
 /* Copies a message into a row, cut to the row's field. */
@@ -426,6 +444,7 @@ static void fill_run(study_row *row, const app_session *s, const app_multitask_r
     row->coop_groups = s->coop_groups;
     row->coop_ms = r->coop_ms;
     row->coop_wall_ms = r->coop_wall_ms;
+    row->device_ms = r->coop.exec_ms >= 0 ? r->coop.exec_ms : -1;
     row->kills = r->coop.kills;
     row->forks = r->coop.forked;
     row->resizes = r->coop.resizes;
@@ -596,25 +615,40 @@ static int run_plain(sweep *sw, const study_item *it, app *a, unsigned workers)
     po.work_group_size = o->wg;
     po.groups = workers; /* the cooperative kernel's N: equal group count */
     po.persistent = 1;
-    po.warmup = 1;
     po.timeout_s = o->timeout_s;
-    int rc = 0;
+    /* One warm session: the device, queue and program stay; an untimed run
+     * first (PoCL compiles for the work-group size at the first launch). */
+    app_plain_session *ps = NULL;
+    char msg[640];
+    int opened = app_plain_open(a, &po, &ps, msg, sizeof msg) == 0, rc = 0;
+    app_plain_result pr, warm;
+    char warm_msg[600];
+    int warm_timed_out = 0;
+    if (opened && app_plain_run(ps, NULL, &warm, warm_msg, sizeof warm_msg) < 0) {
+        snprintf(msg, sizeof msg, "the warm-up run: %s", warm_msg);
+        warm_timed_out = warm.timed_out;
+        opened = 0;
+    }
     for (unsigned run = have; run < o->runs; ++run) {
-        app_plain_result pr;
-        char msg[640];
-        int s = app_plain(a, &po, &pr, msg, sizeof msg);
+        memset(&pr, 0, sizeof pr);
+        pr.device_ms = -1;
+        pr.timed_out = warm_timed_out;
+        int s = opened ? app_plain_run(ps, NULL, &pr, msg, sizeof msg) : -1;
         study_row row = key;
         row.run = run;
         row.workers = workers;
         row.coop_groups = pr.groups;
         row.coop_ms = pr.ms;
         row.coop_wall_ms = pr.ms;
+        row.device_ms = pr.device_ms;
         snprintf(row.check, sizeof row.check, "%s",
                  s < 0 ? "ERROR" : s == APP_UNCHECKED ? "unchecked" : s > 0 ? "FAIL" : "PASS");
         if (s != 0 && s != APP_UNCHECKED)
             set_msg(&row, msg);
-        if (emit(sw, &row))
+        if (emit(sw, &row)) {
+            app_plain_close(ps);
             return -1;
+        }
         if (s < 0) {
             fprintf(stderr, "ckstudy: %s %s original persistent: %s\n", key.app, key.input, msg);
             rc = pr.timed_out ? -1 : 0; /* a stuck kernel may still occupy the device */
@@ -622,8 +656,340 @@ static int run_plain(sweep *sw, const study_item *it, app *a, unsigned workers)
             break;
         }
     }
+    app_plain_close(ps); /* after a stuck kernel its objects are left to the process's exit */
     cfg_done++;
     progress("%s %s original persistent on %u groups: done", key.app, key.input, workers);
+    return rc;
+}
+
+/* ------------------------------------------------------------ table 2 */
+
+/* The plain-fenced form's extra build option: the header's barrier as it
+ * shipped before the fair one (include/ck_cooperative.h selects it). */
+#define T2_FENCED_OPTIONS "-DCK_PLAIN_BARRIER_FENCED"
+
+/* Form k of round `run`: cooperative, plain, plain-fenced in even rounds,
+ * the reverse in odd ones, so every pair of forms runs in each order in
+ * half of the rounds. */
+static int t2_form_at(unsigned run, int k)
+{
+    return run % 2 == 0 ? k : STUDY_T2_FORMS - 1 - k;
+}
+
+/* One item's Table 2 runs in progress. */
+typedef struct {
+    sweep *sw;
+    const study_item *it;
+    app *a;
+    app_plain_session *plain; /* opened at the item's first plain run, kept to its end */
+    char plain_err[640];      /* opening it failed: every plain row gets this */
+    unsigned groups;          /* N: the first cooperative session's, 0 while unknown */
+    int stop;                 /* a plain kernel is stuck, or runs.csv cannot be written */
+} t2_item;
+
+static void t2_key(study_row *r, const t2_item *t, int form, unsigned run, int pos)
+{
+    fill_key(r, t->it, form == STUDY_T2_COOP ? "query" : "-", study_t2_mode[form], "-", "-");
+    r->run = run;
+    r->round_pos = pos;
+}
+
+static void set_check(study_row *r, const char *check, const char *msg)
+{
+    snprintf(r->check, sizeof r->check, "%s", check);
+    set_msg(r, msg ? msg : "");
+}
+
+/* The check of a run that returned rc (0 PASS, 1 FAIL, -1 error,
+ * APP_UNCHECKED), after a warm-up whose check was warm (the same codes). */
+static void set_run_check(study_row *r, int warm, const char *warm_msg, int rc, const char *msg)
+{
+    char m[600];
+    if (rc < 0)
+        set_check(r, "ERROR", msg);
+    else if (rc > 0 && rc != APP_UNCHECKED)
+        set_check(r, "FAIL", msg);
+    else if (warm > 0 && warm != APP_UNCHECKED) {
+        snprintf(m, sizeof m, "the warm-up run failed its check: %s", warm_msg);
+        set_check(r, "FAIL", m);
+    } else
+        set_check(r, rc == APP_UNCHECKED ? "unchecked" : "PASS", NULL);
+}
+
+/* Appends "; " (after the first) and the formatted note to m. */
+static void add_note(char *m, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add_note(char *m, size_t len, const char *fmt, ...)
+{
+    size_t k = strlen(m);
+    if (k && k + 2 < len) {
+        memcpy(m + k, "; ", 3);
+        k += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m + k, len - k, fmt, ap);
+    va_end(ap);
+}
+
+/* A passing cooperative run alone compares fairly when the scheduler did
+ * nothing to it: no kill, fork or resize, and it ran on exactly the plain
+ * runs' N groups from start to end. Otherwise FAIL naming what moved. */
+static void t2_fairness(study_row *r, unsigned groups)
+{
+    if (strcmp(r->check, "PASS") && strcmp(r->check, "unchecked"))
+        return;
+    char m[256] = "";
+    if (r->kills)
+        add_note(m, sizeof m, "%u kills", r->kills);
+    if (r->forks)
+        add_note(m, sizeof m, "%u forks", r->forks);
+    if (r->resizes)
+        add_note(m, sizeof m, "%u resizes", r->resizes);
+    if (r->coop_groups != groups)
+        add_note(m, sizeof m, "N %u, the plain runs use %u groups", r->coop_groups, groups);
+    if (r->initial_groups != groups)
+        add_note(m, sizeof m, "initial groups %u, not %u", r->initial_groups, groups);
+    if (r->max_active != groups)
+        add_note(m, sizeof m, "max active %u, not %u", r->max_active, groups);
+    if (m[0]) {
+        char full[300];
+        snprintf(full, sizeof full, "not a fair comparison: %s", m);
+        set_check(r, "FAIL", full);
+    }
+}
+
+/* Timed cooperative runs tried per round: a run the scheduler started on
+ * fewer than N groups (a worker of the warm-up launch not yet back idle:
+ * only a context's first cooperative launch waits for every worker) is a
+ * different configuration, not a slow one, so it is redone, and the row
+ * says so. */
+#define T2_COOP_ATTEMPTS STUDY_T2_COOP_ATTEMPTS
+/* Pause before each timed cooperative launch, times the attempt: lets
+ * every worker of the launch before count itself idle again. */
+#define T2_SETTLE_MS 20.0
+
+/* The timed cooperative run of session s into r, redone while it is not a
+ * fair comparison (T2_COOP_ATTEMPTS); warm/warm_msg: the warm-up's check. */
+static void t2_coop_timed(t2_item *t, app_session *s, int warm, const char *warm_msg, study_row *r)
+{
+    options *o = t->sw->o;
+    char first_unfair[sizeof r->message] = "", err[1024];
+    for (int k = 0; k < T2_COOP_ATTEMPTS; ++k) {
+        app_sleep_until_ms(app_now_ms() + T2_SETTLE_MS * (k + 1));
+        app_multitask_result m;
+        int rc = app_multitask_run(s, 0, 0, o->samples, o->timeout_s, &m, err, sizeof err);
+        fill_run(r, s, &m, r->run);
+        set_run_check(r, warm, warm_msg, rc < 0 ? -1 : m.coop_check, rc < 0 ? err : m.coop_msg);
+        app_multitask_result_free(&m);
+        t2_fairness(r, t->groups);
+        if (rc < 0 || strncmp(r->message, "not a fair comparison", 21)) {
+            if (k > 0 && (!strcmp(r->check, "PASS") || !strcmp(r->check, "unchecked"))) {
+                char note[sizeof r->message + 64];
+                snprintf(note, sizeof note, "redone %d times: attempt 1 was %s", k, first_unfair);
+                set_msg(r, note);
+            }
+            return;
+        }
+        if (k == 0)
+            memcpy(first_unfair, r->message, sizeof first_unfair);
+    }
+}
+
+/* (a) The cooperative form alone: a fresh context (query barrier, no
+ * matmul, no trace), one untimed warm-up launch, the timed one (redone
+ * while not fair: t2_coop_timed), closed again (the megakernel holds the
+ * whole device while it is open). */
+static void t2_coop(t2_item *t, study_row *r)
+{
+    options *o = t->sw->o;
+    ck_context_options co;
+    session_options(o, 0, &co);
+    co.trace_active_groups = 0; /* nothing but the kernel: no M mirroring */
+    app_session s;
+    char err[1024];
+    if (app_session_open(t->a, &co, 0, 0, &s, err, sizeof err)) {
+        set_check(r, "ERROR", err);
+        return;
+    }
+    const ck_device_info *info = ck_context_device_info(s.ctx);
+    if (info && !t->sw->device[0]) {
+        snprintf(t->sw->device, sizeof t->sw->device, "%s / %s", info->platform_name, info->device_name);
+        snprintf(t->sw->path, sizeof t->sw->path, "%s", ck_path_name(info->path));
+    }
+    if (!t->groups)
+        t->groups = s.coop_groups;
+    r->workers = s.workers;
+    r->coop_groups = s.coop_groups;
+    app_multitask_result w;
+    char warm_msg[512] = "";
+    int warm = app_multitask_run(&s, 0, 0, o->samples, o->timeout_s, &w, err, sizeof err);
+    if (warm == 0) {
+        warm = w.coop_check;
+        snprintf(warm_msg, sizeof warm_msg, "%s", w.coop_msg);
+    }
+    app_multitask_result_free(&w);
+    if (warm < 0) {
+        char m2[1100];
+        snprintf(m2, sizeof m2, "the warm-up run: %s", err);
+        set_check(r, "ERROR", m2);
+    } else {
+        t2_coop_timed(t, &s, warm, warm_msg, r);
+    }
+    if (app_session_close(&s, err, sizeof err) && strcmp(r->check, "ERROR"))
+        set_check(r, "ERROR", err);
+}
+
+/* Opens the item's plain session on N = t->groups groups (once). */
+static int t2_plain_open(t2_item *t)
+{
+    if (t->plain)
+        return 0;
+    if (t->plain_err[0])
+        return -1;
+    options *o = t->sw->o;
+    app_plain_options po;
+    memset(&po, 0, sizeof po);
+    po.device = o->device;
+    po.work_group_size = o->wg;
+    po.groups = t->groups;
+    po.persistent = 1;
+    po.timeout_s = o->timeout_s;
+    char msg[600];
+    if (app_plain_open(t->a, &po, &t->plain, msg, sizeof msg)) {
+        snprintf(t->plain_err, sizeof t->plain_err, "opening the plain session: %s", msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* (b), (c) The plain form in the item's warm session: one untimed warm-up
+ * run, then the timed one, both built with `options`. */
+static void t2_plain(t2_item *t, study_row *r, const char *options)
+{
+    r->workers = t->groups;
+    if (!t->groups) {
+        set_check(r, "ERROR", "the group count N is not known: no cooperative session of this item opened");
+        return;
+    }
+    if (t2_plain_open(t)) {
+        set_check(r, "ERROR", t->plain_err);
+        return;
+    }
+    app_plain_result pr;
+    char msg[640], warm_msg[640] = "";
+    int warm = app_plain_run(t->plain, options, &pr, warm_msg, sizeof warm_msg);
+    int rc = warm < 0 ? -1 : app_plain_run(t->plain, options, &pr, msg, sizeof msg);
+    if (warm < 0)
+        snprintf(msg, sizeof msg, "the warm-up run: %s", warm_msg);
+    r->coop_groups = pr.groups;
+    if (rc >= 0) {
+        r->coop_ms = pr.ms;
+        r->coop_wall_ms = pr.ms;
+        r->device_ms = pr.device_ms;
+    }
+    set_run_check(r, warm, warm_msg, rc, msg);
+    if (pr.timed_out) {
+        device_busy = 1; /* the kernel may still occupy the device */
+        t->stop = 1;
+    }
+}
+
+/* Whether round `run` of item it has a row of every form in d. */
+static int t2_round_done(const done_set *d, const study_item *it, unsigned run)
+{
+    for (int f = 0; f < STUDY_T2_FORMS; ++f) {
+        int found = 0;
+        for (size_t i = 0; i < d->n && !found; ++i) {
+            const study_row *r = &d->rows[i];
+            found = r->round_pos >= 0 && r->run == run && !strcmp(r->mode, study_t2_mode[f]) &&
+                    !strcmp(r->app, app_kind_name(it->kind)) && !strcmp(r->input, it->input);
+        }
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* --resume: drops the Table 2 rows of rounds that lack a form (redone
+ * whole, so every kept round compares the three forms in one order). */
+static void t2_keep_complete_rounds(done_set *d, const options *o)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < d->n; ++i) {
+        const study_row *r = &d->rows[i];
+        int keep = 1;
+        for (unsigned j = 0; j < o->n_items && r->round_pos >= 0; ++j)
+            if (!strcmp(r->app, app_kind_name(o->items[j].kind)) && !strcmp(r->input, o->items[j].input))
+                keep = t2_round_done(d, &o->items[j], r->run);
+        if (keep)
+            d->rows[k++] = *r;
+    }
+    d->n = k;
+}
+
+/* N from rows kept by --resume (the item's cooperative runs), 0 if none. */
+static unsigned t2_groups_done(const done_set *d, const study_item *it)
+{
+    for (size_t i = 0; i < d->n; ++i) {
+        const study_row *r = &d->rows[i];
+        if (r->round_pos >= 0 && !strcmp(r->mode, "alone") && r->coop_groups &&
+            !strcmp(r->app, app_kind_name(it->kind)) && !strcmp(r->input, it->input))
+            return r->coop_groups;
+    }
+    return 0;
+}
+
+static void t2_progress(const t2_item *t, unsigned run, const study_row *rows)
+{
+    char part[STUDY_T2_FORMS][96];
+    for (int f = 0; f < STUDY_T2_FORMS; ++f) {
+        const study_row *r = &rows[f];
+        if (strcmp(r->check, "PASS") && strcmp(r->check, "unchecked"))
+            snprintf(part[f], sizeof part[f], "%s %s", study_t2_mode[f], r->check);
+        else if (r->device_ms >= 0)
+            snprintf(part[f], sizeof part[f], "%s %.3f ms (device %.3f)", study_t2_mode[f], r->coop_ms,
+                     r->device_ms);
+        else
+            snprintf(part[f], sizeof part[f], "%s %.3f ms", study_t2_mode[f], r->coop_ms);
+    }
+    progress("%s %s round %u/%u on %u groups: %s, %s, %s", app_kind_name(t->it->kind), t->it->input, run + 1,
+             t->sw->o->runs, t->groups, part[0], part[1], part[2]);
+}
+
+/* The item's rounds; -1 when the study must stop (a stuck plain kernel, or
+ * runs.csv cannot be written). */
+static int run_table2_item(sweep *sw, const study_item *it, app *a)
+{
+    options *o = sw->o;
+    t2_item t = {.sw = sw, .it = it, .a = a, .groups = t2_groups_done(&sw->done, it)};
+    int rc = 0;
+    for (unsigned run = 0; run < o->runs && !t.stop; ++run) {
+        if (t2_round_done(&sw->done, it, run)) {
+            cfg_done++;
+            continue;
+        }
+        study_row rows[STUDY_T2_FORMS];
+        for (int k = 0; k < STUDY_T2_FORMS && !t.stop; ++k) {
+            int f = t2_form_at(run, k);
+            study_row *r = &rows[f];
+            t2_key(r, &t, f, run, k);
+            if (f == STUDY_T2_COOP)
+                t2_coop(&t, r);
+            else
+                t2_plain(&t, r, f == STUDY_T2_FENCED ? T2_FENCED_OPTIONS : NULL);
+            if (strcmp(r->check, "PASS") && strcmp(r->check, "unchecked"))
+                fprintf(stderr, "ckstudy: %s %s %s round %u: %s: %s\n", r->app, r->input, r->mode, run + 1, r->check,
+                        r->message);
+            if (emit(sw, r))
+                t.stop = 1;
+        }
+        cfg_done++;
+        if (!t.stop)
+            t2_progress(&t, run, rows);
+    }
+    if (t.stop)
+        rc = -1;
+    app_plain_close(t.plain); /* after a stuck kernel its objects are left to the process's exit */
     return rc;
 }
 
@@ -886,127 +1252,328 @@ static int write_summary(sweep *sw, const study_row *rows, size_t n, const study
     return 0;
 }
 
-int main(int argc, char **argv)
+/* Counts of rows by check. */
+static void count_checks(const study_row *rows, size_t n, unsigned c[4])
 {
-    static options o;
-    parse_args(argc, argv, &o);
-    for (unsigned i = 0; i < o.n_items; ++i)
-        cfg_total += 1 + (1 + o.n_classes * o.n_groups) * (app_kind_uses_graph(o.items[i].kind) && o.naive_too ? 2 : 1);
-    if (o.dry_run) {
-        printf("%u app/input pairs, %u configurations x %u runs (%u runs where the stream has 1 group), work-group "
-               "size %zu, P and E x %g\n", o.n_items, cfg_total, o.runs, o.runs_one, o.wg, o.scale);
-        for (unsigned i = 0; i < o.n_items; ++i)
-            printf("  %s %s: %s resizing barrier, %u classes x %u group counts, alone, original persistent\n",
-                   app_kind_name(o.items[i].kind), o.items[i].input,
-                   app_kind_uses_graph(o.items[i].kind) && o.naive_too ? "query and naive" : "query", o.n_classes,
-                   o.n_groups);
-        return 0;
+    static const char *const names[4] = {"PASS", "FAIL", "ERROR", "unchecked"};
+    memset(c, 0, 4 * sizeof *c);
+    for (size_t i = 0; i < n; ++i)
+        for (int k = 0; k < 4; ++k)
+            c[k] += !strcmp(rows[i].check, names[k]);
+}
+
+static void t2_json_span(json_out *j, const char *key, double med, double lo, double hi)
+{
+    jo_object(j, key);
+    jo_num(j, "median", "%.6g", med);
+    jo_num(j, "min", "%.6g", lo);
+    jo_num(j, "max", "%.6g", hi);
+    jo_end(j);
+}
+
+static void t2_json_item(json_out *j, const study_t2_item *it)
+{
+    static const char *const form_key[STUDY_T2_FORMS] = {"coop", "plain", "plain_fenced"};
+    static const char *const ratio_name[STUDY_T2_RATIOS] = {"coop_over_plain", "coop_over_plain_fenced"};
+    jo_object(j, NULL);
+    jo_str(j, "app", it->app);
+    jo_str(j, "input", it->input);
+    jo_uint(j, "groups", it->groups);
+    jo_object(j, "runs");
+    for (int f = 0; f < STUDY_T2_FORMS; ++f)
+        jo_uint(j, form_key[f], it->runs[f]);
+    jo_end(j);
+    jo_str(j, "clock", study_t2_clock_name(it->clock));
+    jo_uint(j, "coop_runs_redone", it->redone);
+    for (int f = 0; f < STUDY_T2_FORMS; ++f) {
+        jo_object(j, form_key[f]);
+        for (int c = 0; c < STUDY_T2_CLOCKS; ++c)
+            t2_json_span(j, c == STUDY_T2_DEVICE ? "device_ms" : "host_ms", it->med[f][c], it->lo[f][c],
+                         it->hi[f][c]);
+        jo_end(j);
     }
-    check_out_dir(o.out);
-    if (!o.no_plots && !study_have_gnuplot()) {
-        fprintf(stderr, "ckstudy: gnuplot not found: install the Debian package gnuplot-nox (or pass --no-plots)\n");
-        return 2;
+    for (int k = 0; k < STUDY_T2_RATIOS; ++k) {
+        jo_object(j, ratio_name[k]);
+        jo_num(j, "ratio_of_medians", "%.6g", it->ratio[k]);
+        jo_num(j, "round_min", "%.6g", it->ratio_lo[k]);
+        jo_num(j, "round_max", "%.6g", it->ratio_hi[k]);
+        jo_end(j);
     }
-    t_start = app_now_ms();
-    static sweep sw;
-    sw.o = &o;
+    jo_str(j, "check", it->check);
+    jo_str(j, "message", it->message);
+    jo_end(j);
+}
+
+/* summary.json of --table2 (whole or not at all); -1 with the reason in err. */
+static int write_summary_t2(sweep *sw, const study_row *rows, size_t n, const study_t2_numbers *t2, double el_s,
+                            char *err, size_t err_len)
+{
+    options *o = sw->o;
+    char path[4096], why[1024];
+    snprintf(path, sizeof path, "%s/summary.json", o->out);
+    ck_file_writer w;
+    if (ck_file_writer_open(&w, path, 0, why, sizeof why)) {
+        snprintf(err, err_len, "summary.json: %.900s", why);
+        return -1;
+    }
+    unsigned c[4];
+    count_checks(rows, n, c);
+    json_out j;
+    jo_start(&j, w.f);
+    jo_object(&j, NULL);
+    jo_str(&j, "tool", "ckstudy");
+    jo_str(&j, "mode", "table2");
+    jo_str(&j, "preset", o->quick ? "quick" : "full");
+    jo_str(&j, "device", sw->device);
+    jo_str(&j, "path", sw->path);
+    jo_uint(&j, "work_group_size", o->wg);
+    jo_uint(&j, "rounds", o->runs);
+    jo_str(&j, "round_order", "even rounds: alone, plain, plain-fenced; odd rounds: plain-fenced, plain, alone");
+    jo_str(&j, "fenced_options", T2_FENCED_OPTIONS);
+    jo_uint(&j, "rows", n);
+    jo_uint(&j, "pass", c[0]);
+    jo_uint(&j, "fail", c[1]);
+    jo_uint(&j, "error", c[2]);
+    jo_uint(&j, "unchecked", c[3]);
+    jo_num(&j, "elapsed_s", "%.1f", el_s);
+    jo_object(&j, "table2");
+    jo_array(&j, "items");
+    for (size_t i = 0; i < t2->n_items; ++i)
+        t2_json_item(&j, &t2->items[i]);
+    jo_end(&j);
+    jo_uint(&j, "items_counted", t2->counted);
+    jo_str(&j, "clock", study_t2_clock_name(t2->clock));
+    jo_str(&j, "clock_note", t2->clock == STUDY_T2_DEVICE
+                                 ? "every counted item has device times: the ratios are on the device's clock"
+                                 : "some run has no device time (device_ms -1): the ratios are host to host");
+    jo_object(&j, "geomean");
+    jo_num(&j, "coop_over_plain", "%.6g", t2->geomean[STUDY_T2_VS_PLAIN]);
+    jo_num(&j, "coop_over_plain_fenced", "%.6g", t2->geomean[STUDY_T2_VS_FENCED]);
+    jo_num(&j, "paper", "%.2f", STUDY_T2_PAPER_GEOMEAN);
+    jo_end(&j);
+    jo_object(&j, "max");
+    jo_num(&j, "coop_over_plain", "%.6g", t2->max[STUDY_T2_VS_PLAIN]);
+    jo_str(&j, "coop_over_plain_at", t2->max_at[STUDY_T2_VS_PLAIN]);
+    jo_num(&j, "coop_over_plain_fenced", "%.6g", t2->max[STUDY_T2_VS_FENCED]);
+    jo_str(&j, "coop_over_plain_fenced_at", t2->max_at[STUDY_T2_VS_FENCED]);
+    jo_num(&j, "paper", "%.2f", STUDY_T2_PAPER_MAX);
+    jo_end(&j);
+    jo_end(&j);
+    jo_end(&j);
+    if (ck_file_writer_commit(&w, why, sizeof why)) {
+        snprintf(err, err_len, "summary.json: %.900s", why);
+        return -1;
+    }
+    return 0;
+}
+
+static void print_plan(const options *o)
+{
+    if (o->table2) {
+        printf("Table 2: %u app/input pairs x %u rounds (even rounds: cooperative alone, plain, plain-fenced; odd "
+               "rounds the reverse; each run after an untimed warm-up), work-group size %zu\n",
+               o->n_items, o->runs, o->wg);
+        for (unsigned i = 0; i < o->n_items; ++i)
+            printf("  %s %s: cooperative alone (query barrier, a fresh context per round), plain persistent and "
+                   "plain persistent %s (one warm session) at the megakernel's N\n",
+                   app_kind_name(o->items[i].kind), o->items[i].input, T2_FENCED_OPTIONS);
+        return;
+    }
+    printf("%u app/input pairs, %u configurations x %u runs (%u runs where the stream has 1 group), work-group "
+           "size %zu, P and E x %g\n", o->n_items, cfg_total, o->runs, o->runs_one, o->wg, o->scale);
+    for (unsigned i = 0; i < o->n_items; ++i)
+        printf("  %s %s: %s resizing barrier, %u classes x %u group counts, alone, original persistent\n",
+               app_kind_name(o->items[i].kind), o->items[i].input,
+               app_kind_uses_graph(o->items[i].kind) && o->naive_too ? "query and naive" : "query", o->n_classes,
+               o->n_groups);
+}
+
+/* The configurations of item it, each counted once by the progress lines. */
+static unsigned configurations_of(const options *o, const study_item *it)
+{
+    if (o->table2)
+        return o->runs; /* rounds */
+    return 1 + (1 + o->n_classes * o->n_groups) * (app_kind_uses_graph(it->kind) && o->naive_too ? 2 : 1);
+}
+
+/* The sweep's or Table 2's runs of every item; 1 when it stopped early. */
+static int run_items(sweep *sw)
+{
+    options *o = sw->o;
     char err[1024];
-    char path[4096];
-    snprintf(path, sizeof path, "%s/runs.csv", o.out);
-    if (o.report_only && access(path, R_OK) != 0)
-        cli_bad_value("--out", o.out, "--report-only: no runs.csv there", "the output folder of a sweep");
-    if (!o.report_only && o.resume && study_rows_read(path, &sw.done.rows, &sw.done.n, err, sizeof err)) {
-        fprintf(stderr, "ckstudy: --resume: %s\n", err);
-        return 2;
-    }
     int stop = 0;
-    if (o.report_only)
-        goto report;
-    if (!o.resume) {
+    for (unsigned i = 0; i < o->n_items && !stop; ++i) {
+        study_item *it = &o->items[i];
+        app *a;
+        progress("%s %s: preparing the input and its CPU reference", app_kind_name(it->kind), it->input);
+        if (app_create(&it->cfg, &a, err, sizeof err)) {
+            fprintf(stderr, "ckstudy: %s %s: %s\n", app_kind_name(it->kind), it->input, err);
+            study_row r;
+            if (o->table2) {
+                fill_key(&r, it, "query", "alone", "-", "-");
+                r.round_pos = 0; /* an item of the table, with its error */
+            } else {
+                fill_key(&r, it, "-", "plain", "-", "-");
+            }
+            set_check(&r, "ERROR", err);
+            if (emit(sw, &r))
+                stop = 1;
+            cfg_done += configurations_of(o, it);
+            continue;
+        }
+        if (o->table2) {
+            stop = run_table2_item(sw, it, a) != 0;
+        } else {
+            unsigned workers = 0;
+            int forms = app_kind_uses_graph(it->kind) && o->naive_too ? 2 : 1;
+            for (int naive = 0; naive < forms && !stop; ++naive)
+                stop = run_session(sw, it, a, naive, &workers) != 0;
+            if (!stop)
+                stop = run_plain(sw, it, a, workers) != 0;
+        }
+        app_destroy(a);
+    }
+    return stop;
+}
+
+/* Measures: runs.csv afresh (or resumed), the calibration (sweep only) and
+ * every item's runs (*stop set when they stopped early). Returns 0, or the
+ * exit status when nothing could be measured: 2 (runs.csv cannot be read or
+ * written, an old output in the way), 1 (the calibration failed). */
+static int measure(sweep *sw, int *stop)
+{
+    options *o = sw->o;
+    char err[1024], path[4096];
+    *stop = 0;
+    if (o->resume) {
+        snprintf(path, sizeof path, "%s/runs.csv", o->out);
+        if (study_rows_read(path, &sw->done.rows, &sw->done.n, err, sizeof err)) {
+            fprintf(stderr, "ckstudy: --resume: %s\n", err);
+            return 2;
+        }
+        if (o->table2)
+            t2_keep_complete_rounds(&sw->done, o);
+    }
+    if (!o->resume && !o->table2) {
         /* A fresh sweep: the old timelines would be skipped as done. */
         for (unsigned k = 0; k < APP_KIND_COUNT; ++k) {
-            snprintf(path, sizeof path, "%s/timeline_%s.json", o.out, app_kind_name((app_kind)k));
+            snprintf(path, sizeof path, "%s/timeline_%s.json", o->out, app_kind_name((app_kind)k));
             if (remove_old_output(path, err, sizeof err)) {
                 fprintf(stderr, "ckstudy: %s\n", err);
                 return 2;
             }
         }
     }
-    sw.csv = open_runs(o.out, &sw.done, err, sizeof err);
-    if (!sw.csv) {
+    sw->csv = open_runs(o->out, &sw->done, err, sizeof err);
+    if (!sw->csv) {
         fprintf(stderr, "ckstudy: %s\n", err);
         return 2;
     }
     /* WS on a GPU: the tree ckrun uses there (the default ends before a period). */
-    int cpu = device_is_cpu(&o);
-    for (unsigned i = 0; i < o.n_items; ++i)
-        if (o.items[i].kind == APP_KIND_WS && !cpu && strcmp(o.items[i].input, "ci"))
-            o.items[i].cfg.ws.roots = 65536;
-    fprintf(stderr, "ckstudy: %u app/input pairs, %u configurations x %u runs (%u with 1 matmul group), output in "
-                    "%s%s\n", o.n_items, cfg_total, o.runs, o.runs_one, o.out,
-            o.resume ? " (resumed: runs already in runs.csv are skipped)" : "");
-    if (calibrate(&sw, err, sizeof err)) {
+    int cpu = device_is_cpu(o);
+    for (unsigned i = 0; i < o->n_items; ++i)
+        if (o->items[i].kind == APP_KIND_WS && !cpu && strcmp(o->items[i].input, "ci"))
+            o->items[i].cfg.ws.roots = 65536;
+    if (o->table2)
+        fprintf(stderr, "ckstudy: Table 2: %u app/input pairs x %u rounds, output in %s%s\n", o->n_items, o->runs,
+                o->out, o->resume ? " (resumed: complete rounds in runs.csv are skipped)" : "");
+    else
+        fprintf(stderr, "ckstudy: %u app/input pairs, %u configurations x %u runs (%u with 1 matmul group), output "
+                        "in %s%s\n", o->n_items, cfg_total, o->runs, o->runs_one, o->out,
+                o->resume ? " (resumed: runs already in runs.csv are skipped)" : "");
+    if (!o->table2 && calibrate(sw, err, sizeof err)) {
         fprintf(stderr, "ckstudy: %s\n", err);
-        fclose(sw.csv);
+        fclose(sw->csv);
         return 1;
     }
-    for (unsigned i = 0; i < o.n_items && !stop; ++i) {
-        study_item *it = &o.items[i];
-        app *a;
-        progress("%s %s: preparing the input and its CPU reference", app_kind_name(it->kind), it->input);
-        if (app_create(&it->cfg, &a, err, sizeof err)) {
-            fprintf(stderr, "ckstudy: %s %s: %s\n", app_kind_name(it->kind), it->input, err);
-            study_row r;
-            fill_key(&r, it, "-", "plain", "-", "-");
-            snprintf(r.check, sizeof r.check, "ERROR");
-            set_msg(&r, err);
-            emit(&sw, &r);
-            cfg_done += 1 + (1 + o.n_classes * o.n_groups) * (app_kind_uses_graph(it->kind) && o.naive_too ? 2 : 1);
-            continue;
-        }
-        unsigned workers = 0;
-        int forms = app_kind_uses_graph(it->kind) && o.naive_too ? 2 : 1;
-        for (int naive = 0; naive < forms && !stop; ++naive)
-            stop = run_session(&sw, it, a, naive, &workers) != 0;
-        if (!stop)
-            stop = run_plain(&sw, it, a, workers) != 0;
-        app_destroy(a);
-    }
-    fclose(sw.csv);
-report:; /* a label cannot label a declaration before C23 */
-    /* Reports, from the file (old and new rows alike). */
+    *stop = run_items(sw);
+    fclose(sw->csv);
+    return 0;
+}
+
+/* The tables, figures and summary from runs.csv (old and new rows alike);
+ * Table 2 alone when the study is --table2 or runs.csv holds one. 0, or 1
+ * with the reason on stderr. *bad: runs not passing; stop: the runs
+ * stopped early (said in the closing line). */
+static int report(sweep *sw, int stop, unsigned *bad)
+{
+    options *o = sw->o;
+    char err[1024], path[4096];
     study_row *rows;
     size_t n;
-    snprintf(path, sizeof path, "%s/runs.csv", o.out);
+    *bad = 0;
+    snprintf(path, sizeof path, "%s/runs.csv", o->out);
     if (study_rows_read(path, &rows, &n, err, sizeof err)) {
         fprintf(stderr, "ckstudy: %s\n", err);
-        if (device_busy)
-            cli_exit_device_busy(1);
         return 1;
     }
-    study_report_options ro = {.groups = o.groups, .n_groups = o.n_groups, .out_dir = o.out};
-    study_report_numbers nm;
     int rc = 0;
-    if (study_report_write(&ro, rows, n, &nm, err, sizeof err)) {
-        fprintf(stderr, "ckstudy: %s\n", err);
-        rc = 1;
+    double el_s = (app_now_ms() - t_start) / 1000;
+    if (o->table2 || study_rows_are_table2(rows, n)) {
+        study_t2_numbers t2;
+        if (study_table2_write(o->out, rows, n, &t2, err, sizeof err) ||
+            write_summary_t2(sw, rows, n, &t2, el_s, err, sizeof err)) {
+            fprintf(stderr, "ckstudy: %s\n", err);
+            rc = 1;
+        }
+        study_t2_free(&t2);
+    } else {
+        study_report_options ro = {.groups = o->groups, .n_groups = o->n_groups, .out_dir = o->out};
+        study_report_numbers nm;
+        if (study_report_write(&ro, rows, n, &nm, err, sizeof err)) {
+            fprintf(stderr, "ckstudy: %s\n", err);
+            rc = 1;
+        }
+        /* The summary repeats the report's numbers: none from a report that failed. */
+        if (rc == 0 && write_summary(sw, rows, n, &nm, el_s, err, sizeof err)) {
+            fprintf(stderr, "ckstudy: %s\n", err);
+            rc = 1;
+        }
+        if (!o->no_plots && rc == 0 && study_run_gnuplot(o->out, err, sizeof err)) {
+            fprintf(stderr, "ckstudy: %s\n", err);
+            rc = 1;
+        }
     }
-    /* The summary repeats the report's numbers: none from a report that failed. */
-    if (rc == 0 && write_summary(&sw, rows, n, &nm, (app_now_ms() - t_start) / 1000, err, sizeof err)) {
-        fprintf(stderr, "ckstudy: %s\n", err);
-        rc = 1;
+    for (size_t i = 0; i < n; ++i)
+        *bad += strcmp(rows[i].check, "PASS") && strcmp(rows[i].check, "unchecked");
+    fprintf(stderr, "ckstudy: %zu runs in %s/runs.csv, %u not passing; %.0f s%s\n", n, o->out, *bad,
+            (app_now_ms() - t_start) / 1000, stop ? " (stopped early: see above)" : "");
+    free(rows);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    static options o;
+    parse_args(argc, argv, &o);
+    for (unsigned i = 0; i < o.n_items; ++i)
+        cfg_total += configurations_of(&o, &o.items[i]);
+    if (o.dry_run) {
+        print_plan(&o);
+        return 0;
     }
-    if (!o.no_plots && rc == 0 && study_run_gnuplot(o.out, err, sizeof err)) {
-        fprintf(stderr, "ckstudy: %s\n", err);
-        rc = 1;
+    check_out_dir(o.out);
+    /* Table 2 draws no figures. */
+    if (!o.no_plots && !o.table2 && !study_have_gnuplot()) {
+        fprintf(stderr, "ckstudy: gnuplot not found: install the Debian package gnuplot-nox (or pass --no-plots)\n");
+        return 2;
+    }
+    t_start = app_now_ms();
+    static sweep sw;
+    sw.o = &o;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/runs.csv", o.out);
+    if (o.report_only && access(path, R_OK) != 0)
+        cli_bad_value("--out", o.out, "--report-only: no runs.csv there", "the output folder of a sweep");
+    int stop = 0;
+    if (!o.report_only) {
+        int status = measure(&sw, &stop);
+        if (status)
+            return status;
     }
     unsigned bad = 0;
-    for (size_t i = 0; i < n; ++i)
-        bad += strcmp(rows[i].check, "PASS") && strcmp(rows[i].check, "unchecked");
-    free(rows);
+    int rc = report(&sw, stop, &bad);
     free(sw.done.rows);
-    fprintf(stderr, "ckstudy: %zu runs in %s/runs.csv, %u not passing; %.0f s%s\n", n, o.out, bad,
-            (app_now_ms() - t_start) / 1000, stop ? " (stopped early: see above)" : "");
     if (device_busy)
         cli_exit_device_busy(1);
     return rc || bad || stop ? 1 : 0;

@@ -34,12 +34,12 @@ int study_row_write(FILE *f, const study_row *r, char *err, size_t err_len)
     clean(msg, sizeof msg, r->message);
     fprintf(f,
             "%s,%s,%s,%s,%s,%s,%u,%u,%u,%u,%.3f,%.4f,%d,%.4f,%.4f,%u,%u,%u,%u,%u,%u,%u,%u,%.5f,%.5f,%.5f,%.5f,%.5f,"
-            "%.5f,%.4f,%.4f,%s,%s\n",
+            "%.5f,%.4f,%.4f,%.5f,%d,%s,%s\n",
             r->app, r->input, r->barrier, r->mode, r->cls, r->groups_expr, r->run, r->workers, r->coop_groups,
             r->mm_groups, r->period_ms, r->target_exec_ms, r->matmul_n, r->coop_ms, r->coop_wall_ms, r->kills,
             r->forks, r->resizes, r->max_active, r->initial_groups, r->mm_launches, r->mm_missed, r->mm_bad,
             r->gather_med_ms, r->gather_mean_ms, r->gather_max_ms, r->exec_med_ms, r->exec_mean_ms, r->queue_med_ms,
-            r->period_med_ms, r->period_mean_ms, r->check, msg);
+            r->period_med_ms, r->period_mean_ms, r->device_ms, r->round_pos, r->check, msg);
     if (fflush(f) != 0 || ferror(f)) {
         snprintf(err, err_len, "writing runs.csv: %s", strerror(errno));
         return -1;
@@ -53,13 +53,15 @@ typedef struct {
     char **f;
     int i;
     int bad;
+    const char *columns; /* the file's header */
     char why[320];
 } fields;
 
-/* The name of column i of STUDY_COLUMNS, for messages. */
-static const char *column_name(int i, char *buf, size_t len)
+/* The name of column i of the file's header (columns: STUDY_COLUMNS or
+ * STUDY_COLUMNS_V1), for messages. */
+static const char *column_name(const char *columns, int i, char *buf, size_t len)
 {
-    const char *p = STUDY_COLUMNS;
+    const char *p = columns;
     for (int k = 0; k < i && p; ++k) {
         p = strchr(p, ',');
         p = p ? p + 1 : NULL;
@@ -75,7 +77,7 @@ static void refuse(fields *c, const char *fmt, ...)
 {
     char name[32];
     c->bad = 1;
-    int k = snprintf(c->why, sizeof c->why, "column %s: ", column_name(c->i, name, sizeof name));
+    int k = snprintf(c->why, sizeof c->why, "column %s: ", column_name(c->columns, c->i, name, sizeof name));
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(c->why + k, sizeof c->why - (size_t)k, fmt, ap);
@@ -129,6 +131,21 @@ static void time_col(fields *c, double lo, double *dst)
     c->i++;
 }
 
+/* A whole number in [-1, INT_MAX] (-1: not applicable). */
+static void int_col(fields *c, int *dst)
+{
+    const char *s = next_field(c);
+    if (!s)
+        return;
+    int64_t v;
+    char why[160];
+    if (ck_parse_i64(s, -1, INT_MAX, &v, why, sizeof why))
+        refuse(c, "%s", why);
+    else
+        *dst = (int)v;
+    c->i++;
+}
+
 /* Splits line at its commas into f; the number of fields (at most max + 1). */
 static int split(char *line, char **f, int max)
 {
@@ -147,18 +164,19 @@ static int split(char *line, char **f, int max)
     }
 }
 
-/* 0 if the line is a row (into r); -1 with the reason in why. */
-static int parse_line(char *line, study_row *r, char *why, size_t why_len)
+/* 0 if the line is a row (into r); -1 with the reason in why. v1: the file
+ * has the header STUDY_COLUMNS_V1. */
+static int parse_line(char *line, int v1, study_row *r, char *why, size_t why_len)
 {
     char *f[STUDY_NCOLS];
-    int n = split(line, f, STUDY_NCOLS);
-    if (n != STUDY_NCOLS) {
-        snprintf(why, why_len, "%s%d fields, want %d", n > STUDY_NCOLS ? "more than " : "",
-                 n > STUDY_NCOLS ? STUDY_NCOLS : n, STUDY_NCOLS);
+    int want = v1 ? STUDY_NCOLS_V1 : STUDY_NCOLS;
+    int n = split(line, f, want);
+    if (n != want) {
+        snprintf(why, why_len, "%s%d fields, want %d", n > want ? "more than " : "", n > want ? want : n, want);
         return -1;
     }
     memset(r, 0, sizeof *r);
-    fields c = {.f = f, .i = 0, .bad = 0};
+    fields c = {.f = f, .i = 0, .bad = 0, .columns = v1 ? STUDY_COLUMNS_V1 : STUDY_COLUMNS};
     text_col(&c, r->app, sizeof r->app);
     text_col(&c, r->input, sizeof r->input);
     text_col(&c, r->barrier, sizeof r->barrier);
@@ -190,6 +208,12 @@ static int parse_line(char *line, study_row *r, char *why, size_t why_len)
         time_col(&c, -1, stats[k]);
     time_col(&c, 0, &r->period_med_ms);
     time_col(&c, 0, &r->period_mean_ms);
+    r->device_ms = -1;
+    r->round_pos = -1;
+    if (!v1) {
+        time_col(&c, -1, &r->device_ms);
+        int_col(&c, &r->round_pos);
+    }
     text_col(&c, r->check, sizeof r->check);
     if (!c.bad && strcmp(r->check, "PASS") && strcmp(r->check, "FAIL") && strcmp(r->check, "ERROR") &&
         strcmp(r->check, "unchecked")) {
@@ -200,7 +224,7 @@ static int parse_line(char *line, study_row *r, char *why, size_t why_len)
         snprintf(why, why_len, "%s", c.why);
         return -1;
     }
-    snprintf(r->message, sizeof r->message, "%s", f[32]);
+    snprintf(r->message, sizeof r->message, "%s", f[want - 1]);
     return 0;
 }
 
@@ -236,9 +260,11 @@ int study_rows_read(const char *path, study_row **rows, size_t *n, char *err, si
     size_t cap = 0;
     int rc = 0;
     ssize_t len;
+    int v1 = 0;
     while ((len = ck_line_next(&lr)) >= 0) {
         if (lr.lineno == 1) {
-            if (strcmp(lr.line, STUDY_COLUMNS)) {
+            v1 = !strcmp(lr.line, STUDY_COLUMNS_V1);
+            if (!v1 && strcmp(lr.line, STUDY_COLUMNS)) {
                 snprintf(err, err_len, "%s:1: the header is not ckstudy's runs.csv columns (is this a runs.csv "
                                        "ckstudy wrote?)", path);
                 rc = -1;
@@ -251,7 +277,7 @@ int study_rows_read(const char *path, study_row **rows, size_t *n, char *err, si
         /* A last line without its newline was torn by an interruption. */
         int torn = feof(f) != 0;
         study_row r;
-        if (parse_line(lr.line, &r, why, sizeof why)) {
+        if (parse_line(lr.line, v1, &r, why, sizeof why)) {
             if (torn)
                 break; /* dropped: the run is redone */
             snprintf(err, err_len, "%s:%zu: %s; fix or delete that row (ckstudy --resume redoes deleted runs)", path,

@@ -94,16 +94,16 @@ void app_bufset_coop_free(app_bufset_coop *b)
     b->nbuf = 0;
 }
 
-int app_bufset_plain_run(app_cl *c, const char *file, const char *kernel, const app_bufset *s, size_t wg,
-                         unsigned groups, double timeout_s, void *const *read_dst, const size_t *read_bytes,
-                         double *ms, char *err, size_t err_len)
+int app_bufset_plain_run(app_cl *c, const char *file, const char *kernel, const app_bufset *s, const app_cl_launch *l,
+                         void *const *read_dst, const size_t *read_bytes, app_cl_times *t, char *err, size_t err_len)
 {
-    if (!(timeout_s > 0 && timeout_s <= 1e9)) {
+    t->ms = t->device_ms = -1;
+    if (!(l->timeout_s > 0 && l->timeout_s <= 1e9)) {
         snprintf(err, err_len, "plain %s: timeout %g s is not a finite number of seconds above 0", s->what,
-                 timeout_s);
+                 l->timeout_s);
         return -1;
     }
-    if (groups == 0 || wg == 0 || s->nbuf > APP_BUFSET_MAX || s->nuint > APP_BUFSET_MAX) {
+    if (l->groups == 0 || l->wg == 0 || s->nbuf > APP_BUFSET_MAX || s->nuint > APP_BUFSET_MAX) {
         snprintf(err, err_len, "plain %s: need at least one group of at least one item", s->what);
         return -1;
     }
@@ -112,7 +112,7 @@ int app_bufset_plain_run(app_cl *c, const char *file, const char *kernel, const 
     cl_mem mem[APP_BUFSET_MAX] = {0};
     int rc = -1;
     cl_int e;
-    if (app_cl_build(c, file, NULL, &prog, err, err_len))
+    if (app_cl_build(c, file, l->build_options, &prog, err, err_len))
         goto fail;
     k = clCreateKernel(prog, kernel, &e);
     APP_CL_CHECK(e, "clCreateKernel");
@@ -126,18 +126,10 @@ int app_bufset_plain_run(app_cl *c, const char *file, const char *kernel, const 
         cl_uint v = s->uints[i];
         APP_CL_CHECK(clSetKernelArg(k, (cl_uint)(s->nbuf + i), sizeof v, &v), "clSetKernelArg (uint)");
     }
-    if (app_cl_finish(c, app_now_ms() + timeout_s * 1e3, "the uploads", err, err_len))
+    if (app_cl_finish(c, app_now_ms() + l->timeout_s * 1e3, "the uploads", err, err_len))
         goto fail;
-    size_t global = (size_t)groups * wg;
-    double t0 = app_now_ms();
-    cl_event ev;
-    APP_CL_CHECK(clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &global, &wg, 0, NULL, &ev),
-                 "clEnqueueNDRangeKernel (plain persistent)");
-    int waited = app_cl_wait_event(c, ev, t0 + timeout_s * 1e3, "the plain persistent kernel", err, err_len);
-    clReleaseEvent(ev);
-    if (waited)
+    if (app_cl_run_persistent(c, k, l, "the plain persistent kernel", t, err, err_len))
         goto fail;
-    *ms = app_now_ms() - t0;
     for (size_t i = 0; i < s->nbuf; ++i)
         if (read_bytes && read_bytes[i])
             APP_CL_CHECK(clEnqueueReadBuffer(c->queue, mem[i], CL_TRUE, 0, read_bytes[i], read_dst[i], 0, NULL, NULL),

@@ -46,11 +46,12 @@ int app_bufset_coop_read(app_bufset_coop *b, size_t i, void *dst, size_t bytes, 
 void app_bufset_coop_free(app_bufset_coop *b);
 
 /* ---- plain: one occupancy-bound persistent launch of `kernel` from kernel
- * file `file`, `groups` groups of wg items, within timeout_s seconds
- * (finite, > 0; past it -1 and c->stuck). Afterwards buffer i's first
- * read_bytes[i] bytes (0: none) are copied to read_dst[i]. *ms: kernel time. */
-int app_bufset_plain_run(app_cl *c, const char *file, const char *kernel, const app_bufset *s, size_t wg,
-                         unsigned groups, double timeout_s, void *const *read_dst, const size_t *read_bytes,
-                         double *ms, char *err, size_t err_len);
+ * file `file` built with l->build_options, l->groups groups of l->wg items,
+ * within l->timeout_s seconds (finite, > 0; past it -1 and c->stuck). The
+ * buffers are fresh, uploaded before the timed launch. Afterwards buffer
+ * i's first read_bytes[i] bytes (0: none) are copied to read_dst[i]. *t:
+ * the launch's host and device times (app_cl_run_persistent). */
+int app_bufset_plain_run(app_cl *c, const char *file, const char *kernel, const app_bufset *s, const app_cl_launch *l,
+                         void *const *read_dst, const size_t *read_bytes, app_cl_times *t, char *err, size_t err_len);
 
 #endif

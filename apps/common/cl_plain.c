@@ -1,5 +1,6 @@
-/* apps/common/cl_plain.c: raw OpenCL device opening and program builds for
- * the plain baselines (see cl_plain.h). */
+/* apps/common/cl_plain.c: raw OpenCL device opening, cached program builds,
+ * persistent launches with their host and device times, and buffers for the
+ * plain baselines (see cl_plain.h). */
 #include "cl_plain.h"
 #include "paths.h"
 #include "timer.h"
@@ -167,7 +168,9 @@ int app_cl_open(app_cl_request *req, app_cl *out, char *err, size_t err_len)
     out->context = clCreateContext(props, 1, &out->device, NULL, NULL, &e);
     if (e != CL_SUCCESS)
         return app_cl_fail(e, "clCreateContext (plain baseline)", err, err_len);
-    out->queue = clCreateCommandQueueWithProperties(out->context, out->device, NULL, &e);
+    /* Profiling on: a persistent launch's device time comes from its event. */
+    cl_queue_properties qprops[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    out->queue = clCreateCommandQueueWithProperties(out->context, out->device, req->profiling ? qprops : NULL, &e);
     if (e != CL_SUCCESS) {
         app_cl_close(out);
         return app_cl_fail(e, "clCreateCommandQueueWithProperties (plain baseline)", err, err_len);
@@ -179,7 +182,13 @@ void app_cl_close(app_cl *c)
 {
     if (!c)
         return;
-    if (c->stuck) { /* leave them: releasing could wait for the running kernel */
+    int stuck = c->stuck; /* then leave the objects: releasing could wait for the running kernel */
+    for (size_t i = 0; i < c->n_programs; ++i) {
+        if (!stuck)
+            clReleaseProgram(c->programs[i].program);
+        free(c->programs[i].key);
+    }
+    if (stuck) {
         free(c->held);
         memset(c, 0, sizeof *c);
         return;
@@ -194,7 +203,63 @@ void app_cl_close(app_cl *c)
     memset(c, 0, sizeof *c);
 }
 
+/* The cache key of (rel, extra_options); NULL when out of host memory. */
+static char *program_key(const char *rel, const char *extra_options)
+{
+    const char *x = extra_options ? extra_options : "";
+    size_t n = strlen(rel) + strlen(x) + 2;
+    char *k = malloc(n);
+    if (k)
+        snprintf(k, n, "%s\n%s", rel, x);
+    return k;
+}
+
+/* Compiles rel with extra_options into a program of c (no cache). */
+static int build_program(app_cl *c, const char *rel, const char *extra_options, cl_program *out, char *err,
+                         size_t err_len);
+
 int app_cl_build(app_cl *c, const char *rel, const char *extra_options, cl_program *out, char *err, size_t err_len)
+{
+    *out = NULL;
+    char *key = program_key(rel, extra_options);
+    if (!key) {
+        snprintf(err, err_len, "out of host memory building %s", rel);
+        return -1;
+    }
+    for (size_t i = 0; i < c->n_programs; ++i)
+        if (!strcmp(c->programs[i].key, key)) {
+            free(key);
+            cl_int e = clRetainProgram(c->programs[i].program);
+            if (e != CL_SUCCESS)
+                return app_cl_fail(e, "clRetainProgram (a cached plain program)", err, err_len);
+            *out = c->programs[i].program;
+            return 0;
+        }
+    cl_program p;
+    if (build_program(c, rel, extra_options, &p, err, err_len)) {
+        free(key);
+        return -1;
+    }
+    if (c->n_programs == APP_CL_MAX_PROGRAMS) { /* full: the caller's reference is the only one */
+        free(key);
+        *out = p;
+        return 0;
+    }
+    cl_int e = clRetainProgram(p); /* one for the cache, one for the caller */
+    if (e != CL_SUCCESS) {
+        free(key);
+        clReleaseProgram(p);
+        return app_cl_fail(e, "clRetainProgram (caching a plain program)", err, err_len);
+    }
+    c->programs[c->n_programs].key = key;
+    c->programs[c->n_programs].program = p;
+    c->n_programs++;
+    *out = p;
+    return 0;
+}
+
+static int build_program(app_cl *c, const char *rel, const char *extra_options, cl_program *out, char *err,
+                         size_t err_len)
 {
     *out = NULL;
     char path[1024];
@@ -268,4 +333,60 @@ int app_cl_buffer(app_cl *c, size_t bytes, const void *init, cl_mem *out, const 
     }
     c->held[c->n_held++] = *out;
     return 0;
+}
+
+size_t app_cl_held_mark(const app_cl *c) { return c->n_held; }
+
+void app_cl_release_since(app_cl *c, size_t mark)
+{
+    if (c->stuck || mark > c->n_held)
+        return;
+    for (size_t i = mark; i < c->n_held; ++i)
+        clReleaseMemObject(c->held[i]);
+    c->n_held = mark;
+}
+
+int app_cl_event_device_ms(cl_event ev, const char *what, double *ms, char *err, size_t err_len)
+{
+    *ms = -1;
+    cl_ulong start = 0, end = 0;
+    cl_int e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+    if (e == CL_SUCCESS)
+        e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+    if (e == CL_PROFILING_INFO_NOT_AVAILABLE)
+        return 0; /* the device keeps no times for it: unknown */
+    if (e != CL_SUCCESS) {
+        char w[160];
+        snprintf(w, sizeof w, "clGetEventProfilingInfo (device time of %s)", what);
+        return app_cl_fail(e, w, err, err_len);
+    }
+    *ms = end >= start ? (double)(end - start) / 1e6 : -1;
+    return 0;
+}
+
+int app_cl_run_persistent(app_cl *c, cl_kernel k, const app_cl_launch *l, const char *what, app_cl_times *t,
+                          char *err, size_t err_len)
+{
+    t->ms = t->device_ms = -1;
+    if (!(l->timeout_s > 0 && l->timeout_s <= 1e9) || l->wg == 0 || l->groups == 0) {
+        snprintf(err, err_len, "%s: bad launch (%u groups of %zu items, timeout %g s): need groups and items above 0 "
+                 "and a finite timeout above 0", what, l->groups, l->wg, l->timeout_s);
+        return -1;
+    }
+    size_t global = (size_t)l->groups * l->wg, local = l->wg;
+    char w[160];
+    double t0 = app_now_ms();
+    cl_event ev;
+    cl_int e = clEnqueueNDRangeKernel(c->queue, k, 1, NULL, &global, &local, 0, NULL, &ev);
+    if (e != CL_SUCCESS) {
+        snprintf(w, sizeof w, "clEnqueueNDRangeKernel (%s)", what);
+        return app_cl_fail(e, w, err, err_len);
+    }
+    int rc = app_cl_wait_event(c, ev, t0 + l->timeout_s * 1e3, what, err, err_len);
+    if (rc == 0) {
+        t->ms = app_now_ms() - t0;
+        rc = app_cl_event_device_ms(ev, what, &t->device_ms, err, err_len);
+    }
+    clReleaseEvent(ev);
+    return rc;
 }

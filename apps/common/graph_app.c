@@ -167,7 +167,7 @@ static int plain_run(app_gapp *a, app_cl *c, const app_plain_args *args, app_pla
     cl_mem barrier = NULL;
     int rc = -1;
     if (upload(&p, &barrier, err, err_len) ||
-        app_cl_build(c, persistent ? s->coop_file : s->plain_file, NULL, &prog, err, err_len))
+        app_cl_build(c, persistent ? s->coop_file : s->plain_file, args->build_options, &prog, err, err_len))
         goto out;
     for (size_t k = 0; k < nk; ++k) {
         cl_int e;
@@ -181,26 +181,20 @@ static int plain_run(app_gapp *a, app_cl *c, const app_plain_args *args, app_pla
         if (set_args(&p, k, &kd[k], barrier, err, err_len))
             goto out;
     }
-    double t0 = app_now_ms(), deadline = t0 + args->timeout_s * 1e3;
     if (persistent) {
-        size_t global = (size_t)args->groups * p.wg;
-        cl_event ev;
-        cl_int e = clEnqueueNDRangeKernel(c->queue, p.k[0], 1, NULL, &global, &p.wg, 0, NULL, &ev);
-        if (e != CL_SUCCESS) {
-            app_cl_fail(e, "clEnqueueNDRangeKernel (plain persistent)", err, err_len);
-            goto out;
-        }
         char what[96];
         snprintf(what, sizeof what, "the plain persistent %s kernel", s->what);
-        int waited = app_cl_wait_event(c, ev, deadline, what, err, err_len);
-        clReleaseEvent(ev);
-        if (waited)
+        app_cl_launch l = app_plain_launch(args);
+        app_cl_times t;
+        if (app_cl_run_persistent(c, p.k[0], &l, what, &t, err, err_len))
             goto out;
         res->launches = 1;
-        res->ms = app_now_ms() - t0;
+        res->ms = t.ms;
+        res->device_ms = t.device_ms;
         if (a->ops->after && a->ops->after(a, &p, err, err_len))
             goto out;
     } else {
+        double t0 = app_now_ms(), deadline = t0 + args->timeout_s * 1e3;
         int32_t launches = 0;
         if (a->ops->multi ? a->ops->multi(a, &p, deadline, &launches, err, err_len)
                           : flag_rounds(&p, deadline, &launches, err, err_len))

@@ -205,9 +205,12 @@ static int gm_plain(void *st, app_cl *c, const app_plain_args *a, app_plain_resu
     rd[B_QMETA] = b.bytes[B_QMETA];
     dst[B_CTR] = ctr;
     rd[B_CTR] = b.bytes[B_CTR];
-    if (app_bufset_plain_run(c, APP_GAME_FILE, APP_GAME_KERNEL, &b, a->wg, a->groups, a->timeout_s, dst, rd,
-                             &res->ms, msg, msg_len))
+    app_cl_launch l = app_plain_launch(a);
+    app_cl_times t;
+    if (app_bufset_plain_run(c, APP_GAME_FILE, APP_GAME_KERNEL, &b, &l, dst, rd, &t, msg, msg_len))
         return -1;
+    res->ms = t.ms;
+    res->device_ms = t.device_ms;
     res->launches = 1;
     return gm_check_run(s, val8, ctr, a->groups, msg, msg_len);
 }

@@ -45,11 +45,12 @@ int app_ws_check(const app_ws_result *got, const app_ws_result *want, char *msg,
 /* Queue capacity that no queue can exceed for nq queues (see ws.cl). */
 uint32_t app_ws_capacity(const app_ws_params *p, uint32_t nq);
 
-/* Plain baseline: ws.cl as an occupancy-bound persistent kernel on c with
- * `groups` work-groups (and as many queues) of wg items; the kernel must end
- * within timeout_s seconds (finite, > 0), else -1 and c->stuck is set. */
-int app_ws_plain_run(app_cl *c, const app_ws_params *p, size_t wg, unsigned groups, double timeout_s,
-                     app_ws_result *out, double *ms, char *err, size_t err_len);
+/* Plain baseline: ws.cl (built with l->build_options) as an occupancy-bound
+ * persistent kernel on c with l->groups work-groups (and as many queues) of
+ * l->wg items; the kernel must end within l->timeout_s seconds (finite,
+ * > 0), else -1 and c->stuck is set. *t: its host and device times. */
+int app_ws_plain_run(app_cl *c, const app_ws_params *p, const app_cl_launch *l, app_ws_result *out,
+                     app_cl_times *t, char *err, size_t err_len);
 
 /* Cooperative form: buffers sized for at most max_groups queues. */
 typedef struct app_ws_coop app_ws_coop;

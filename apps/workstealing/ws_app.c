@@ -89,8 +89,12 @@ static int ws_plain(void *st, app_cl *c, const app_plain_args *a, app_plain_resu
 {
     ws_state *w = st;
     app_ws_result r;
-    if (app_ws_plain_run(c, &w->p, a->wg, a->groups, a->timeout_s, &r, &res->ms, msg, msg_len))
+    app_cl_launch l = app_plain_launch(a);
+    app_cl_times t;
+    if (app_ws_plain_run(c, &w->p, &l, &r, &t, msg, msg_len))
         return -1;
+    res->ms = t.ms;
+    res->device_ms = t.device_ms;
     res->launches = 1;
     if (w->skip_reference)
         return APP_UNCHECKED;

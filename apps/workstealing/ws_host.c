@@ -36,11 +36,13 @@ static int ws_bufset(const app_ws_params *p, uint32_t nq, const char *what, app_
     return 0;
 }
 
-int app_ws_plain_run(app_cl *c, const app_ws_params *p, size_t wg, unsigned groups, double timeout_s,
-                     app_ws_result *out, double *ms, char *err, size_t err_len)
+int app_ws_plain_run(app_cl *c, const app_ws_params *p, const app_cl_launch *l, app_ws_result *out,
+                     app_cl_times *t, char *err, size_t err_len)
 {
     memset(out, 0, sizeof *out);
-    if (groups == 0 || wg == 0) {
+    t->ms = t->device_ms = -1;
+    unsigned groups = l->groups;
+    if (groups == 0 || l->wg == 0) {
         snprintf(err, err_len, "plain work stealing: need at least one group of at least one item");
         return -1;
     }
@@ -52,8 +54,7 @@ int app_ws_plain_run(app_cl *c, const app_ws_params *p, size_t wg, unsigned grou
     }
     void *dst[APP_BUFSET_MAX] = {[WS_QMETA] = qmeta, [WS_CTR] = ctr};
     size_t rd[APP_BUFSET_MAX] = {[WS_QMETA] = s.bytes[WS_QMETA], [WS_CTR] = s.bytes[WS_CTR]};
-    int rc = app_bufset_plain_run(c, APP_WS_FILE, APP_WS_KERNEL, &s, wg, groups, timeout_s, dst, rd, ms, err,
-                                  err_len);
+    int rc = app_bufset_plain_run(c, APP_WS_FILE, APP_WS_KERNEL, &s, l, dst, rd, t, err, err_len);
     if (!rc)
         app_ws_decode(ctr, qmeta, nq, out);
     free(qmeta);

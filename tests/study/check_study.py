@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""tests/study/check_study.py: the test of tools/ckstudy (meson test 'study-quick').
+"""tests/study/check_study.py: the tests of tools/ckstudy (meson tests study-quick, study-table2).
 
-usage: check_study.py CKSTUDY WORKDIR
+usage: check_study.py CKSTUDY WORKDIR            (meson test 'study-quick': 1-4)
+       check_study.py CKSTUDY WORKDIR --table2   (meson test 'study-table2': 5-6)
 
 1. Bad input (unknown app, class, preset; an output folder that cannot be
    made; gnuplot missing): one line on stderr, exit 2, no runs.csv.
@@ -20,6 +21,16 @@ usage: check_study.py CKSTUDY WORKDIR
    are strict (NaN, inf, -1 where a time cannot be unknown, trailing text:
    an error naming the line and the column, also after a 5000-character
    line); -1 in the launch statistics (unknown) reads back.
+5. An old runs.csv (the header before device_ms and round_pos) reads:
+   --report-only makes the sweep's Table 2 from it and leaves it as it was.
+6. `ckstudy --table2 --quick --runs 2` on PoCL (bfs, ws): bad arguments
+   refused with one line; each item has the three forms once per round in
+   the alternating order, every row PASS, the cooperative runs without a
+   kill, fork or resize on the plain runs' N; table2.csv/.md and
+   summary.json recomputed here from runs.csv (device clock; host times
+   when a cooperative device time is unknown); ratios finite and above 0;
+   --resume redoes a torn round whole; under chaos the cooperative runs
+   FAIL as no fair comparison.
 Exit 0 on success, 1 with the failures listed."""
 import csv
 import json
@@ -34,10 +45,12 @@ import subprocess
 import sys
 import time
 
-COLUMNS = ("app,input,barrier,mode,class,groups_expr,run,workers,coop_groups,mm_groups,period_ms,target_exec_ms,"
-           "matmul_n,coop_ms,coop_wall_ms,kills,forks,resizes,max_active,initial_groups,mm_launches,mm_missed,mm_bad,"
-           "gather_med_ms,gather_mean_ms,gather_max_ms,exec_med_ms,exec_mean_ms,queue_med_ms,period_med_ms,"
-           "period_mean_ms,check,message").split(",")
+# runs.csv's header, and the one before device_ms and round_pos (still read).
+COLUMNS_V1 = ("app,input,barrier,mode,class,groups_expr,run,workers,coop_groups,mm_groups,period_ms,target_exec_ms,"
+              "matmul_n,coop_ms,coop_wall_ms,kills,forks,resizes,max_active,initial_groups,mm_launches,mm_missed,"
+              "mm_bad,gather_med_ms,gather_mean_ms,gather_max_ms,exec_med_ms,exec_mean_ms,queue_med_ms,period_med_ms,"
+              "period_mean_ms,check,message").split(",")
+COLUMNS = COLUMNS_V1[:-2] + ["device_ms", "round_pos"] + COLUMNS_V1[-2:]
 WORK_STEALING = {"ws", "octree", "game"}
 CLASSES = ["light", "medium", "heavy"]
 TOLERANCE = 1.05
@@ -90,14 +103,15 @@ def bad_inputs(ckstudy, work):
         fail(f"gnuplot missing: want exit 2 and one line naming gnuplot-nox, got {p.returncode}: {lines}")
 
 
-def row_text(**over):
-    """One runs.csv line: a plain bfs row, with fields replaced by over."""
+def row_text(columns=COLUMNS, **over):
+    """One runs.csv line (of `columns`): a plain bfs row, with fields replaced by over."""
     r = {c: "0" for c in COLUMNS}
     r.update({"app": "bfs", "input": "ci", "barrier": "-", "mode": "plain", "class": "-", "groups_expr": "-",
+              "device_ms": "-1.00000", "round_pos": "-1",
               "workers": "4", "coop_groups": "4", "coop_ms": "1.5000", "coop_wall_ms": "1.6000", "check": "PASS",
               "message": ""})
     r.update(over)
-    return ",".join(r[c] for c in COLUMNS)
+    return ",".join(r[c] for c in columns)
 
 
 def good_rows():
@@ -105,13 +119,13 @@ def good_rows():
                                  exec_med_ms="-1.00000", queue_med_ms="-0.50000")]
 
 
-def fresh(work, name, lines=None):
+def fresh(work, name, lines=None, columns=COLUMNS):
     d = os.path.join(work, name)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
     if lines is not None:
         with open(os.path.join(d, "runs.csv"), "w") as f:
-            f.write("\n".join([",".join(COLUMNS)] + lines) + "\n")
+            f.write("\n".join([",".join(columns)] + lines) + "\n")
     return d
 
 
@@ -161,7 +175,12 @@ def file_safety(ckstudy, work):
         d = fresh(work, f"num{i}", good_rows() + [long_row, row_text(**over), row_text()])
         refused(report + [d], 1, ["runs.csv:5: ", col, why], f"runs.csv with {over}")
     d = fresh(work, "fields", good_rows() + [long_row, "bfs,ci,-,plain"])
-    refused(report + [d], 1, ["runs.csv:5: ", "4 fields, want 33"], "a short row")
+    refused(report + [d], 1, ["runs.csv:5: ", "4 fields, want 35"], "a short row")
+    for over, col, why in (({"device_ms": "-2"}, "column device_ms", "is below -1"),
+                           ({"round_pos": "-2"}, "column round_pos", "is below -1"),
+                           ({"round_pos": "1.5"}, "column round_pos", "not a whole number")):
+        d = fresh(work, "new-cols", good_rows() + [long_row, row_text(**over)])
+        refused(report + [d], 1, ["runs.csv:5: ", col, why], f"runs.csv with {over}")
     # Good rows, -1 statistics and a long message included, read back and reported.
     d = fresh(work, "good", good_rows() + [long_row])
     p, _ = run(report + [d])
@@ -438,6 +457,8 @@ def check_output(out, summary_expect_rows=None):
                 fail(f"timeline_{app}.json: a negative duration")
         except (OSError, ValueError, KeyError) as e:
             fail(f"timeline_{app}.json: {e}")
+    if any(r["round_pos"] != "-1" for r in rows):
+        fail("a sweep row has a round position (only --table2 rows do)")
     n2 = check_table2(rows, out)
     if n2 == 0:
         fail("table2: no app/input had both an original and a cooperative time")
@@ -479,13 +500,275 @@ def synthetic(ckstudy, work, out):
     if got != {c: "N/2" for c in CLASSES}:
         fail(f"synthetic table3: groups {got}, want N/2 for every class")
 
+def old_header(ckstudy, work):
+    """A runs.csv with the header before device_ms and round_pos: read by
+    --report-only (the sweep's Table 2 from it), left as it was; a row of
+    the new width under the old header is refused naming the count."""
+    lines = [row_text(COLUMNS_V1), row_text(COLUMNS_V1, barrier="query", mode="alone", coop_ms="3.0000"),
+             row_text(COLUMNS_V1, input="other", coop_ms="2.0000"),
+             row_text(COLUMNS_V1, input="other", barrier="query", mode="alone", coop_ms="2.5000")]
+    d = fresh(work, "old-header", lines, COLUMNS_V1)
+    with open(os.path.join(d, "runs.csv")) as f:
+        before = f.read()
+    p, _ = run([ckstudy, "--report-only", "--no-plots", "--out", d])
+    if p.returncode != 0:
+        fail(f"--report-only on an old runs.csv: exit {p.returncode}: {p.stderr[-1500:]}")
+        return
+    with open(os.path.join(d, "runs.csv")) as f:
+        if f.read() != before:
+            fail("--report-only changed an old runs.csv")
+    with open(os.path.join(d, "table2.csv"), newline="") as f:
+        got = {(g["app"], g["input"]): num(g["slowdown"]) for g in csv.DictReader(f) if g["scope"] == "barrier"}
+    want = {("bfs", "ci"): 3.0 / 1.5, ("bfs", "other"): 2.5 / 2.0}
+    if set(got) != set(want):
+        fail(f"old runs.csv: table2 rows {sorted(got)}, want {sorted(want)}")
+    for k, v in want.items():
+        close(v, got.get(k), f"old runs.csv: slowdown {k}")
+    with open(os.path.join(d, "summary.json")) as f:
+        if json.load(f).get("rows") != 4:
+            fail("old runs.csv: summary.json does not count its 4 rows")
+    d = fresh(work, "old-header-wide", lines + [row_text()], COLUMNS_V1)
+    refused([ckstudy, "--report-only", "--no-plots", "--out", d], 1, ["runs.csv:6: ", "want 33"],
+            "a new-width row under the old header")
+
+
+# ---------------------------------------------------------------- Table 2
+
+T2_FORMS = ("alone", "plain", "plain-fenced")
+
+
+def t2_usable_times(rows, app, inp, mode, clock):
+    xs = []
+    for r in rows:
+        if (r["app"], r["input"], r["mode"]) != (app, inp, mode) or int(r["round_pos"]) < 0 or not usable(r):
+            continue
+        xs.append(float(r["device_ms"] if clock == "device" else r["coop_ms"]))
+    return xs
+
+
+def t2_recompute(rows):
+    """Table 2 from runs.csv, independently of ckstudy's C code: per item
+    the clock, the medians and the ratios of medians with the per-round
+    min..max; then the geomean and max over the passing items."""
+    items = []
+    for r in rows:
+        if r["mode"] in T2_FORMS and int(r["round_pos"]) >= 0 and (r["app"], r["input"]) not in items:
+            items.append((r["app"], r["input"]))
+    out = {}
+    for app, inp in items:
+        dev = [t2_usable_times(rows, app, inp, m, "device") for m in T2_FORMS]
+        clock = "device" if all(xs and min(xs) >= 0 for xs in dev) else "host"
+        t = [t2_usable_times(rows, app, inp, m, clock) for m in T2_FORMS]
+        it = {"clock": clock, "med": [med(x) for x in t], "min": [min(x) if x else None for x in t],
+              "max": [max(x) if x else None for x in t]}
+        it["ratio"] = [it["med"][0] / it["med"][k] if it["med"][0] is not None and it["med"][k] else None
+                       for k in (1, 2)]
+        per = {1: [], 2: []}
+        for c in rows:
+            if (c["app"], c["input"], c["mode"]) != (app, inp, "alone") or not usable(c):
+                continue
+            for k in (1, 2):
+                p = [r for r in rows if (r["app"], r["input"], r["mode"], r["run"]) ==
+                     (app, inp, T2_FORMS[k], c["run"]) and usable(r)]
+                if p:
+                    key = "device_ms" if clock == "device" else "coop_ms"
+                    per[k].append(float(c[key]) / float(p[0][key]))
+        it["round"] = [(min(per[k]), max(per[k])) if per[k] else (None, None) for k in (1, 2)]
+        it["pass"] = all(usable(r) for r in rows if (r["app"], r["input"]) == (app, inp) and r["mode"] in T2_FORMS)
+        out[(app, inp)] = it
+    counted = {k: v for k, v in out.items() if v["pass"]}
+    clock = "device" if all(v["clock"] == "device" for v in counted.values()) else "host"
+    summary = {"clock": clock, "counted": len(counted), "geomean": [None, None], "max": [None, None]}
+    for k in (0, 1):
+        vals = {key: v["ratio"][k] for key, v in counted.items()}
+        if vals:
+            summary["geomean"][k] = math.exp(sum(math.log(x) for x in vals.values()) / len(vals))
+            summary["max"][k] = max(vals.values())
+    return out, summary
+
+
+def t2_rows_shape(rows, runs):
+    """Every item has each form once per round, in the alternating order."""
+    items = sorted({(r["app"], r["input"]) for r in rows})
+    for app, inp in items:
+        for run in range(runs):
+            got = {r["mode"]: int(r["round_pos"]) for r in rows
+                   if (r["app"], r["input"], r["run"]) == (app, inp, str(run))}
+            want = {m: (k if run % 2 == 0 else 2 - k) for k, m in enumerate(T2_FORMS)}
+            if got != want:
+                fail(f"table2 {app} {inp} round {run}: forms and places {got}, want {want}")
+    return items
+
+
+def t2_check_files(out, rows):
+    """table2.csv, table2.md and summary.json against t2_recompute."""
+    want, summ = t2_recompute(rows)
+    for name in ("table2.csv", "table2.md", "summary.json"):
+        if not os.path.isfile(os.path.join(out, name)):
+            fail(f"--table2: {name} missing")
+            return
+    with open(os.path.join(out, "table2.csv"), newline="") as f:
+        got = list(csv.DictReader(f))
+    items = {(g["app"], g["input"]): g for g in got if g["row"] == "item"}
+    if set(items) != set(want):
+        fail(f"table2.csv items {sorted(items)}, want {sorted(want)}")
+    for key, w in want.items():
+        g = items.get(key)
+        if not g:
+            continue
+        if g["clock"] != w["clock"]:
+            fail(f"table2 {key}: clock {g['clock']}, want {w['clock']}")
+        for k, form in enumerate(("coop", "plain", "fenced")):
+            close(w["med"][k], num(g[f"{form}_{w['clock']}_med"]), f"table2 {key} {form} median")
+            close(w["min"][k], num(g[f"{form}_{w['clock']}_min"]), f"table2 {key} {form} min")
+            close(w["max"][k], num(g[f"{form}_{w['clock']}_max"]), f"table2 {key} {form} max")
+        for k, name in enumerate(("plain", "fenced")):
+            close(w["ratio"][k], num(g[f"ratio_{name}"]), f"table2 {key} ratio {name}")
+            close(w["round"][k][0], num(g[f"ratio_{name}_min"]), f"table2 {key} ratio {name} round min")
+            close(w["round"][k][1], num(g[f"ratio_{name}_max"]), f"table2 {key} ratio {name} round max")
+        if (g["check"] in ("PASS", "unchecked")) != w["pass"]:
+            fail(f"table2 {key}: check {g['check']}, recomputed {'PASS' if w['pass'] else 'FAIL'}")
+    geo = [g for g in got if g["row"] == "geomean"]
+    if len(geo) != 1:
+        fail("table2.csv: no single geomean row")
+    else:
+        if geo[0]["clock"] != summ["clock"]:
+            fail(f"table2 geomean clock {geo[0]['clock']}, want {summ['clock']}")
+        close(summ["geomean"][0], num(geo[0]["ratio_plain"]), "table2 geomean coop/plain")
+        close(summ["geomean"][1], num(geo[0]["ratio_fenced"]), "table2 geomean coop/plain-fenced")
+    with open(os.path.join(out, "summary.json")) as f:
+        t2 = json.load(f).get("table2", {})
+    if t2.get("items_counted") != summ["counted"] or t2.get("clock") != summ["clock"]:
+        fail(f"summary.json table2: counted {t2.get('items_counted')} clock {t2.get('clock')}, want "
+             f"{summ['counted']} {summ['clock']}")
+    g, m = t2.get("geomean", {}), t2.get("max", {})
+    close(summ["geomean"][0], g.get("coop_over_plain"), "summary.json geomean coop/plain")
+    close(summ["geomean"][1], g.get("coop_over_plain_fenced"), "summary.json geomean coop/plain-fenced")
+    close(summ["max"][0], m.get("coop_over_plain"), "summary.json max coop/plain")
+    close(summ["max"][1], m.get("coop_over_plain_fenced"), "summary.json max coop/plain-fenced")
+    if g.get("paper") != 1.07 or m.get("paper") != 1.23:
+        fail(f"summary.json table2: paper {g.get('paper')} / {m.get('paper')}, want 1.07 / 1.23")
+    for it in t2.get("items", []):
+        key = (it.get("app"), it.get("input"))
+        if key in want:
+            w = want[key]
+            close(w["ratio"][0], it["coop_over_plain"]["ratio_of_medians"], f"summary.json {key} coop/plain")
+            close(w["med"][0], it["coop"][w["clock"] + "_ms"]["median"], f"summary.json {key} coop median")
+    with open(os.path.join(out, "table2.md")) as f:
+        md = f.read()
+    if "1.07" not in md or "1.23" not in md or "plain-fenced" not in md:
+        fail("table2.md lacks the paper's numbers or the plain-fenced column")
+    if summ["clock"] == "host" and "Host times" not in md:
+        fail("table2.md on host times does not say so")
+    return want, summ
+
+
+def table2(ckstudy, work):
+    t0 = time.time()
+    # Bad arguments: one line, exit 2, nothing run.
+    for args, what in ((["--table2", "--quick", "--runs", "1"], "--table2 --runs 1"),
+                       (["--table2", "--quick", "--apps", "nosuchapp"], "--table2 unknown app")):
+        p, dt = run([ckstudy] + args + ["--out", os.path.join(work, "t2-bad")])
+        lines = p.stderr.strip().splitlines()
+        if p.returncode != 2 or len(lines) != 1 or dt > 10:
+            fail(f"{what}: want exit 2 and one line at once, got {p.returncode} in {dt:.1f} s: {lines}")
+    if os.path.exists(os.path.join(work, "t2-bad", "runs.csv")):
+        fail("a refused --table2 wrote runs.csv")
+    p, _ = run([ckstudy, "--table2", "--quick", "--dry-run"])
+    if p.returncode != 0 or "Table 2: 2 app/input pairs x 10 rounds" not in p.stdout or "ws ci" not in p.stdout:
+        fail(f"--table2 --dry-run: exit {p.returncode}: {p.stdout[-600:]}")
+    # The quick run: bfs and ws, 2 rounds.
+    out = os.path.join(work, "t2")
+    shutil.rmtree(out, ignore_errors=True)
+    p, dt = run([ckstudy, "--table2", "--quick", "--runs", "2", "--out", out])
+    print(f"ckstudy --table2 --quick --runs 2: exit {p.returncode} in {dt:.0f} s", flush=True)
+    if p.returncode != 0:
+        fail(f"ckstudy --table2 exit {p.returncode}:\n{p.stderr[-3000:]}")
+    rows = read_rows(os.path.join(out, "runs.csv"))
+    items = t2_rows_shape(rows, 2)
+    if items != [("bfs", "ci"), ("ws", "ci")]:
+        fail(f"--table2 items {items}")
+    for r in rows:
+        if r["check"] != "PASS":
+            fail(f"--table2 row not PASS: {r['app']} {r['mode']} run {r['run']}: {r['check']} {r['message']}")
+        if r["mode"] == "alone":
+            plain = {x["coop_groups"] for x in rows if x["app"] == r["app"] and x["mode"] != "alone"}
+            if (r["kills"], r["forks"], r["resizes"]) != ("0", "0", "0") or \
+                    {r["initial_groups"], r["max_active"], r["coop_groups"]} != plain or int(r["coop_groups"]) < 1:
+                fail(f"--table2 alone {r['app']} run {r['run']}: kills/forks/resizes {r['kills']}/{r['forks']}/"
+                     f"{r['resizes']}, groups {r['initial_groups']}/{r['max_active']}/{r['coop_groups']}, "
+                     f"plain {plain}")
+        if float(r["coop_ms"]) <= 0 or not (float(r["device_ms"]) > 0 or r["device_ms"].startswith("-1")):
+            fail(f"--table2 {r['app']} {r['mode']} run {r['run']}: times {r['coop_ms']} / {r['device_ms']}")
+    want, summ = t2_check_files(out, rows)
+    for key, w in want.items():
+        for k in (0, 1):
+            lo, hi = w["round"][k]
+            if not (w["ratio"][k] and math.isfinite(w["ratio"][k]) and w["ratio"][k] > 0 and lo and lo > 0):
+                fail(f"--table2 {key}: ratio {k} {w['ratio'][k]} (rounds {lo}..{hi}) not finite and above 0")
+    if summ["counted"] != 2:
+        fail(f"--table2: {summ['counted']} items counted, want 2")
+    # Host times: the same rows with the cooperative runs' device times unknown.
+    host = fresh(work, "t2-host")
+    with open(os.path.join(host, "runs.csv"), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(COLUMNS)
+        for r in rows:
+            w.writerow([("-1.00000" if c == "device_ms" and r["mode"] == "alone" else r[c]) for c in COLUMNS])
+    p, _ = run([ckstudy, "--report-only", "--out", host])
+    if p.returncode != 0:
+        fail(f"--report-only of a Table 2 on host times: exit {p.returncode}: {p.stderr[-1500:]}")
+    else:
+        _, hs = t2_check_files(host, read_rows(os.path.join(host, "runs.csv")))
+        if hs["clock"] != "host":
+            fail("a Table 2 without the cooperative device times is not on host times")
+    # --resume: a round torn (its last row gone) is redone whole, nothing else.
+    path = os.path.join(out, "runs.csv")
+    with open(path) as f:
+        lines = f.read().splitlines()
+    with open(path, "w") as f:
+        f.write("\n".join(lines[:-1]) + "\n")
+    p, dt = run([ckstudy, "--table2", "--quick", "--runs", "2", "--resume", "--out", out])
+    rounds = [x for x in p.stderr.splitlines() if " round " in x and x.startswith("ckstudy: [")]
+    rows2 = read_rows(path)
+    if p.returncode != 0 or len(rows2) != len(rows) or len(rounds) != 1 or "ws ci round 2/2" not in rounds[0]:
+        fail(f"--table2 --resume of a torn round: exit {p.returncode}, {len(rows2)} rows (want {len(rows)}), "
+             f"rounds redone {rounds}")
+    t2_rows_shape(rows2, 2)
+    # Chaos makes the scheduler kill, fork and resize: every cooperative run
+    # then is no fair comparison and FAILs, naming what moved.
+    out = os.path.join(work, "t2-chaos")
+    shutil.rmtree(out, ignore_errors=True)
+    p, dt = run([ckstudy, "--table2", "--quick", "--apps", "bfs", "--runs", "2", "--out", out],
+                env=dict(os.environ, CK_CHAOS_SEED="7"))
+    rows = read_rows(os.path.join(out, "runs.csv"))
+    alone = [r for r in rows if r["mode"] == "alone"]
+    if p.returncode != 1 or len(alone) != 2 or \
+            any(r["check"] != "FAIL" or "not a fair comparison" not in r["message"] for r in alone):
+        fail(f"--table2 under chaos: exit {p.returncode}, alone rows {[(r['check'], r['message']) for r in alone]}")
+    with open(os.path.join(out, "table2.csv"), newline="") as f:
+        got = [g for g in csv.DictReader(f) if g["row"] == "item"]
+    if len(got) != 1 or got[0]["check"] != "FAIL":
+        fail(f"--table2 under chaos: table2 items {[(g['app'], g['check']) for g in got]}, want one FAIL")
+    t2_check_files(out, rows)
+    print(f"--table2 checks: {time.time() - t0:.0f} s", flush=True)
+
+
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4) or (len(sys.argv) == 4 and sys.argv[3] != "--table2"):
         sys.exit(__doc__)
     ckstudy, work = sys.argv[1], sys.argv[2]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
+    if len(sys.argv) == 4:
+        old_header(ckstudy, work)
+        table2(ckstudy, work)
+        if failures:
+            print(f"{len(failures)} failure(s)")
+            return 1
+        print("PASS")
+        return 0
     bad_inputs(ckstudy, work)
     file_safety(ckstudy, work)
     out = os.path.join(work, "quick")
