@@ -775,6 +775,15 @@ static void json_plain_sync(json_out *j, const plain_sync_results *p)
     jo_uint(j, "occupancy", p->occupancy);
     jo_num(j, "plain_barrier_us", "%.3f", p->barrier_us);
     jo_num(j, "plain_barrier_fenced_us", "%.3f", p->barrier_fenced_us);
+    jo_array(j, "tree_barriers");
+    for (int t = 0; t < PLAIN_TREE_FORMS; ++t) {
+        jo_object(j, NULL);
+        jo_uint(j, "fan", plain_tree_forms[t][0]);
+        jo_uint(j, "stride_words", plain_tree_forms[t][1]);
+        jo_num(j, "us", "%.3f", p->tree_us[t]);
+        jo_end(j);
+    }
+    jo_end(j);
     jo_uint(j, "mutex_sharers", PLAIN_MUTEX_SHARERS);
     jo_object(j, "mutex_ns");
     for (int f = 0; f < PLAIN_MUTEX_FORMS; ++f) {
@@ -796,6 +805,12 @@ static void table_plain_sync(const plain_sync_results *p, double mk_barrier_us)
     printf("plain OpenCL at %u groups (co-resident: %u):\n", p->groups, p->occupancy);
     printf("%-46s %12.2f (megakernel %.2f)\n", "  global_barrier(), us", p->barrier_us, mk_barrier_us);
     printf("%-46s %12.2f\n", "  global_barrier(), earlier fenced form, us", p->barrier_fenced_us);
+    for (int t = 0; t < PLAIN_TREE_FORMS; ++t) {
+        char label[64];
+        snprintf(label, sizeof label, "  tree barrier, fan %u, stride %u words, us", plain_tree_forms[t][0],
+                 plain_tree_forms[t][1]);
+        printf("%-46s %12.2f\n", label, p->tree_us[t]);
+    }
     for (int f = 0; f < PLAIN_MUTEX_FORMS; ++f) {
         if (!p->mutex_ran[f])
             continue;

@@ -22,6 +22,38 @@ static const char *sync_source =
     "    for (uint i = 0; i < n; i++)\n"
     "        global_barrier();\n"
     "}\n"
+    "/* A combining tree: group g arrives on counter g % fan (a line apart:\n"
+    " * `stride` words), the group completing a counter arrives on the top one,\n"
+    " * and the group completing that moves the generation on. */\n"
+    "void tree_barrier(volatile global uint *w, uint fan, uint stride) {\n"
+    "    ck_group_barrier_device();\n"
+    "    if (get_local_id(0) == 0) {\n"
+    "        uint n = get_num_groups(0), g = get_group_id(0), f = min(fan, n), c = g % f;\n"
+    "        uint quota = n / f + (c < n % f ? 1u : 0u), last = 0;\n"
+    "        CK_PTR cnt = (CK_PTR)(w + c * stride);\n"
+    "        CK_PTR top = (CK_PTR)(w + f * stride);\n"
+    "        CK_PTR gen = (CK_PTR)(w + (f + 1u) * stride);\n"
+    "        uint old = ck_load_relaxed(gen);\n"
+    "        if (ck_fetch_add(cnt, 1u) == quota - 1u) {\n"
+    "            ck_store_relaxed(cnt, 0u);\n"
+    "            if (ck_fetch_add(top, 1u) == f - 1u) {\n"
+    "                ck_store_relaxed(top, 0u);\n"
+    "                ck_store_release(gen, old + 1u);\n"
+    "                last = 1;\n"
+    "            }\n"
+    "        }\n"
+    "        if (!last) {\n"
+    "            while (ck_load_relaxed(gen) == old)\n"
+    "                ck_pause_ns(n / 8u);\n"
+    "            ck_fence_acquire();\n"
+    "        }\n"
+    "    }\n"
+    "    ck_group_barrier_device();\n"
+    "}\n"
+    "kernel void plain_barrier_tree(volatile global uint *w, uint n, uint fan, uint stride) {\n"
+    "    for (uint i = 0; i < n; i++)\n"
+    "        tree_barrier(w, fan, stride);\n"
+    "}\n"
     "void cas_lock(volatile global uint *m) { while (ck_cas((CK_PTR)m, 0u, 1u) != 0u) { } }\n"
     "void cas_fence_lock(volatile global uint *m) {\n"
     "    while (ck_cas_relaxed((CK_PTR)m, 0u, 1u) != 0u) { }\n"
@@ -151,13 +183,24 @@ static int median_difference(bench *b, cl_kernel k, cl_uint arg, unsigned count,
     return 0;
 }
 
-static int measure_barrier(bench *b, cl_program p, size_t wg, unsigned groups, unsigned barriers, double *us)
+/* fan == 0: the header's barrier (plain_barrier); else the tree of that fan
+ * and stride. */
+static int measure_barrier(bench *b, cl_program p, size_t wg, unsigned groups, unsigned barriers, unsigned fan,
+                           unsigned stride, double *us)
 {
     cl_int e;
-    cl_kernel k = clCreateKernel(p, "plain_barrier", &e);
+    cl_kernel k = clCreateKernel(p, fan ? "plain_barrier_tree" : "plain_barrier", &e);
     if (e != CL_SUCCESS)
-        return app_cl_fail(e, "clCreateKernel (plain_barrier)", b->err, b->err_len);
-    uint32_t zeros[64] = {0}; /* CK_PLAIN_BARRIER_N_WORDS */
+        return app_cl_fail(e, "clCreateKernel (plain barrier)", b->err, b->err_len);
+    if (fan) {
+        cl_uint f = fan, st = stride;
+        if ((e = clSetKernelArg(k, 2, sizeof f, &f)) != CL_SUCCESS ||
+            (e = clSetKernelArg(k, 3, sizeof st, &st)) != CL_SUCCESS) {
+            clReleaseKernel(k);
+            return app_cl_fail(e, "clSetKernelArg (plain_barrier_tree)", b->err, b->err_len);
+        }
+    }
+    static const uint32_t zeros[PLAIN_TREE_WORDS]; /* enough for every form */
     cl_mem w;
     int rc = -1;
     double ms = 0;
@@ -276,9 +319,13 @@ int plain_sync_measure(const ck_device_options *dev, size_t wg, unsigned groups,
     cl_program p = NULL, fenced = NULL;
     int rc = -1;
     if (build(&b, 0, ptx, &p) || build(&b, 1, 0, &fenced) ||
-        measure_barrier(&b, p, wg, out->groups, barriers, &out->barrier_us) ||
-        measure_barrier(&b, fenced, wg, out->groups, barriers, &out->barrier_fenced_us))
+        measure_barrier(&b, p, wg, out->groups, barriers, 0, 0, &out->barrier_us) ||
+        measure_barrier(&b, fenced, wg, out->groups, barriers, 0, 0, &out->barrier_fenced_us))
         goto out;
+    for (int t = 0; t < PLAIN_TREE_FORMS; ++t)
+        if (measure_barrier(&b, p, wg, out->groups, barriers, plain_tree_forms[t][0], plain_tree_forms[t][1],
+                            &out->tree_us[t]))
+            goto out;
     for (int f = 0; f < PLAIN_MUTEX_FORMS; ++f) {
         if (f == PLAIN_MUTEX_PTX && !ptx)
             continue;
