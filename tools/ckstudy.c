@@ -1144,18 +1144,37 @@ static FILE *open_runs(const char *dir, const done_set *d, char *err, size_t err
     return open_append(path, err, err_len);
 }
 
+/* summary.json is written whole or not at all: opened here, written, then
+ * committed (renamed into place). 0, or -1 with the reason in err. */
+static int summary_open(const options *o, ck_file_writer *w, char *err, size_t err_len)
+{
+    char path[4096], why[1024];
+    snprintf(path, sizeof path, "%s/summary.json", o->out);
+    if (ck_file_writer_open(w, path, 0, why, sizeof why)) {
+        snprintf(err, err_len, "summary.json: %.900s", why);
+        return -1;
+    }
+    return 0;
+}
+
+static int summary_commit(ck_file_writer *w, char *err, size_t err_len)
+{
+    char why[1024];
+    if (ck_file_writer_commit(w, why, sizeof why)) {
+        snprintf(err, err_len, "summary.json: %.900s", why);
+        return -1;
+    }
+    return 0;
+}
+
 /* Writes summary.json (whole or not at all); -1 with the reason in err. */
 static int write_summary(sweep *sw, const study_row *rows, size_t n, const study_report_numbers *nm, double el_s,
                          char *err, size_t err_len)
 {
     options *o = sw->o;
-    char path[4096], why[1024];
-    snprintf(path, sizeof path, "%s/summary.json", o->out);
     ck_file_writer w;
-    if (ck_file_writer_open(&w, path, 0, why, sizeof why)) {
-        snprintf(err, err_len, "summary.json: %.900s", why);
+    if (summary_open(o, &w, err, err_len))
         return -1;
-    }
     unsigned pass = 0, fail = 0, error = 0, unchecked = 0;
     for (size_t i = 0; i < n; ++i) {
         pass += !strcmp(rows[i].check, "PASS");
@@ -1245,11 +1264,7 @@ static int write_summary(sweep *sw, const study_row *rows, size_t n, const study
     jo_end(&j);
     jo_num(&j, "period_tolerance", "%.2f", STUDY_PERIOD_TOLERANCE);
     jo_end(&j);
-    if (ck_file_writer_commit(&w, why, sizeof why)) {
-        snprintf(err, err_len, "summary.json: %.900s", why);
-        return -1;
-    }
-    return 0;
+    return summary_commit(&w, err, err_len);
 }
 
 /* Counts of rows by check. */
@@ -1309,13 +1324,9 @@ static int write_summary_t2(sweep *sw, const study_row *rows, size_t n, const st
                             char *err, size_t err_len)
 {
     options *o = sw->o;
-    char path[4096], why[1024];
-    snprintf(path, sizeof path, "%s/summary.json", o->out);
     ck_file_writer w;
-    if (ck_file_writer_open(&w, path, 0, why, sizeof why)) {
-        snprintf(err, err_len, "summary.json: %.900s", why);
+    if (summary_open(o, &w, err, err_len))
         return -1;
-    }
     unsigned c[4];
     count_checks(rows, n, c);
     json_out j;
@@ -1360,11 +1371,7 @@ static int write_summary_t2(sweep *sw, const study_row *rows, size_t n, const st
     jo_end(&j);
     jo_end(&j);
     jo_end(&j);
-    if (ck_file_writer_commit(&w, why, sizeof why)) {
-        snprintf(err, err_len, "summary.json: %.900s", why);
-        return -1;
-    }
-    return 0;
+    return summary_commit(&w, err, err_len);
 }
 
 static void print_plan(const options *o)
