@@ -775,12 +775,12 @@ static void json_plain_sync(json_out *j, const plain_sync_results *p)
     jo_uint(j, "occupancy", p->occupancy);
     jo_num(j, "plain_barrier_us", "%.3f", p->barrier_us);
     jo_num(j, "plain_barrier_fenced_us", "%.3f", p->barrier_fenced_us);
-    jo_array(j, "tree_barriers");
-    for (int t = 0; t < PLAIN_TREE_FORMS; ++t) {
+    jo_array(j, "master_barriers");
+    for (int t = 0; t < PLAIN_MASTER_FORMS; ++t) {
         jo_object(j, NULL);
-        jo_uint(j, "fan", plain_tree_forms[t][0]);
-        jo_uint(j, "stride_words", plain_tree_forms[t][1]);
-        jo_num(j, "us", "%.3f", p->tree_us[t]);
+        jo_uint(j, "counters", plain_master_forms[t][0]);
+        jo_uint(j, "stride_words", plain_master_forms[t][1]);
+        jo_num(j, "us", "%.3f", p->master_us[t]);
         jo_end(j);
     }
     jo_end(j);
@@ -805,11 +805,11 @@ static void table_plain_sync(const plain_sync_results *p, double mk_barrier_us)
     printf("plain OpenCL at %u groups (co-resident: %u):\n", p->groups, p->occupancy);
     printf("%-46s %12.2f (megakernel %.2f)\n", "  global_barrier(), us", p->barrier_us, mk_barrier_us);
     printf("%-46s %12.2f\n", "  global_barrier(), earlier fenced form, us", p->barrier_fenced_us);
-    for (int t = 0; t < PLAIN_TREE_FORMS; ++t) {
+    for (int t = 0; t < PLAIN_MASTER_FORMS; ++t) {
         char label[64];
-        snprintf(label, sizeof label, "  tree barrier, fan %u, stride %u words, us", plain_tree_forms[t][0],
-                 plain_tree_forms[t][1]);
-        printf("%-46s %12.2f\n", label, p->tree_us[t]);
+        snprintf(label, sizeof label, "  master barrier, %u counters %u words apart, us", plain_master_forms[t][0],
+                 plain_master_forms[t][1]);
+        printf("%-46s %12.2f\n", label, p->master_us[t]);
     }
     for (int f = 0; f < PLAIN_MUTEX_FORMS; ++f) {
         if (!p->mutex_ran[f])

@@ -18,31 +18,54 @@
 static const char *sync_source =
     "#define CK_PLAIN_BARRIER_WORDS w\n"
     "#include \"ck_cooperative.h\"\n"
-    "kernel void plain_barrier(volatile global uint *w, uint n) {\n"
-    "    for (uint i = 0; i < n; i++)\n"
-    "        global_barrier();\n"
+    "/* check != 0: before barrier i work-item 0 of each group writes i to its\n"
+    " * word of half i % 2 of `seen`, after it reads its neighbour's; a word\n"
+    " * that is not i yet (a barrier that let a group through early) sets\n"
+    " * seen[2n]. The halves alternate, so a word is rewritten only after the\n"
+    " * next barrier, by when every reader of it has read it. */\n"
+    "void check_before(global uint *seen, uint check, uint i) {\n"
+    "    if (check && get_local_id(0) == 0)\n"
+    "        ck_store_relaxed((CK_PTR)(seen + (i & 1u) * get_num_groups(0) + get_group_id(0)), i);\n"
     "}\n"
-    "/* A combining tree: group g arrives on counter g % fan (a line apart:\n"
-    " * `stride` words), the group completing a counter arrives on the top one,\n"
-    " * and the group completing that moves the generation on. */\n"
-    "void tree_barrier(volatile global uint *w, uint fan, uint stride) {\n"
+    "void check_after(global uint *seen, uint check, uint i) {\n"
+    "    uint n = get_num_groups(0), next = (get_group_id(0) + 1u) % n;\n"
+    "    if (check && get_local_id(0) == 0 && ck_load_relaxed((CK_PTR)(seen + (i & 1u) * n + next)) != i)\n"
+    "        ck_store_relaxed((CK_PTR)(seen + 2u * n), 1u);\n"
+    "}\n"
+    "kernel void plain_barrier(volatile global uint *w, uint n, global uint *seen, uint check) {\n"
+    "    for (uint i = 0; i < n; i++) {\n"
+    "        check_before(seen, check, i);\n"
+    "        global_barrier();\n"
+    "        check_after(seen, check, i);\n"
+    "    }\n"
+    "}\n"
+    "/* A master-release barrier (the megakernel's scheme): group g adds to\n"
+    " * counter g % fan (`stride` words apart) without using the result, so the\n"
+    " * arrival is a reduction with no round trip; group 0 sums the counters\n"
+    " * until all have arrived, zeroes them and releases everyone with one\n"
+    " * word on a line of its own. Nobody arrives at the next barrier before\n"
+    " * that release, so the sum never counts two barriers and the zeroing is\n"
+    " * published by the release. */\n"
+    "void master_barrier(volatile global uint *w, uint fan, uint stride) {\n"
     "    ck_group_barrier_device();\n"
     "    if (get_local_id(0) == 0) {\n"
-    "        uint n = get_num_groups(0), g = get_group_id(0), f = min(fan, n), c = g % f;\n"
-    "        uint quota = n / f + (c < n % f ? 1u : 0u), last = 0;\n"
-    "        CK_PTR cnt = (CK_PTR)(w + c * stride);\n"
-    "        CK_PTR top = (CK_PTR)(w + f * stride);\n"
-    "        CK_PTR gen = (CK_PTR)(w + (f + 1u) * stride);\n"
+    "        uint n = get_num_groups(0), g = get_group_id(0), f = min(fan, n);\n"
+    "        CK_PTR gen = (CK_PTR)(w + f * stride);\n"
     "        uint old = ck_load_relaxed(gen);\n"
-    "        if (ck_fetch_add(cnt, 1u) == quota - 1u) {\n"
-    "            ck_store_relaxed(cnt, 0u);\n"
-    "            if (ck_fetch_add(top, 1u) == f - 1u) {\n"
-    "                ck_store_relaxed(top, 0u);\n"
-    "                ck_store_release(gen, old + 1u);\n"
-    "                last = 1;\n"
+    "        ck_fetch_add((CK_PTR)(w + (g % f) * stride), 1u);\n"
+    "        if (g == 0) {\n"
+    "            for (;;) {\n"
+    "                uint sum = 0;\n"
+    "                for (uint i = 0; i < f; i++)\n"
+    "                    sum += ck_load_relaxed((CK_PTR)(w + i * stride));\n"
+    "                if (sum == n)\n"
+    "                    break;\n"
     "            }\n"
-    "        }\n"
-    "        if (!last) {\n"
+    "            ck_fence_acq_rel();\n"
+    "            for (uint i = 0; i < f; i++)\n"
+    "                ck_store_relaxed((CK_PTR)(w + i * stride), 0u);\n"
+    "            ck_store_release(gen, old + 1u);\n"
+    "        } else {\n"
     "            while (ck_load_relaxed(gen) == old)\n"
     "                ck_pause_ns(n / 8u);\n"
     "            ck_fence_acquire();\n"
@@ -50,9 +73,13 @@ static const char *sync_source =
     "    }\n"
     "    ck_group_barrier_device();\n"
     "}\n"
-    "kernel void plain_barrier_tree(volatile global uint *w, uint n, uint fan, uint stride) {\n"
-    "    for (uint i = 0; i < n; i++)\n"
-    "        tree_barrier(w, fan, stride);\n"
+    "kernel void plain_barrier_master(volatile global uint *w, uint n, global uint *seen, uint check,\n"
+    "                                 uint fan, uint stride) {\n"
+    "    for (uint i = 0; i < n; i++) {\n"
+    "        check_before(seen, check, i);\n"
+    "        master_barrier(w, fan, stride);\n"
+    "        check_after(seen, check, i);\n"
+    "    }\n"
     "}\n"
     "void cas_lock(volatile global uint *m) { while (ck_cas((CK_PTR)m, 0u, 1u) != 0u) { } }\n"
     "void cas_fence_lock(volatile global uint *m) {\n"
@@ -183,45 +210,59 @@ static int median_difference(bench *b, cl_kernel k, cl_uint arg, unsigned count,
     return 0;
 }
 
-/* fan == 0: the header's barrier (plain_barrier); else the tree of that fan
- * and stride. */
+/* fan == 0: the header's barrier (plain_barrier); else the master-release
+ * barrier with that many counters, `stride` words apart. Timed without the
+ * check, then one checked launch: a barrier that lets a group through before
+ * the others arrived fails here rather than giving a figure. */
 static int measure_barrier(bench *b, cl_program p, size_t wg, unsigned groups, unsigned barriers, unsigned fan,
                            unsigned stride, double *us)
 {
     cl_int e;
-    cl_kernel k = clCreateKernel(p, fan ? "plain_barrier_tree" : "plain_barrier", &e);
+    const char *name = fan ? "plain_barrier_master" : "plain_barrier";
+    cl_kernel k = clCreateKernel(p, name, &e);
     if (e != CL_SUCCESS)
         return app_cl_fail(e, "clCreateKernel (plain barrier)", b->err, b->err_len);
-    if (fan) {
-        cl_uint f = fan, st = stride;
-        if ((e = clSetKernelArg(k, 2, sizeof f, &f)) != CL_SUCCESS ||
-            (e = clSetKernelArg(k, 3, sizeof st, &st)) != CL_SUCCESS) {
-            clReleaseKernel(k);
-            return app_cl_fail(e, "clSetKernelArg (plain_barrier_tree)", b->err, b->err_len);
-        }
-    }
-    static const uint32_t zeros[PLAIN_TREE_WORDS]; /* enough for every form */
-    cl_mem w;
+    static const uint32_t zeros[PLAIN_MASTER_WORDS]; /* enough for every form */
+    cl_mem w, seen;
     int rc = -1;
-    double ms = 0;
-    if (app_cl_buffer(&b->c, sizeof zeros, zeros, &w, "plain barrier words", b->err, b->err_len))
+    double ms = 0, warm;
+    cl_uint n = barriers, f = fan, st = stride, check = 0, bad = 0;
+    char what[96];
+    snprintf(what, sizeof what, fan ? "the master barrier kernel (%u counters)" : "the plain barrier kernel", fan);
+    if (app_cl_buffer(&b->c, sizeof zeros, zeros, &w, "plain barrier words", b->err, b->err_len) ||
+        app_cl_buffer(&b->c, ((size_t)groups * 2u + 1u) * 4u, NULL, &seen, "barrier check words", b->err,
+                      b->err_len))
         goto out;
-    e = clSetKernelArg(k, 0, sizeof w, &w);
-    if (e != CL_SUCCESS) {
-        app_cl_fail(e, "clSetKernelArg (plain_barrier)", b->err, b->err_len);
+    if ((e = clSetKernelArg(k, 0, sizeof w, &w)) != CL_SUCCESS || (e = clSetKernelArg(k, 1, sizeof n, &n)) ||
+        (e = clSetKernelArg(k, 2, sizeof seen, &seen)) || (e = clSetKernelArg(k, 3, sizeof check, &check)) ||
+        (fan && ((e = clSetKernelArg(k, 4, sizeof f, &f)) || (e = clSetKernelArg(k, 5, sizeof st, &st))))) {
+        app_cl_fail(e, "clSetKernelArg (plain barrier kernel)", b->err, b->err_len);
         goto out;
     }
     /* Warm-up: the first launch loads the program. */
-    cl_uint n = barriers;
-    double warm;
-    if (clSetKernelArg(k, 1, sizeof n, &n) != CL_SUCCESS ||
-        timed_launch(b, k, wg, groups, "the plain barrier kernel (warm-up)", &warm))
+    if (timed_launch(b, k, wg, groups, what, &warm) || median_difference(b, k, 1, barriers, wg, groups, what, &ms))
         goto out;
-    if (median_difference(b, k, 1, barriers, wg, groups, "the plain barrier kernel", &ms))
+    check = 1;
+    n = barriers;
+    if ((e = clSetKernelArg(k, 1, sizeof n, &n)) != CL_SUCCESS ||
+        (e = clSetKernelArg(k, 3, sizeof check, &check)) != CL_SUCCESS) {
+        app_cl_fail(e, "clSetKernelArg (plain barrier kernel, checked)", b->err, b->err_len);
         goto out;
+    }
+    if (timed_launch(b, k, wg, groups, what, &warm))
+        goto out;
+    if ((e = clEnqueueReadBuffer(b->c.queue, seen, CL_TRUE, (size_t)groups * 2u * 4u, 4, &bad, 0, NULL, NULL)) !=
+        CL_SUCCESS) {
+        app_cl_fail(e, "clEnqueueReadBuffer (barrier check word)", b->err, b->err_len);
+        goto out;
+    }
+    if (bad) {
+        snprintf(b->err, b->err_len, "%s: a group left a barrier before its neighbour had reached it", what);
+        goto out;
+    }
     *us = ms * 1e3 / barriers;
     rc = 0;
-out:
+out: /* the buffers belong to b->c (app_cl_buffer) */
     clReleaseKernel(k);
     return rc;
 }
@@ -322,9 +363,9 @@ int plain_sync_measure(const ck_device_options *dev, size_t wg, unsigned groups,
         measure_barrier(&b, p, wg, out->groups, barriers, 0, 0, &out->barrier_us) ||
         measure_barrier(&b, fenced, wg, out->groups, barriers, 0, 0, &out->barrier_fenced_us))
         goto out;
-    for (int t = 0; t < PLAIN_TREE_FORMS; ++t)
-        if (measure_barrier(&b, p, wg, out->groups, barriers, plain_tree_forms[t][0], plain_tree_forms[t][1],
-                            &out->tree_us[t]))
+    for (int t = 0; t < PLAIN_MASTER_FORMS; ++t)
+        if (measure_barrier(&b, p, wg, out->groups, barriers, plain_master_forms[t][0], plain_master_forms[t][1],
+                            &out->master_us[t]))
             goto out;
     for (int f = 0; f < PLAIN_MUTEX_FORMS; ++f) {
         if (f == PLAIN_MUTEX_PTX && !ptx)

@@ -27,19 +27,20 @@ enum {
  * lock per PLAIN_MUTEX_SHARERS groups. */
 #define PLAIN_MUTEX_SHARERS 16u
 
-/* Combining-tree barriers measured beside the header's: {fan, stride in
- * words} (a stride of 32 words puts each counter on a 128-byte line of its
- * own, 8 on a 32-byte sector). */
-#define PLAIN_TREE_FORMS 5
-static const unsigned plain_tree_forms[PLAIN_TREE_FORMS][2] = {{8, 32}, {16, 32}, {32, 32}, {16, 8}, {64, 32}};
-#define PLAIN_TREE_WORDS 2304u /* (64 + 2) lines of 32 words, and more */
+/* Master-release barriers measured beside the header's (the megakernel's
+ * scheme: arrivals spread over counters, group 0 sums them and releases the
+ * others with one word): {counters, stride in words} (a stride of 32 words
+ * puts each counter on a 128-byte line of its own, 8 on a 32-byte sector). */
+#define PLAIN_MASTER_FORMS 5
+static const unsigned plain_master_forms[PLAIN_MASTER_FORMS][2] = {{1, 32}, {8, 32}, {16, 32}, {32, 32}, {16, 8}};
+#define PLAIN_MASTER_WORDS 1056u /* (32 + 1) lines of 32 words */
 
 typedef struct {
     unsigned groups;           /* work-groups of every kernel                              */
     unsigned occupancy;        /* co-resident groups of a plain kernel (discovered)        */
     double barrier_us;         /* per global_barrier(), the current form                   */
     double barrier_fenced_us;  /* per global_barrier(), -DCK_PLAIN_BARRIER_FENCED          */
-    double tree_us[PLAIN_TREE_FORMS]; /* per barrier, the trees of plain_tree_forms        */
+    double master_us[PLAIN_MASTER_FORMS]; /* per barrier, plain_master_forms        */
     int mutex_ran[PLAIN_MUTEX_FORMS];      /* 0: the form does not exist on this device    */
     double mutex_own_ns[PLAIN_MUTEX_FORMS];    /* per critical section of one group        */
     double mutex_shared_ns[PLAIN_MUTEX_FORMS];

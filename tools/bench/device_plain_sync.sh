@@ -19,11 +19,8 @@ for wg in 128 64; do
     echo "== ckbench, work-groups of $wg, run $r"
     timeout 250 $b/tools/ckbench --device NVIDIA --wg-size $wg --barriers "$barriers" --json \
       --cuda /tmp/ckbench_cuda > "$out/bench_wg${wg}_$r.json" 2> "$out/bench_wg${wg}_$r.err"
-    echo "exit $?"; python3 -c "
-import json,sys; d=json.load(open(sys.argv[1])); p=d['plain_sync']; c=json.loads(d['cuda']) if isinstance(d['cuda'],str) else d['cuda']
-print('groups', p['groups'], 'plain', p['plain_barrier_us'], 'fenced', p['plain_barrier_fenced_us'], 'megakernel', d['global_barrier_us'], 'resizing', d['resizing_barrier_us'], 'offer_kill_ns', d['offer_kill_ns'], 'grid.sync', c.get('grid_sync_us'), c.get('grid_sync_blocks'))
-for k,v in p['mutex_ns'].items(): print('  mutex', k, v)
-" "$out/bench_wg${wg}_$r.json" || tail -5 "$out/bench_wg${wg}_$r.err"
+    echo "exit $?"
+    python3 tools/bench/plain_sync_summary.py "$out/bench_wg${wg}_$r.json" || tail -5 "$out/bench_wg${wg}_$r.err"
   done
 done
 echo "== plain compatibility and synchronisation tests on the GPU"
