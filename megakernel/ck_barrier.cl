@@ -25,9 +25,18 @@ void ck_reset_arrivals(CK_PTR count, uint self)
     ck_store_relaxed(count, self);
 }
 
+/* What the master reads once every active group has arrived: M and, for a
+ * resizing barrier, the words that say whether it may resize. One batch of
+ * independent relaxed loads after the acquire fence, in flight together, so
+ * the release waits one round trip for them, not one per word. */
+typedef struct {
+    uint m, kill_req, groups, idle, demand;
+} ck_bar_look;
+
 /* Master: waits until every active group has arrived (kills may lower M
- * while it waits). 0 if aborted. */
-uint ck_wait_arrivals(ck_wg_t *ctx, CK_PTR count)
+ * while it waits), then fills *look. 0 if aborted. Once every active group
+ * is here nobody else changes M, so look->m stays the barrier's M. */
+uint ck_wait_arrivals(ck_wg_t *ctx, CK_PTR count, uint resize, ck_bar_look *look)
 {
     for (uint spins = 0;; ++spins) {
         /* Relaxed spin; on success one acquire fence and a second look at M:
@@ -37,7 +46,14 @@ uint ck_wait_arrivals(ck_wg_t *ctx, CK_PTR count)
         uint arrived = ck_arrivals(count);
         if (arrived >= ck_load_relaxed(CK_L(ctx, CK_L_M))) {
             ck_fence_acq_rel();
-            if (arrived >= ck_load_relaxed(CK_L(ctx, CK_L_M)))
+            look->m = ck_load_relaxed(CK_L(ctx, CK_L_M));
+            if (resize) {
+                look->kill_req = ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ));
+                look->groups = ck_load_relaxed(CK_L(ctx, CK_L_GROUPS));
+                look->idle = ck_idle_now(ctx->sched);
+                look->demand = ck_load_relaxed(ctx->sched + CK_H_DEMAND);
+            }
+            if (arrived >= look->m)
                 return 1;
         }
         if ((spins & CK_SPIN_CHECK) == 0 && ck_aborting(ctx))
@@ -106,19 +122,23 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
     uint epoch = old >> CK_M_BITS; /* chaos: the barrier's key */
     ck_fetch_add(count, 1u);
     if (ctx->group == 0) {
-        if (!ck_wait_arrivals(ctx, counters))
+        ck_bar_look look;
+        if (!ck_wait_arrivals(ctx, counters, resize, &look))
             return 0;
-        uint m_start = ck_load_relaxed(CK_L(ctx, CK_L_M));
+        uint m_start = look.m;
         if (naive) { /* phase 1 done: let the slaves offer their kills */
             ck_reset_arrivals(counters, 1u);
             old = ck_next_word(old, m_start);
             ck_store_release(word, old);
-            if (!ck_wait_arrivals(ctx, counters))
+            if (!ck_wait_arrivals(ctx, counters, resize, &look))
                 return 0;
         }
-        /* Every active group is here: nobody else changes M now. */
-        uint m = ck_load_relaxed(CK_L(ctx, CK_L_M)), m_new = m, k = 0, locked = 0;
-        if (resize && (ctx->chaos || ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)) || ck_fork_possible(ctx))) {
+        /* Every active group is here: nobody else changes M now. The lock is
+         * taken only where a resize may happen; under it the decision reads
+         * the words again. */
+        uint m = look.m, m_new = m, k = 0, locked = 0;
+        if (resize && (ctx->chaos || look.kill_req ||
+                       ck_fork_possible_of(look.m, look.groups, look.idle, look.demand, look.kill_req))) {
             uint rec = ctx->chaos ? ck_cx_barrier_prepare(ctx, epoch, m) : 0u;
             if (!ck_lock(ctx->sched, 0))
                 return 0;

@@ -139,14 +139,22 @@ uint ck_fork_prepare_locked(ck_wg_t *ctx, uint k, uint point, const void *tx, ui
     return k;
 }
 
-/* Nonzero if a fork could add groups now: idle workers, room below N, and no
- * ordinary launch waiting for workers (non-functional contract: fork
- * whenever workers are idle and nobody else wants them). Lock-free look. */
+/* Nonzero if a fork could add groups, given M, N, the idle workers, the
+ * ordinary launches' demand and the kill request: idle workers, room below
+ * N, and nobody else wanting workers (non-functional contract: fork
+ * whenever workers are idle and nobody else wants them). */
+uint ck_fork_possible_of(uint m, uint groups, uint idle, uint demand, uint kill_req)
+{
+    return m < groups && idle > 0u && demand == 0u && kill_req == 0u;
+}
+
+/* ck_fork_possible_of over the words as they are now (independent loads,
+ * in flight together). Lock-free look. */
 uint ck_fork_possible(ck_wg_t *ctx)
 {
-    return ck_load_relaxed(CK_L(ctx, CK_L_M)) < ck_load_relaxed(CK_L(ctx, CK_L_GROUPS)) &&
-           ck_idle_now(ctx->sched) > 0u && ck_load_relaxed(ctx->sched + CK_H_DEMAND) == 0u &&
-           ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)) == 0u;
+    return ck_fork_possible_of(ck_load_relaxed(CK_L(ctx, CK_L_M)), ck_load_relaxed(CK_L(ctx, CK_L_GROUPS)),
+                               ck_idle_now(ctx->sched), ck_load_relaxed(ctx->sched + CK_H_DEMAND),
+                               ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)));
 }
 
 /* How many groups a fork may add now (under the lock). */
