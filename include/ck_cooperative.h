@@ -133,8 +133,9 @@ void device_mutex_lock(volatile global uint *m) { ck_mutex_lock_or_stop(m, 0); }
 #define offer_kill() ((void)0)
 #define request_fork() ((void)0)
 
-/* Words of the plain barrier's storage: the arrival count on the first
- * 128-byte line, the generation on the second. */
+/* Words of the plain barrier's storage: the arrival count (and the
+ * barrier's parity) on the first 128-byte line, the generation on the
+ * second. */
 #define CK_PLAIN_BARRIER_N_WORDS 64u
 #define CK_PLAIN_BARRIER_GEN_WORD 32u
 
@@ -148,13 +149,21 @@ volatile global uint ck_plain_barrier_words[CK_PLAIN_BARRIER_N_WORDS];
 
 #ifdef CK_PLAIN_BARRIER_PTR
 #ifndef CK_PLAIN_BARRIER_FENCED
-/* Generation barrier over every group of the launch: w[0] counts arrivals,
- * w[CK_PLAIN_BARRIER_GEN_WORD] (a line of its own) is the generation the last
- * arrival moves on. Only work-item 0 of a group touches the words: the group
- * barrier before its arrival lets the arrival's release cover the whole
- * group's writes, the one after its acquire covers the group's later reads
- * (ck_group_barrier_device; the pattern of the megakernel's barrier and of
- * CUDA's grid.sync). Waiters pause N/8 ns between looks, which keeps
+/* Ticket barrier over every group of the launch. w[0] counts arrivals in its
+ * low 31 bits and holds the barrier's parity P in bit 31; the generation
+ * word w[CK_PLAIN_BARRIER_GEN_WORD] (a line of its own) equals P while the
+ * barrier is open. An arrival's ticket from the one fetch-add says both its
+ * place and P, so a group needs no load before arriving (that load was a
+ * round trip on a line thousands of groups poll). The last arrival writes
+ * the count back to 0 with the parity flipped and then releases the
+ * generation word with the new parity; the others wait until it differs
+ * from P. Nobody arrives at the next barrier before that release, and the
+ * count's low bits are 0 after every barrier, so the words serve any later
+ * launch of any group count. Only work-item 0 of a group touches the words:
+ * the group barrier before its arrival lets the arrival's release cover the
+ * whole group's writes, the one after its acquire covers the group's later
+ * reads (ck_group_barrier_device; the pattern of the megakernel's barrier
+ * and of CUDA's grid.sync). Waiters pause N/8 ns between looks, which keeps
  * thousands of polling groups from slowing the arrivals and the release. */
 void ck_plain_global_barrier(volatile global uint *w)
 {
@@ -163,17 +172,16 @@ void ck_plain_global_barrier(volatile global uint *w)
     ck_group_barrier_device();
     if (get_local_id(0) == 0) {
         uint n = (uint)get_num_groups(0);
-        /* The generation cannot move before this group arrives; the
-         * arrival's release keeps this load before it. */
-        uint g = ck_load_relaxed(gen);
-        if (ck_fetch_add(count, 1u) == n - 1u) {
+        uint ticket = ck_fetch_add(count, 1u);
+        uint parity = ticket >> 31;
+        if ((ticket & 0x7fffffffu) == n - 1u) {
             /* The last arrival: every other group's release reached it. The
-             * reset is ordered before the release of the new generation, so
-             * the next barrier's arrivals (which wait for it) count from 0. */
-            ck_store_relaxed(count, 0u);
-            ck_store_release(gen, g + 1u);
+             * count is rewritten before the generation is released, so the
+             * next barrier's arrivals (which wait for it) see it. */
+            ck_store_relaxed(count, (parity ^ 1u) << 31);
+            ck_store_release(gen, parity ^ 1u);
         } else {
-            while (ck_load_relaxed(gen) == g)
+            while (ck_load_relaxed(gen) == parity)
                 ck_pause_ns(n / 8u);
             ck_fence_acquire();
         }

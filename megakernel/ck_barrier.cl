@@ -25,18 +25,17 @@ void ck_reset_arrivals(CK_PTR count, uint self)
     ck_store_relaxed(count, self);
 }
 
-/* What the master reads once every active group has arrived: M and, for a
- * resizing barrier, the words that say whether it may resize. One batch of
- * independent relaxed loads after the acquire fence, in flight together, so
- * the release waits one round trip for them, not one per word. */
-typedef struct {
-    uint m, kill_req, groups, idle, demand;
-} ck_bar_look;
-
 /* Master: waits until every active group has arrived (kills may lower M
- * while it waits), then fills *look. 0 if aborted. Once every active group
- * is here nobody else changes M, so look->m stays the barrier's M. */
-uint ck_wait_arrivals(ck_wg_t *ctx, CK_PTR count, uint resize, ck_bar_look *look)
+ * while it waits). Returns 0 if aborted, else M with CK_BAR_MAY_RESIZE set
+ * where resize is nonzero and a resize may happen here (a kill request, or
+ * a fork that ck_fork_possible_of allows). Once every active group is here
+ * nobody else changes M, so it stays the barrier's M. The words after the
+ * acquire fence are one batch of independent relaxed loads, in flight
+ * together: the release waits one round trip for them, not one per word.
+ * Only M and one bit leave, which keeps the registers of the megakernel
+ * (whose worst point is a barrier inside user code) where they were. */
+#define CK_BAR_MAY_RESIZE 0x80000000u
+uint ck_wait_arrivals(ck_wg_t *ctx, CK_PTR count, uint resize)
 {
     for (uint spins = 0;; ++spins) {
         /* Relaxed spin; on success one acquire fence and a second look at M:
@@ -46,15 +45,17 @@ uint ck_wait_arrivals(ck_wg_t *ctx, CK_PTR count, uint resize, ck_bar_look *look
         uint arrived = ck_arrivals(count);
         if (arrived >= ck_load_relaxed(CK_L(ctx, CK_L_M))) {
             ck_fence_acq_rel();
-            look->m = ck_load_relaxed(CK_L(ctx, CK_L_M));
+            uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
+            uint may = 0u;
             if (resize) {
-                look->kill_req = ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ));
-                look->groups = ck_load_relaxed(CK_L(ctx, CK_L_GROUPS));
-                look->idle = ck_idle_now(ctx->sched);
-                look->demand = ck_load_relaxed(ctx->sched + CK_H_DEMAND);
+                uint req = ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ));
+                uint groups = ck_load_relaxed(CK_L(ctx, CK_L_GROUPS));
+                uint idle = ck_idle_now(ctx->sched);
+                uint demand = ck_load_relaxed(ctx->sched + CK_H_DEMAND);
+                may = req || ck_fork_possible_of(m, groups, idle, demand, req);
             }
-            if (arrived >= look->m)
-                return 1;
+            if (arrived >= m)
+                return m | (may ? CK_BAR_MAY_RESIZE : 0u);
         }
         if ((spins & CK_SPIN_CHECK) == 0 && ck_aborting(ctx))
             return 0;
@@ -122,23 +123,22 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
     uint epoch = old >> CK_M_BITS; /* chaos: the barrier's key */
     ck_fetch_add(count, 1u);
     if (ctx->group == 0) {
-        ck_bar_look look;
-        if (!ck_wait_arrivals(ctx, counters, resize, &look))
+        uint look = ck_wait_arrivals(ctx, counters, resize);
+        if (!look)
             return 0;
-        uint m_start = look.m;
+        uint m_start = look & ~CK_BAR_MAY_RESIZE;
         if (naive) { /* phase 1 done: let the slaves offer their kills */
             ck_reset_arrivals(counters, 1u);
             old = ck_next_word(old, m_start);
             ck_store_release(word, old);
-            if (!ck_wait_arrivals(ctx, counters, resize, &look))
+            if (!(look = ck_wait_arrivals(ctx, counters, resize)))
                 return 0;
         }
         /* Every active group is here: nobody else changes M now. The lock is
          * taken only where a resize may happen; under it the decision reads
          * the words again. */
-        uint m = look.m, m_new = m, k = 0, locked = 0;
-        if (resize && (ctx->chaos || look.kill_req ||
-                       ck_fork_possible_of(look.m, look.groups, look.idle, look.demand, look.kill_req))) {
+        uint m = look & ~CK_BAR_MAY_RESIZE, m_new = m, k = 0, locked = 0;
+        if (resize && (ctx->chaos || (look & CK_BAR_MAY_RESIZE))) {
             uint rec = ctx->chaos ? ck_cx_barrier_prepare(ctx, epoch, m) : 0u;
             if (!ck_lock(ctx->sched, 0))
                 return 0;

@@ -775,7 +775,7 @@ static void json_plain_sync(json_out *j, const plain_sync_results *p)
     jo_uint(j, "occupancy", p->occupancy);
     jo_num(j, "plain_barrier_us", "%.3f", p->barrier_us);
     jo_num(j, "plain_barrier_fenced_us", "%.3f", p->barrier_fenced_us);
-    jo_num(j, "parity_barrier_us", "%.3f", p->parity_us);
+    jo_num(j, "plain_barrier_counter_us", "%.3f", p->counter_us);
     jo_array(j, "master_barriers");
     for (int t = 0; t < PLAIN_MASTER_FORMS; ++t) {
         jo_object(j, NULL);
@@ -806,7 +806,7 @@ static void table_plain_sync(const plain_sync_results *p, double mk_barrier_us)
     printf("plain OpenCL at %u groups (co-resident: %u):\n", p->groups, p->occupancy);
     printf("%-46s %12.2f (megakernel %.2f)\n", "  global_barrier(), us", p->barrier_us, mk_barrier_us);
     printf("%-46s %12.2f\n", "  global_barrier(), earlier fenced form, us", p->barrier_fenced_us);
-    printf("%-46s %12.2f\n", "  parity ticket barrier, us", p->parity_us);
+    printf("%-46s %12.2f\n", "  global_barrier(), one-counter form, us", p->counter_us);
     for (int t = 0; t < PLAIN_MASTER_FORMS; ++t) {
         char label[64];
         snprintf(label, sizeof label, "  master barrier, %u counters %u words apart, us", plain_master_forms[t][0],

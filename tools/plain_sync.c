@@ -73,33 +73,31 @@ static const char *sync_source =
     "    }\n"
     "    ck_group_barrier_device();\n"
     "}\n"
-    "/* A ticket barrier with no load before the arrival: the count runs over\n"
-    " * 0..2n-1 across two barriers (reset by the last arrival of the odd one),\n"
-    " * so the ticket says the barrier's parity, and the generation word is\n"
-    " * that parity's complement once the barrier completes. */\n"
-    "void parity_barrier(volatile global uint *w) {\n"
+    "/* The header's plain barrier before its ticket form, kept to show the\n"
+    " * change: one counter reset by the last arrival, and the generation\n"
+    " * loaded before the arrival (a round trip on the polled line). */\n"
+    "void counter_barrier(volatile global uint *w) {\n"
     "    ck_group_barrier_device();\n"
     "    if (get_local_id(0) == 0) {\n"
     "        uint n = get_num_groups(0);\n"
     "        CK_PTR count = (CK_PTR)w;\n"
     "        CK_PTR gen = (CK_PTR)(w + 32);\n"
-    "        uint t = ck_fetch_add(count, 1u), odd = t >= n ? 1u : 0u;\n"
-    "        if (t == n - 1u || t == 2u * n - 1u) {\n"
-    "            if (odd)\n"
-    "                ck_store_relaxed(count, 0u);\n"
-    "            ck_store_release(gen, odd ^ 1u);\n"
+    "        uint g = ck_load_relaxed(gen);\n"
+    "        if (ck_fetch_add(count, 1u) == n - 1u) {\n"
+    "            ck_store_relaxed(count, 0u);\n"
+    "            ck_store_release(gen, g + 1u);\n"
     "        } else {\n"
-    "            while (ck_load_relaxed(gen) == odd)\n"
+    "            while (ck_load_relaxed(gen) == g)\n"
     "                ck_pause_ns(n / 8u);\n"
     "            ck_fence_acquire();\n"
     "        }\n"
     "    }\n"
     "    ck_group_barrier_device();\n"
     "}\n"
-    "kernel void plain_barrier_parity(volatile global uint *w, uint n, global uint *seen, uint check) {\n"
+    "kernel void plain_barrier_counter(volatile global uint *w, uint n, global uint *seen, uint check) {\n"
     "    for (uint i = 0; i < n; i++) {\n"
     "        check_before(seen, check, i);\n"
-    "        parity_barrier(w);\n"
+    "        counter_barrier(w);\n"
     "        check_after(seen, check, i);\n"
     "    }\n"
     "}\n"
@@ -240,8 +238,8 @@ static int median_difference(bench *b, cl_kernel k, cl_uint arg, unsigned count,
     return 0;
 }
 
-/* fan == 0: the header's barrier (plain_barrier), or with stride 1 the
- * parity ticket barrier; else the master-release barrier with that many
+/* fan == 0: the header's barrier (plain_barrier), or with stride 1 its
+ * earlier one-counter form; else the master-release barrier with that many
  * counters, `stride` words apart. Timed without the
  * check, then one checked launch: a barrier that lets a group through before
  * the others arrived fails here rather than giving a figure. */
@@ -249,7 +247,7 @@ static int measure_barrier(bench *b, cl_program p, size_t wg, unsigned groups, u
                            unsigned stride, double *us)
 {
     cl_int e;
-    const char *name = fan ? "plain_barrier_master" : stride ? "plain_barrier_parity" : "plain_barrier";
+    const char *name = fan ? "plain_barrier_master" : stride ? "plain_barrier_counter" : "plain_barrier";
     cl_kernel k = clCreateKernel(p, name, &e);
     if (e != CL_SUCCESS)
         return app_cl_fail(e, "clCreateKernel (plain barrier)", b->err, b->err_len);
@@ -262,7 +260,7 @@ static int measure_barrier(bench *b, cl_program p, size_t wg, unsigned groups, u
     if (fan)
         snprintf(what, sizeof what, "the master barrier kernel (%u counters)", fan);
     else
-        snprintf(what, sizeof what, "the %s barrier kernel", stride ? "parity" : "plain");
+        snprintf(what, sizeof what, "the %s barrier kernel", stride ? "one-counter" : "plain");
     if (app_cl_buffer(&b->c, sizeof zeros, zeros, &w, "plain barrier words", b->err, b->err_len) ||
         app_cl_buffer(&b->c, ((size_t)groups * 2u + 1u) * 4u, NULL, &seen, "barrier check words", b->err,
                       b->err_len))
@@ -396,7 +394,7 @@ int plain_sync_measure(const ck_device_options *dev, size_t wg, unsigned groups,
     if (build(&b, 0, ptx, &p) || build(&b, 1, 0, &fenced) ||
         measure_barrier(&b, p, wg, out->groups, barriers, 0, 0, &out->barrier_us) ||
         measure_barrier(&b, fenced, wg, out->groups, barriers, 0, 0, &out->barrier_fenced_us) ||
-        measure_barrier(&b, p, wg, out->groups, barriers, 0, 1, &out->parity_us))
+        measure_barrier(&b, p, wg, out->groups, barriers, 0, 1, &out->counter_us))
         goto out;
     for (int t = 0; t < PLAIN_MASTER_FORMS; ++t)
         if (measure_barrier(&b, p, wg, out->groups, barriers, plain_master_forms[t][0], plain_master_forms[t][1],

@@ -40,7 +40,7 @@ typedef struct {
     unsigned occupancy;        /* co-resident groups of a plain kernel (discovered)        */
     double barrier_us;         /* per global_barrier(), the current form                   */
     double barrier_fenced_us;  /* per global_barrier(), -DCK_PLAIN_BARRIER_FENCED          */
-    double parity_us;          /* per barrier, the ticket barrier that needs no load first */
+    double counter_us;         /* per barrier, the one-counter form before the ticket form */
     double master_us[PLAIN_MASTER_FORMS]; /* per barrier, plain_master_forms        */
     int mutex_ran[PLAIN_MUTEX_FORMS];      /* 0: the form does not exist on this device    */
     double mutex_own_ns[PLAIN_MUTEX_FORMS];    /* per critical section of one group        */

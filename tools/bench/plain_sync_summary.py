@@ -14,7 +14,7 @@ for path in sys.argv[1:]:
     print(f"{path}: groups {p['groups']} plain {p['plain_barrier_us']} fenced {p['plain_barrier_fenced_us']}"
           f" megakernel {d['global_barrier_us']} resizing {d['resizing_barrier_us']}"
           f" offer_kill_ns {d['offer_kill_ns']} grid.sync {c.get('grid_sync_us')} ({c.get('grid_sync_blocks')} blocks)")
-    print(f"  parity ticket barrier: {p.get('parity_barrier_us')} us")
+    print(f"  one-counter form (before the ticket form): {p.get('plain_barrier_counter_us')} us")
     for m in p.get("master_barriers", []):
         print(f"  master barrier, {m['counters']} counters {m['stride_words']} words apart: {m['us']} us")
     print(f"  megakernel: {d.get('workers')} workers, resources {d.get('megakernel_resources')}")
