@@ -223,8 +223,11 @@ int ck_global_barrier(ck_wg_t *ctx)
 {
     if (!ctx->coop)
         return 0; /* no inter-group barrier in an ordinary launch */
-    if (ck_barrier_group(ctx, 0u, 0u, 0, 0u) == 0u)
+    uint m = ck_barrier_group(ctx, 0u, 0u, 0, 0u);
+    if (m == 0u)
         ctx->killed = 1;
+    else
+        ck_learn_m(ctx, m);
     return (int)ctx->killed;
 }
 
@@ -236,5 +239,7 @@ int ck_resizing_global_barrier(ck_wg_t *ctx, uint point, const void *tx, uint tx
     uint m_new = ck_barrier_group(ctx, 1u, point, tx, tx_bytes);
     uint killed = m_new == 0u || ctx->group >= m_new;
     ctx->killed = killed;
+    if (!killed)
+        ck_learn_m(ctx, m_new);
     return (int)killed;
 }

@@ -34,6 +34,11 @@ typedef struct {
     uint chaos;            /* chaos seed; 0: chaos mode off            */
     uint naive;            /* naive resizing barrier                   */
     uint phase;            /* primitive calls so far: picks a broadcast slot */
+    uint m_known;          /* cooperative: M as this group's last barrier left it, for a
+                              kernel whose M changes only inside barriers (the stitcher
+                              sets 0 before the kernel starts); 0: not known yet;
+                              CK_M_LIVE: the kernel calls offer_kill or request_fork, so
+                              M is read every time */
     uint launch;           /* host id of the launch this group belongs to  */
     CK_PTR cx;             /* chaos: record/replay area, or 0          */
     uint birth;            /* chaos: incarnation of this logical id    */
@@ -67,11 +72,29 @@ typedef struct {
 
 uint ck_get_group_id(ck_wg_t *ctx, uint dim) { return dim == 0 ? ctx->group : 0u; }
 
+/* M of a cooperative launch: the one its last barrier returned where the
+ * kernel lets it keep that (ck_wg_t.m_known), else read from the launch's
+ * record. Every work-item calls this, so the read is what matters: all of a
+ * launch's work-items reading one word of device memory after every
+ * barrier cost p-sssp on road-ny about a third of its time on the H200
+ * (docs/RESULTS.md). */
+#define CK_M_LIVE 0xffffffffu
 uint ck_get_num_groups(ck_wg_t *ctx, uint dim)
 {
     if (dim != 0)
         return 1u;
-    return ctx->coop ? ck_load_relaxed(CK_L(ctx, CK_L_M)) : ctx->groups;
+    if (!ctx->coop)
+        return ctx->groups;
+    uint m = ctx->m_known;
+    return m != 0u && m != CK_M_LIVE ? m : ck_load_relaxed(CK_L(ctx, CK_L_M));
+}
+
+/* After a barrier that returned M' (nonzero): the group keeps it where its
+ * kernel allows. */
+void ck_learn_m(ck_wg_t *ctx, uint m)
+{
+    if (ctx->m_known != CK_M_LIVE)
+        ctx->m_known = m;
 }
 
 size_t ck_get_global_id(ck_wg_t *ctx, uint dim)

@@ -137,6 +137,7 @@ void ck_worker(CK_PTR s, CK_PTR ch, global uchar *arena, uint w, uint max_worker
         ctx.chaos = chaos;
         ctx.naive = naive;
         ctx.phase = 0;
+        ctx.m_known = CK_M_LIVE; /* the stitched dispatch says whether the kernel may keep M */
         ctx.launch = launch;
         ctx.cx = cx;
         ctx.birth = birth;

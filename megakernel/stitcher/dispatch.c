@@ -58,6 +58,15 @@ void st_emit_dispatch(emitter *e, program *pg) {
     em_genf(e, "case %zuu: {\n", k);
     if (locals) em_gen(e, "  ulong ck_lo = 0;\n");
     for (size_t i = 0; i < fn->n_params; i++) emit_param(e, &fn->params[i], i);
+    /* A kernel whose only primitives are barriers sees M change only inside them, so a
+     * group may keep the M its last barrier returned (ck_get_num_groups); one that calls
+     * offer_kill or request_fork reads M every time (another group's kill or fork moves it). */
+    int m_live = 0;
+    for (size_t i = 0; i < fn->prims.n; i++) {
+      int prim = ((stmt *)fn->prims.v[i])->prim;
+      m_live |= prim == PRIM_OFFER_KILL || prim == PRIM_REQUEST_FORK;
+    }
+    em_genf(e, "  ck_ctx->m_known = %s;\n", m_live ? "CK_M_LIVE" : "0u");
     em_genf(e, "  ck_kernel_%s(ck_ctx, ck_resume, ck_tx_in, &ck_locals->%s", fn->name, fn->name);
     for (size_t i = 0; i < fn->n_params; i++) em_genf(e, ", ck_a%zu", i);
     em_gen(e, ");\n  break;\n}\n");

@@ -21,7 +21,9 @@ typedef struct {
   global uchar *arena;
   global uchar *snap;   /* per visit: CKT_TX_MAX transmit bytes, then data_bytes */
   global uint *log;     /* log[0]: number of fork-point calls; log[1..]: their points */
+  uint m_known;         /* written by ck_dispatch as in the real prelude; unused here */
 } ck_wg_t;
+#define CK_M_LIVE 0xffffffffu
 
 uint ck_get_group_id(ck_wg_t *ctx, uint dim) { return dim == 0 ? ctx->group_id : 0u; }
 uint ck_get_num_groups(ck_wg_t *ctx, uint dim) { return dim == 0 ? ctx->num_groups : 1u; }

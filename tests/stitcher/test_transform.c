@@ -132,7 +132,7 @@ static void test_kernel_spellings_and_attributes(void **st) {
   LACKS(r, "__attribute__");
   LACKS(r, "__kernel");
   HAS(r, "#define CK_N_KERNELS 4");
-  HAS(r, "case 3u: {\n  ck_kernel_d(ck_ctx, ck_resume, ck_tx_in, &ck_locals->d);");
+  HAS(r, "case 3u: {\n  ck_ctx->m_known = 0u;\n  ck_kernel_d(ck_ctx, ck_resume, ck_tx_in, &ck_locals->d);");
   assert_int_equal(r.kernels[0].reqd_wg_size, 64);
   assert_int_equal(r.kernels[1].reqd_wg_size, 0);
   ck_stitch_result_free(&r);
@@ -554,6 +554,29 @@ static void test_reducibility_check_detects_jump_into_loop(void **st) {
   assert_int_equal(st_check_reducible(ok, err, sizeof err), 1);
 }
 
+/* A group may keep the M its last barrier returned only in a kernel whose M changes
+ * nowhere else: one that calls offer_kill or request_fork (itself or through an inlined
+ * helper) must read M every time, since another group's kill or fork moves it. */
+static void test_dispatcher_m_known(void **st) {
+  (void)st;
+  ck_stitch_result r;
+  st_ok("void help(void) { offer_kill(); }\n"
+        "kernel void barriers(global int *p) { while (p[0]) { p[1] = get_global_size(0); "
+        "resizing_global_barrier(); global_barrier(); } }\n"
+        "kernel void kills(global int *p) { while (p[0]) { p[1] = get_global_size(0); global_barrier(); "
+        "offer_kill(); } }\n"
+        "kernel void forks(global int *p) { request_fork(); p[1] = get_global_size(0); }\n"
+        "kernel void via_helper(global int *p) { help(); p[1] = get_global_size(0); }\n"
+        "kernel void plain(global int *p) { p[0] = get_global_size(0); }\n",
+        &r, "barriers", "kills", "forks", "via_helper", NULL);
+  HAS(r, "ck_ctx->m_known = 0u;\n  ck_kernel_barriers(");
+  HAS(r, "ck_ctx->m_known = CK_M_LIVE;\n  ck_kernel_kills(");
+  HAS(r, "ck_ctx->m_known = CK_M_LIVE;\n  ck_kernel_forks(");
+  HAS(r, "ck_ctx->m_known = CK_M_LIVE;\n  ck_kernel_via_helper(");
+  HAS(r, "ck_ctx->m_known = 0u;\n  ck_kernel_plain(");
+  ck_stitch_result_free(&r);
+}
+
 static void test_dispatcher(void **st) {
   (void)st;
   ck_stitch_result r;
@@ -667,6 +690,7 @@ int main(void) {
     cmocka_unit_test(test_labels_unique_and_reducible_many_shapes),
     cmocka_unit_test(test_reducibility_check_detects_jump_into_loop),
     cmocka_unit_test(test_dispatcher),
+    cmocka_unit_test(test_dispatcher_m_known),
     cmocka_unit_test(test_prototypes_and_file_scope),
     cmocka_unit_test(test_goto_allowed_without_fork_points),
     cmocka_unit_test(test_empty_program_and_helpers_only),
