@@ -171,6 +171,27 @@ uint ck_cas_relaxed(CK_PTR p, uint expected, uint desired)
                      : "=r"(r) : "l"(p), "r"(expected), "r"(desired) : "memory");
     return r;
 }
+/* The lock a CUDA programmer writes by hand (atomicCAS, then
+ * __threadfence; __threadfence, then atomicExch), the reference that
+ * ck_cooperative.h's mutex is measured against: it takes the place of
+ * device_mutex_try_lock/unlock in a build with -DCK_MUTEX_HANDWRITTEN_PTX
+ * (measurement builds only; ckbench's plain_sync has the same lock). */
+#define CK_HAS_HANDWRITTEN_PTX_LOCK 1
+uint ck_handwritten_try_lock(CK_PTR p)
+{
+    uint old;
+    __asm__ volatile("atom.global.cas.b32 %0, [%1], 0, 1;" : "=r"(old) : "l"(p) : "memory");
+    if (old != 0u)
+        return 0u;
+    __asm__ volatile("membar.gl;" ::: "memory");
+    return 1u;
+}
+void ck_handwritten_unlock(CK_PTR p)
+{
+    uint old;
+    __asm__ volatile("membar.gl;" ::: "memory");
+    __asm__ volatile("atom.global.exch.b32 %0, [%1], 0;" : "=r"(old) : "l"(p) : "memory");
+}
 #else
 void ck_fence_acq_rel(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }
 void ck_sys_fence(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }

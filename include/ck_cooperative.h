@@ -101,9 +101,19 @@ uint device_atomic_cmpxchg(volatile global uint *p, uint expected, uint desired)
  * done, and spinning on the compare-exchange alone was the fastest lock
  * form measured on the H200 (below a hand-written atom.cas + membar.gl
  * lock; docs/RESULTS.md, "Portable synchronisation"). */
+#if defined(CK_MUTEX_HANDWRITTEN_PTX)
+/* Measurement builds: the hand-written NVIDIA lock of ck_atomics.h in place
+ * of the portable one, so that a kernel can be timed with both. */
+#ifndef CK_HAS_HANDWRITTEN_PTX_LOCK
+#error "CK_MUTEX_HANDWRITTEN_PTX needs NVIDIA's OpenCL compiler on the 1.2 atomics path (inline PTX)"
+#endif
+int device_mutex_try_lock(volatile global uint *m) { return (int)ck_handwritten_try_lock((CK_PTR)m); }
+void device_mutex_unlock(volatile global uint *m) { ck_handwritten_unlock((CK_PTR)m); }
+#else
 int device_mutex_try_lock(volatile global uint *m) { return ck_cas((CK_PTR)m, 0u, 1u) == 0u; }
 
 void device_mutex_unlock(volatile global uint *m) { ck_store_release((CK_PTR)m, 0u); }
+#endif
 
 /* Spins until it holds the mutex at m (returns 1), or until the word at stop
  * (if stop is not null) becomes nonzero (returns 0, mutex not taken). */

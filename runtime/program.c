@@ -108,11 +108,29 @@ static ck_status try_build(ck_device *dev, const char **parts, cl_uint n, const 
     return s;
 }
 
+/* Switches of ck_cooperative.h that a kernel author may set (they choose
+ * between forms of the header's calls for measurement, and mean the same in
+ * the megakernel and in a plain build): not the runtime's own macros. */
+static const char *const author_switches[] = {"CK_MUTEX_HANDWRITTEN_PTX", "CK_PLAIN_BARRIER_FENCED"};
+
+/* 1 if the macro name at w (n characters, up to an '=') is an author switch. */
+static int author_switch(const char *w, size_t n)
+{
+    size_t len = 0;
+    while (len < n && w[len] != '=')
+        ++len;
+    for (size_t i = 0; i < sizeof author_switches / sizeof *author_switches; ++i)
+        if (strlen(author_switches[i]) == len && !strncmp(w, author_switches[i], len))
+            return 1;
+    return 0;
+}
+
 ck_status ck_build_options_check(const char *extra)
 {
     if (!extra)
         return CK_OK;
-    /* Word by word: -DCK_..., -UCK_..., and -D or -U followed by CK_... */
+    /* Word by word: -DCK_..., -UCK_..., and -D or -U followed by CK_...,
+     * except the header's author switches. */
     const char *p = extra;
     int define_next = 0;
     while (*p) {
@@ -124,8 +142,8 @@ ck_status ck_build_options_check(const char *extra)
         size_t n = (size_t)(p - w);
         if (!n)
             break;
-        int bad = (n > 4 && (!strncmp(w, "-DCK_", 5) || !strncmp(w, "-UCK_", 5))) ||
-                  (define_next && n >= 3 && !strncmp(w, "CK_", 3));
+        int bad = (n > 4 && (!strncmp(w, "-DCK_", 5) || !strncmp(w, "-UCK_", 5)) && !author_switch(w + 2, n - 2)) ||
+                  (define_next && n >= 3 && !strncmp(w, "CK_", 3) && !author_switch(w, n));
         if (bad)
             return ck_fail(CK_ERR_INVALID_ARGUMENT, "CK_BUILD_OPTIONS: '%.*s' sets one of the runtime's own macros "
                            "(CK_...), which the runtime defines for itself and which must not be overridden; remove "

@@ -1341,6 +1341,10 @@ static int write_summary_t2(sweep *sw, const study_row *rows, size_t n, const st
     jo_uint(&j, "rounds", o->runs);
     jo_str(&j, "round_order", "even rounds: alone, plain, plain-fenced; odd rounds: plain-fenced, plain, alone");
     jo_str(&j, "fenced_options", T2_FENCED_OPTIONS);
+    /* Extra options both forms were built with (the megakernel by the
+     * runtime, the plain programs by app_cl_build). */
+    const char *env_opts = getenv("CK_BUILD_OPTIONS");
+    jo_str(&j, "build_options_env", env_opts ? env_opts : "");
     jo_uint(&j, "rows", n);
     jo_uint(&j, "pass", c[0]);
     jo_uint(&j, "fail", c[1]);

@@ -138,21 +138,11 @@ static const char *sync_source =
     "MUTEX_KERNEL(mutex_ttas, ttas_lock, release_unlock)\n";
 
 /* The hand-written NVIDIA lock a CUDA programmer writes (atomicCAS spin,
- * __threadfence; __threadfence, atomicExch), in inline PTX: only built
- * where the platform is NVIDIA's. */
+ * __threadfence; __threadfence, atomicExch; ck_atomics.h has it in inline
+ * PTX): only built where the platform is NVIDIA's. */
 static const char *ptx_source =
-    "void ptx_lock(volatile global uint *m) {\n"
-    "    uint old;\n"
-    "    do {\n"
-    "        __asm__ volatile(\"atom.global.cas.b32 %0, [%1], 0, 1;\" : \"=r\"(old) : \"l\"(m) : \"memory\");\n"
-    "    } while (old != 0u);\n"
-    "    __asm__ volatile(\"membar.gl;\" ::: \"memory\");\n"
-    "}\n"
-    "void ptx_unlock(volatile global uint *m) {\n"
-    "    uint old;\n"
-    "    __asm__ volatile(\"membar.gl;\" ::: \"memory\");\n"
-    "    __asm__ volatile(\"atom.global.exch.b32 %0, [%1], 0;\" : \"=r\"(old) : \"l\"(m) : \"memory\");\n"
-    "}\n"
+    "void ptx_lock(volatile global uint *m) { while (!ck_handwritten_try_lock((CK_PTR)m)) { } }\n"
+    "void ptx_unlock(volatile global uint *m) { ck_handwritten_unlock((CK_PTR)m); }\n"
     "MUTEX_KERNEL(mutex_ptx, ptx_lock, ptx_unlock)\n";
 
 static const char *const mutex_names[PLAIN_MUTEX_FORMS] = {"portable", "cas", "cas_fence", "ttas", "ptx"};

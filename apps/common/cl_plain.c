@@ -269,10 +269,20 @@ static int build_program(app_cl *c, const char *rel, const char *extra_options, 
         return -1;
     /* Built as a kernel author would build it: the include directory and the
      * OpenCL C version, nothing else. ck_atomics.h picks the atomics path and
-     * NVIDIA's fences from the compiler's own macros. */
+     * NVIDIA's fences from the compiler's own macros. CK_BUILD_OPTIONS, the
+     * extra options the runtime gives the megakernel, go to the plain
+     * programs too: both forms of a comparison compile with the same
+     * options. */
+    const char *env = getenv("CK_BUILD_OPTIONS");
     char opts[2048];
-    snprintf(opts, sizeof opts, "-cl-std=%s -I %s -I %s %s", c->cl_std[0] ? c->cl_std : "CL1.2", app_include_dir(),
-             app_kernel_dir(), extra_options ? extra_options : "");
+    int len = snprintf(opts, sizeof opts, "-cl-std=%s -I %s -I %s %s %s", c->cl_std[0] ? c->cl_std : "CL1.2",
+                       app_include_dir(), app_kernel_dir(), extra_options ? extra_options : "", env ? env : "");
+    if (len < 0 || (size_t)len >= sizeof opts) {
+        snprintf(err, err_len, "building %s: the build options (with CK_BUILD_OPTIONS) pass %zu characters", path,
+                 sizeof opts - 1);
+        free(src);
+        return -1;
+    }
     cl_int e;
     const char *srcs[] = {src};
     cl_program p = clCreateProgramWithSource(c->context, 1, srcs, NULL, &e);

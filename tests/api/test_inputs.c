@@ -236,6 +236,26 @@ static void test_build_options_runtime_macros_refused(void **state)
     }
     /* A user macro that merely contains CK_ is the user's. */
     assert_int_equal(build_with(src, "-DMY_CK_FLAG=1 -D USER_CK=2", NULL), CK_OK);
+    /* The header's author switches are the author's; a name that only
+     * starts like one is not. */
+    assert_int_equal(build_with(src, "-DCK_PLAIN_BARRIER_FENCED -D CK_PLAIN_BARRIER_FENCED=1", NULL), CK_OK);
+    ck_status s = build_with(src, "-DCK_PLAIN_BARRIER_FENCEDX", NULL);
+    assert_int_equal(s, CK_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(ck_last_error(), "runtime's own"));
+    /* The hand-written lock exists only for NVIDIA's compiler (on the 1.2
+     * path): there the build succeeds, elsewhere it fails and says why. */
+    ck_context *c = NULL;
+    s = build_with(src, "-DCK_MUTEX_HANDWRITTEN_PTX", &c);
+    if (s == CK_OK) {
+        const ck_device_info *info = ck_context_device_info(c);
+        assert_non_null(info);
+        if (!strstr(info->platform_name, "NVIDIA") || info->path != CK_PATH_CL12)
+            fail_msg("-DCK_MUTEX_HANDWRITTEN_PTX built on '%s', which has no inline PTX", info->platform_name);
+        assert_int_equal(ck_context_destroy(c), CK_OK);
+    } else {
+        assert_int_equal(s, CK_ERR_BUILD);
+        assert_non_null(strstr(ck_last_error(), "CK_MUTEX_HANDWRITTEN_PTX needs NVIDIA"));
+    }
 }
 
 /* A ck_kernel handle made by hand with an index the task descriptor cannot

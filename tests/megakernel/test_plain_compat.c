@@ -11,15 +11,16 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 static const char *path_name, *kernel_file, *include_dir;
 enum { N = 3000, ROUNDS = 12 };
 
-static void reference(uint32_t *d)
+static void reference_rounds(uint32_t *d, uint32_t rounds)
 {
     static uint32_t t[N];
-    for (uint32_t r = 0; r < ROUNDS; ++r) {
+    for (uint32_t r = 0; r < rounds; ++r) {
         for (int i = 0; i < N; ++i)
             d[i] = d[i] * 3u + r;
         memcpy(t, d, sizeof t);
@@ -34,13 +35,31 @@ static void init(uint32_t *d)
         d[i] = (uint32_t)i * 2654435761u;
 }
 
-static void test_plain_opencl_build_and_run(void **state)
+/* Waits for ev within 60 s (a barrier that lets no group out would
+ * otherwise block the test until Meson's timeout). */
+static void wait_within(cl_event ev, const char *what)
 {
-    ck_device *dev = support_open_pocl(path_name);
+    for (int ms = 0; ms < 60000; ++ms) {
+        cl_int st = CL_QUEUED;
+        assert_int_equal(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL), CL_SUCCESS);
+        if (st == CL_COMPLETE)
+            return;
+        if (st < 0)
+            fail_msg("%s failed on the device (status %d)", what, (int)st);
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+    fail_msg("%s did not finish within 60 s: the plain barrier let no group out", what);
+}
+
+/* The plain program of kernel_file, built as a kernel author would. */
+static cl_kernel build_rounds(ck_device *dev, cl_program *prog)
+{
     char *src = support_read_file(kernel_file);
     const char *parts[1] = {src};
     cl_int err;
     cl_program p = clCreateProgramWithSource(dev->context, 1, parts, NULL, &err);
+    free(src);
     char opts[512];
     snprintf(opts, sizeof opts, "-cl-std=%s -I %s", dev->info.opencl_c_std, include_dir);
     if (clBuildProgram(p, 1, &dev->device, opts, NULL, NULL) != CL_SUCCESS) {
@@ -50,29 +69,76 @@ static void test_plain_opencl_build_and_run(void **state)
     }
     cl_kernel k = clCreateKernel(p, "rounds", &err);
     assert_non_null(k);
+    *prog = p;
+    return k;
+}
+
+/* One launch of `rounds` over `groups` groups of 64 with the barrier words
+ * bar, checked against the CPU. */
+static void run_rounds(ck_device *dev, cl_kernel k, cl_mem bar, cl_mem tmp, size_t groups, cl_uint rounds)
+{
     static uint32_t d[N], want[N];
     init(d);
     init(want);
-    reference(want);
+    reference_rounds(want, rounds);
+    cl_int err;
     cl_mem data = clCreateBuffer(dev->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof d, d, &err);
-    cl_mem bar = support_zeroed(dev, 64) /* CK_PLAIN_BARRIER_N_WORDS */, tmp = support_zeroed(dev, N);
-    cl_uint n = N, rounds = ROUNDS;
+    assert_int_equal(err, CL_SUCCESS);
+    cl_uint n = N;
     clSetKernelArg(k, 0, sizeof data, &data);
     clSetKernelArg(k, 1, sizeof tmp, &tmp);
     clSetKernelArg(k, 2, sizeof n, &n);
     clSetKernelArg(k, 3, sizeof rounds, &rounds);
     clSetKernelArg(k, 4, sizeof bar, &bar);
-    size_t wg = 64, global = 3 * wg; /* 3 groups: co-resident with 4 PoCL threads */
-    assert_int_equal(clEnqueueNDRangeKernel(dev->queue, k, 1, NULL, &global, &wg, 0, NULL, NULL), CL_SUCCESS);
-    assert_int_equal(clFinish(dev->queue), CL_SUCCESS);
+    size_t wg = 64, global = groups * wg;
+    cl_event ev;
+    assert_int_equal(clEnqueueNDRangeKernel(dev->queue, k, 1, NULL, &global, &wg, 0, NULL, &ev), CL_SUCCESS);
+    clFlush(dev->queue);
+    char what[96];
+    snprintf(what, sizeof what, "the plain launch of %zu groups, %u rounds", groups, rounds);
+    wait_within(ev, what);
+    clReleaseEvent(ev);
     clEnqueueReadBuffer(dev->queue, data, CL_TRUE, 0, sizeof d, d, 0, NULL, NULL);
     assert_memory_equal(d, want, sizeof d);
     clReleaseMemObject(data);
+}
+
+static void test_plain_opencl_build_and_run(void **state)
+{
+    (void)state;
+    ck_device *dev = support_open_pocl(path_name);
+    cl_program p;
+    cl_kernel k = build_rounds(dev, &p);
+    cl_mem bar = support_zeroed(dev, 64) /* CK_PLAIN_BARRIER_N_WORDS */, tmp = support_zeroed(dev, N);
+    run_rounds(dev, k, bar, tmp, 3, ROUNDS); /* 3 groups: co-resident with 4 PoCL threads */
     clReleaseMemObject(bar);
     clReleaseMemObject(tmp);
     clReleaseKernel(k);
     clReleaseProgram(p);
-    free(src);
+    ck_device_close(dev);
+}
+
+/* The plain barrier keeps no state between barriers but its parity, so one
+ * set of zeroed words serves launch after launch of different group counts,
+ * also after a launch that ended on an odd number of barriers (3 per round:
+ * one round leaves the parity flipped). Each launch must match the CPU. */
+static void test_plain_barrier_words_serve_any_later_launch(void **state)
+{
+    (void)state;
+    ck_device *dev = support_open_pocl(path_name);
+    cl_program p;
+    cl_kernel k = build_rounds(dev, &p);
+    cl_mem bar = support_zeroed(dev, 64) /* CK_PLAIN_BARRIER_N_WORDS */, tmp = support_zeroed(dev, N);
+    static const struct {
+        size_t groups;
+        cl_uint rounds;
+    } runs[] = {{3, 1}, {2, 1}, {1, 2}, {3, 3}, {2, ROUNDS}};
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; ++r)
+        run_rounds(dev, k, bar, tmp, runs[r].groups, runs[r].rounds);
+    clReleaseMemObject(bar);
+    clReleaseMemObject(tmp);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
     ck_device_close(dev);
 }
 
@@ -90,7 +156,7 @@ static void test_same_source_through_the_framework(void **state)
         static uint32_t d[N], want[N];
         init(d);
         init(want);
-        reference(want);
+        reference_rounds(want, ROUNDS);
         ck_buffer data, tmp, bar;
         assert_int_equal(ck_buffer_alloc(c, sizeof d, &data), CK_OK);
         assert_int_equal(ck_buffer_alloc(c, sizeof d, &tmp), CK_OK);
@@ -128,6 +194,7 @@ int main(int argc, char **argv)
     include_dir = argv[3];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_opencl_build_and_run),
+        cmocka_unit_test(test_plain_barrier_words_serve_any_later_launch),
         cmocka_unit_test(test_same_source_through_the_framework),
     };
     char name[64];

@@ -12,13 +12,7 @@ out=${1:?usage: device_study.sh OUT [quick|full] [ckstudy options...]}; preset=$
 shift $(( $# >= 2 ? 2 : 1 ))
 case $preset in quick|full) ;; *) echo "device_study.sh: preset '$preset' is not quick or full" >&2; exit 2 ;; esac
 mkdir -p "$out" || exit 1
-echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-b=/tmp/ckstudy-build
-if [ ! -x $b/tools/ckstudy ]; then
-  rm -rf $b
-  meson setup -Dtests=disabled $b . >"$out/meson.log" 2>&1 && meson compile -C $b >>"$out/meson.log" 2>&1 ||
-    { tail -30 "$out/meson.log"; exit 1; }
-fi
+. "$(dirname "$0")/device_build.sh"
 command -v gnuplot >/dev/null || { apt-get install -y -qq gnuplot-nox >/dev/null 2>&1 || echo "device_study.sh: no gnuplot: plots skipped" >&2; }
 plots=; command -v gnuplot >/dev/null || plots=--no-plots
 work=/tmp/ckstudy-$preset

@@ -15,13 +15,7 @@ out=${1:?usage: device_table2.sh OUTDIR [RUNS [ckstudy options...]]}; runs=${2:-
 shift $(( $# >= 2 ? 2 : 1 ))
 case $runs in ''|*[!0-9]*) echo "device_table2.sh: RUNS '$runs' is not a whole number" >&2; exit 2 ;; esac
 mkdir -p "$out" || exit 1
-echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-b=/tmp/ckstudy-build
-if [ ! -x $b/tools/ckstudy ]; then
-  rm -rf $b
-  meson setup -Dtests=disabled $b . >"$out/meson.log" 2>&1 && meson compile -C $b >>"$out/meson.log" 2>&1 ||
-    { tail -30 "$out/meson.log"; exit 1; }
-fi
+. "$(dirname "$0")/device_build.sh"
 t0=$(date +%s)
 timeout "${CK_T2_TIMEOUT_S:-540}" $b/tools/ckstudy --table2 --preset full --device NVIDIA --no-plots --runs "$runs" \
   --out "$out/t2" "$@" 2> >(tee "$out/ckstudy-table2.err" >&2)
