@@ -74,10 +74,9 @@ uint ck_get_group_id(ck_wg_t *ctx, uint dim) { return dim == 0 ? ctx->group : 0u
 
 /* M of a cooperative launch: the one its last barrier returned where the
  * kernel lets it keep that (ck_wg_t.m_known), else read from the launch's
- * record. Every work-item calls this, so the read is what matters: all of a
- * launch's work-items reading one word of device memory after every
- * barrier cost p-sssp on road-ny about a third of its time on the H200
- * (docs/RESULTS.md). */
+ * record. Kernels ask in every work-item after every barrier, so the read
+ * is what matters: every work-item of the launch reading one word of
+ * device memory (docs/RESULTS.md, "Table 2 against the fair baseline"). */
 #define CK_M_LIVE 0xffffffffu
 uint ck_get_num_groups(ck_wg_t *ctx, uint dim)
 {
