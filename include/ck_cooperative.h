@@ -131,7 +131,7 @@ int ck_mutex_lock_or_stop(volatile global uint *m, CK_PTR stop)
  * while the megakernel stops gives up (see ck_aborting in ck_primitives.cl). */
 void ck_device_mutex_lock(ck_wg_t *ctx, volatile global uint *m)
 {
-    ck_mutex_lock_or_stop(m, ctx->sched + CK_H_EXIT);
+    ck_mutex_lock_or_stop(m, &ctx->sched->exit);
 }
 #define device_mutex_lock(m) ck_device_mutex_lock(ck_ctx, (m))
 

@@ -8,21 +8,21 @@
 /* Arrivals so far: the sum of the barrier's counters (relaxed loads with no
  * dependence between them, so they are in flight together). Counters only
  * grow until the master resets them, so the sum never runs ahead. */
-uint ck_arrivals(CK_PTR count)
+uint ck_arrivals(CK_WORD_LINE count)
 {
     uint n = 0;
     for (uint i = 0; i < CK_BAR_COUNTERS; ++i)
-        n += ck_load_relaxed(count + i * CK_LINE);
+        n += ck_load_relaxed(&count[i].w);
     return n;
 }
 
 /* Master: zeroes the counters, then counts `self` arrivals on counter 0 (its
  * own). The release of the word that follows publishes the reset. */
-void ck_reset_arrivals(CK_PTR count, uint self)
+void ck_reset_arrivals(CK_WORD_LINE count, uint self)
 {
     for (uint i = 1; i < CK_BAR_COUNTERS; ++i)
-        ck_store_relaxed(count + i * CK_LINE, 0u);
-    ck_store_relaxed(count, self);
+        ck_store_relaxed(&count[i].w, 0u);
+    ck_store_relaxed(&count[0].w, self);
 }
 
 /* Master: waits until every active group has arrived (kills may lower M
@@ -35,7 +35,7 @@ void ck_reset_arrivals(CK_PTR count, uint self)
  * Only M and one bit leave, which keeps the registers of the megakernel
  * (whose worst point is a barrier inside user code) where they were. */
 #define CK_BAR_MAY_RESIZE 0x80000000u
-uint ck_wait_arrivals(ck_wg_t *ctx, CK_PTR count, uint resize)
+uint ck_wait_arrivals(ck_wg_t *ctx, CK_WORD_LINE count, uint resize)
 {
     for (uint spins = 0;; ++spins) {
         /* Relaxed spin; on success one acquire fence and a second look at M:
@@ -43,15 +43,15 @@ uint ck_wait_arrivals(ck_wg_t *ctx, CK_PTR count, uint resize)
          * its arrival, so M read after the fence includes its fork. The fence
          * pairs with every counter's arrival that the sum included. */
         uint arrived = ck_arrivals(count);
-        if (arrived >= ck_load_relaxed(CK_L(ctx, CK_L_M))) {
+        if (arrived >= ck_load_relaxed(&CK_LS(ctx)->m)) {
             ck_fence_acq_rel();
-            uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
+            uint m = ck_load_relaxed(&CK_LS(ctx)->m);
             uint may = 0u;
             if (resize) {
-                uint req = ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ));
-                uint groups = ck_load_relaxed(CK_L(ctx, CK_L_GROUPS));
+                uint req = ck_load_relaxed(&CK_LS(ctx)->kill_req);
+                uint groups = ck_load_relaxed(&CK_LS(ctx)->groups);
                 uint idle = ck_idle_now(ctx->sched);
-                uint demand = ck_load_relaxed(ctx->sched + CK_H_DEMAND);
+                uint demand = ck_load_relaxed(&ctx->sched->demand);
                 may = req || ck_fork_possible_of(m, groups, idle, demand, req);
             }
             if (arrived >= m)
@@ -110,9 +110,9 @@ uint ck_next_word(uint old, uint m) { return (((old >> CK_M_BITS) + 1u) << CK_M_
  * barrier completed. Returns M' (0: this group was dropped, or abort). */
 uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint tx_bytes)
 {
-    CK_PTR counters = CK_L(ctx, CK_L_BAR_COUNT);
-    CK_PTR count = counters + (ctx->group % CK_BAR_COUNTERS) * CK_LINE; /* this group's counter */
-    CK_PTR word = CK_L(ctx, CK_L_BAR_WORD);
+    CK_WORD_LINE counters = CK_LS(ctx)->bar_count;
+    CK_PTR count = &counters[ctx->group % CK_BAR_COUNTERS].w; /* this group's counter */
+    CK_PTR word = &CK_LS(ctx)->bar_word;
     uint naive = resize && ctx->naive;
     /* The word cannot move before this group arrives: the word this group
      * was last released with, else (its first barrier) a relaxed load, gives
@@ -146,11 +146,11 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
             if (ctx->chaos) {
                 m_new = ck_cx_barrier_locked(ctx, naive, epoch, m, rec, point, tx, tx_bytes, &k);
             } else {
-                uint req = ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ));
+                uint req = ck_load_relaxed(&CK_LS(ctx)->kill_req);
                 uint drop = naive ? 0u : min(req, m - 1u);
                 if (drop) {
                     m_new = m - drop;
-                    ck_store_relaxed(CK_L(ctx, CK_L_M), m_new);
+                    ck_store_relaxed(&CK_LS(ctx)->m, m_new);
                     ck_count_kills_locked(ctx, drop);
                 } else {
                     k = ck_fork_prepare_locked(ctx, ck_fork_choice_locked(ctx), point, tx, tx_bytes, 0u);
@@ -159,7 +159,7 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
             }
         }
         if (resize && m_new != m_start) /* also naive kills between the phases */
-            ck_store_relaxed(CK_L(ctx, CK_L_RESIZES), ck_load_relaxed(CK_L(ctx, CK_L_RESIZES)) + 1u);
+            ck_store_relaxed(&CK_LS(ctx)->resizes, ck_load_relaxed(&CK_LS(ctx)->resizes) + 1u);
         ck_reset_arrivals(counters, 0u);
         released = ck_next_word(old, m_new);
         ck_store_release(word, released);
@@ -181,7 +181,7 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
      * then leaves as dropped while still counted in M. The slot's launch id,
      * written before the new launch's first barrier word, tells them apart.
      * A plain barrier drops no group, so it needs no such check. */
-    if (resize && ck_load_relaxed(CK_L(ctx, CK_L_ID)) != ctx->launch)
+    if (resize && ck_load_relaxed(&CK_LS(ctx)->id) != ctx->launch)
         return 0;
     uint expected = ((old >> CK_M_BITS) + 1u) & (0xffffffffu >> CK_M_BITS);
     if (naive && (released >> CK_M_BITS) == expected) {
@@ -190,7 +190,7 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
             return 0;
         old = released;
         ck_fetch_add(count, 1u);
-        if (!ck_wait_release(ctx, word, old, &released) || ck_load_relaxed(CK_L(ctx, CK_L_ID)) != ctx->launch)
+        if (!ck_wait_release(ctx, word, old, &released) || ck_load_relaxed(&CK_LS(ctx)->id) != ctx->launch)
             return 0;
         expected = ((old >> CK_M_BITS) + 1u) & (0xffffffffu >> CK_M_BITS);
     }
