@@ -12,6 +12,8 @@
 
 const char *app_cl_errstr(cl_int e)
 {
+    /* clang-format would read the macro's case labels as one statement: the switch stays as written. */
+    /* clang-format off */
     switch (e) {
 #define E(x) case x: return #x;
         E(CL_SUCCESS) E(CL_DEVICE_NOT_FOUND) E(CL_DEVICE_NOT_AVAILABLE) E(CL_COMPILER_NOT_AVAILABLE)
@@ -27,6 +29,7 @@ const char *app_cl_errstr(cl_int e)
     default:
         return "unknown OpenCL error";
     }
+    /* clang-format on */
 }
 
 int app_cl_fail(cl_int e, const char *what, char *err, size_t err_len)
