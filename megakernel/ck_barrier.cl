@@ -8,21 +8,21 @@
 /* Arrivals so far: the sum of the barrier's counters (relaxed loads with no
  * dependence between them, so they are in flight together). Counters only
  * grow until the master resets them, so the sum never runs ahead. */
-uint ck_arrivals(CK_WORD_LINE count)
+uint ck_arrivals(CK_SLOT L)
 {
     uint n = 0;
     for (uint i = 0; i < CK_BAR_COUNTERS; ++i)
-        n += ck_load_relaxed(&count[i].w);
+        n += ck_load_relaxed(ck_bar_counter(L, i));
     return n;
 }
 
 /* Master: zeroes the counters, then counts `self` arrivals on counter 0 (its
  * own). The release of the word that follows publishes the reset. */
-void ck_reset_arrivals(CK_WORD_LINE count, uint self)
+void ck_reset_arrivals(CK_SLOT L, uint self)
 {
     for (uint i = 1; i < CK_BAR_COUNTERS; ++i)
-        ck_store_relaxed(&count[i].w, 0u);
-    ck_store_relaxed(&count[0].w, self);
+        ck_store_relaxed(ck_bar_counter(L, i), 0u);
+    ck_store_relaxed(ck_bar_counter(L, 0u), self);
 }
 
 /* Master: waits until every active group has arrived (kills may lower M
@@ -35,14 +35,14 @@ void ck_reset_arrivals(CK_WORD_LINE count, uint self)
  * Only M and one bit leave, which keeps the registers of the megakernel
  * (whose worst point is a barrier inside user code) where they were. */
 #define CK_BAR_MAY_RESIZE 0x80000000u
-uint ck_wait_arrivals(ck_wg_t *ctx, CK_WORD_LINE count, uint resize)
+uint ck_wait_arrivals(ck_wg_t *ctx, CK_SLOT L, uint resize)
 {
     for (uint spins = 0;; ++spins) {
         /* Relaxed spin; on success one acquire fence and a second look at M:
          * a group that forked before arriving published the larger M before
          * its arrival, so M read after the fence includes its fork. The fence
          * pairs with every counter's arrival that the sum included. */
-        uint arrived = ck_arrivals(count);
+        uint arrived = ck_arrivals(L);
         if (arrived >= ck_load_relaxed(&CK_LS(ctx)->m)) {
             ck_fence_acq_rel();
             uint m = ck_load_relaxed(&CK_LS(ctx)->m);
@@ -110,8 +110,8 @@ uint ck_next_word(uint old, uint m) { return (((old >> CK_M_BITS) + 1u) << CK_M_
  * barrier completed. Returns M' (0: this group was dropped, or abort). */
 uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint tx_bytes)
 {
-    CK_WORD_LINE counters = CK_LS(ctx)->bar_count;
-    CK_PTR count = &counters[ctx->group % CK_BAR_COUNTERS].w; /* this group's counter */
+    CK_SLOT counters = CK_LS(ctx); /* the launch slot's barrier counters */
+    CK_PTR count = ck_bar_counter(counters, ctx->group % CK_BAR_COUNTERS); /* this group's counter */
     CK_PTR word = &CK_LS(ctx)->bar_word;
     uint naive = resize && ctx->naive;
     /* The word cannot move before this group arrives: the word this group

@@ -26,7 +26,7 @@ uint ck_claim_group(CK_SCHED s, uint hint, uint *group)
     }
     uint n = min(ck_load_acquire(&s->queued), CK_MAX_LAUNCHES);
     for (uint i = 0; i < n; ++i) {
-        uint slot = ck_load_relaxed(&s->queue[i]) & (CK_MAX_LAUNCHES - 1u);
+        uint slot = ck_load_relaxed(ck_queue_at(s, i)) & (CK_MAX_LAUNCHES - 1u);
         CK_PTR claim = &ck_slot_of(s, slot)->claim;
         if (ck_load_relaxed(claim) <= CK_CLAIM_BIAS)
             continue;
@@ -109,7 +109,7 @@ uint ck_claim_possible(CK_SCHED s)
 {
     uint n = min(ck_load_relaxed(&s->queued), CK_MAX_LAUNCHES);
     for (uint i = 0; i < n; ++i) {
-        uint slot = ck_load_relaxed(&s->queue[i]) & (CK_MAX_LAUNCHES - 1u);
+        uint slot = ck_load_relaxed(ck_queue_at(s, i)) & (CK_MAX_LAUNCHES - 1u);
         if (ck_load_relaxed(&ck_slot_of(s, slot)->claim) > CK_CLAIM_BIAS)
             return slot + 1u;
     }

@@ -58,7 +58,7 @@ uint ck_find_work(CK_SCHED s, CK_PTR ch, uint max_workers, uint w, uint *out, lo
     uint backoff = st->backoff, poller = st->poller, hot = st->hot;
     uint publishing = st->publish;
     for (uint spins = 0;; ++spins) {
-        if (!hot && ck_load_relaxed(&s->hot[hotc].w) == 0u && ck_cas_relaxed(&s->hot[hotc].w, 0u, 1u) == 0u)
+        if (!hot && ck_load_relaxed(ck_hot_token(s, hotc)) == 0u && ck_cas_relaxed(ck_hot_token(s, hotc), 0u, 1u) == 0u)
             hot = 1;
         uint looking = hot || ck_policy_all_look(ck_load_relaxed(&s->demand), clusters);
         /* One hot worker at a time holds the poller token; its group reads
@@ -76,7 +76,7 @@ uint ck_find_work(CK_SCHED s, CK_PTR ch, uint max_workers, uint w, uint *out, lo
                 if (poller)
                     ck_store_release(&s->task_poller, poller & ~3u);
                 if (hot)
-                    ck_store_relaxed(&s->hot[hotc].w, 0u);
+                    ck_store_relaxed(ck_hot_token(s, hotc), 0u);
                 ck_idle_clear(st);
                 st->idle = 0u;
                 uint t = ck_fetch_add(&s->tickets_taken, 1u);
@@ -118,7 +118,7 @@ uint ck_find_work(CK_SCHED s, CK_PTR ch, uint max_workers, uint w, uint *out, lo
                     if (poller)
                         ck_store_release(&s->task_poller, poller & ~3u);
                     if (hot)
-                        ck_store_relaxed(&s->hot[hotc].w, 0u);
+                        ck_store_relaxed(ck_hot_token(s, hotc), 0u);
                     ck_idle_clear(st);
                     st->idle = 0u;
                     out[0] = slot1 - 1u;

@@ -273,16 +273,31 @@ typedef struct ck_task_rec {
 #define CK_SH_TASK(W, e)    (CK_SH_TASKS(W) + (e) * CK_T_WORDS)
 #define CK_SH_TOTAL(W)      CK_SH_TASK(W, CK_TASK_SLOTS)
 
+/* Word offsets of the arrays in the fixed part; the device's addresses of
+ * their elements are computed from them (below). */
+#define CK_H_QUEUE       8u
+#define CK_H_FIN         (7u * CK_LINE)
+#define CK_H_HOT         (15u * CK_LINE)
+#define CK_L_BAR_COUNT   (5u * CK_LINE)
+
 /* The records of a state, by type (the device's pointers; the host's are
- * runtime/device_state.c's). */
+ * runtime/device_state.c's). An element of an array of the state is found
+ * by a 32-bit word offset from its record, not by indexing the struct's
+ * array: indexed, the device compiler multiplied 64-bit indices and kept
+ * 64-bit addresses live, and the megakernel spilled at the register cap
+ * that gives the most co-resident groups (docs/RESULTS.md, "Typed device
+ * state"). */
 #if defined(__OPENCL_C_VERSION__)
 #define CK_SCHED            volatile global ck_sched *
 #define CK_SLOT             volatile global ck_launch_slot *
 #define CK_WORKER_REC       volatile global ck_worker_rec *
 #define CK_FORK_REC         volatile global ck_fork_rec *
 #define CK_TASK_REC         volatile global ck_task_rec *
-#define CK_WORD_LINE        volatile global ck_word_line *
-#define ck_slot_of(s, i)       (&(s)->launch[(i)])
+#define ck_slot_of(s, i)       ((CK_SLOT)((CK_PTR)(s) + CK_SH_LAUNCH(i)))
+#define ck_queue_at(s, i)      ((CK_PTR)(s) + (CK_H_QUEUE + (i)))
+#define ck_fin_at(s, i)        ((CK_PTR)(s) + (CK_H_FIN + (i)))
+#define ck_hot_token(s, c)     ((CK_PTR)(s) + (CK_H_HOT + (c) * CK_LINE))
+#define ck_bar_counter(L, i)   ((CK_PTR)(L) + (CK_L_BAR_COUNT + (i) * CK_LINE))
 #define ck_worker_rec_of(s, w) ((CK_WORKER_REC)((CK_PTR)(s) + CK_SH_WORKER(w)))
 #define ck_tx_of(s, W, w)      ((CK_PTR)(s) + CK_SH_TX((W), (w)))
 #define ck_fork_of(s, W, f)    ((CK_FORK_REC)((CK_PTR)(s) + CK_SH_FORK((W), (f))))
@@ -320,26 +335,26 @@ typedef struct ck_task_rec {
 #if !defined(__OPENCL_C_VERSION__)
 #define CK_WORD_AT(type, field, word) \
     _Static_assert(offsetof(type, field) == (word) * 4u, #type "." #field " is at word " #word)
-CK_WORD_AT(ck_sched, queue, 8u);
+CK_WORD_AT(ck_sched, queue, CK_H_QUEUE);
 CK_WORD_AT(ck_sched, idle, 2u * CK_LINE);
 CK_WORD_AT(ck_sched, promised, 3u * CK_LINE);
 CK_WORD_AT(ck_sched, tickets_taken, 4u * CK_LINE);
 CK_WORD_AT(ck_sched, lock, 5u * CK_LINE);
 CK_WORD_AT(ck_sched, fin_tail, 6u * CK_LINE);
-CK_WORD_AT(ck_sched, fin, 7u * CK_LINE);
+CK_WORD_AT(ck_sched, fin, CK_H_FIN);
 CK_WORD_AT(ck_sched, killed_back, 9u * CK_LINE);
 CK_WORD_AT(ck_sched, chaos_area, 10u * CK_LINE);
 CK_WORD_AT(ck_sched, task_visible, 11u * CK_LINE);
 CK_WORD_AT(ck_sched, task_head, 12u * CK_LINE);
 CK_WORD_AT(ck_sched, task_taken, 13u * CK_LINE);
 CK_WORD_AT(ck_sched, task_poller, 14u * CK_LINE);
-CK_WORD_AT(ck_sched, hot, 15u * CK_LINE);
+CK_WORD_AT(ck_sched, hot, CK_H_HOT);
 CK_WORD_AT(ck_sched, check, (15u + CK_HOT_MAX) * CK_LINE);
 CK_WORD_AT(ck_sched, launch, CK_H_WORDS);
 CK_WORD_AT(ck_launch_slot, args, CK_L_HEAD_WORDS);
 CK_WORD_AT(ck_launch_slot, claim, 3u * CK_LINE);
 CK_WORD_AT(ck_launch_slot, done, 4u * CK_LINE);
-CK_WORD_AT(ck_launch_slot, bar_count, 5u * CK_LINE);
+CK_WORD_AT(ck_launch_slot, bar_count, CK_L_BAR_COUNT);
 CK_WORD_AT(ck_launch_slot, bar_word, (5u + CK_BAR_COUNTERS) * CK_LINE);
 CK_WORD_AT(ck_fork_rec, tx, 10u);
 CK_WORD_AT(ck_check_line, workers, 8u);

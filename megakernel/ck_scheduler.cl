@@ -48,7 +48,7 @@ uint ck_sched_wave(local ck_sched_t *S, uint slot) { return ck_policy_wave(S->gr
 void ck_sched_write_queue(local ck_sched_t *S)
 {
     for (uint i = 0; i < S->q_n; ++i)
-        ck_store_relaxed(&S->s->queue[i], S->q[i]);
+        ck_store_relaxed(ck_queue_at(S->s, i), S->q[i]);
     ck_store_release(&S->s->queued, S->q_n);
 }
 
@@ -111,7 +111,7 @@ uint ck_sched_start(local ck_sched_t *S, uint slot)
         ck_store_relaxed(&L->done, 0u);
         ck_store_relaxed(&L->state, CK_SLOT_RUNNING);
         S->q[S->q_n] = slot;
-        ck_store_relaxed(&s->queue[S->q_n], slot);
+        ck_store_relaxed(ck_queue_at(s, S->q_n), slot);
         S->q_n += 1u;
         ck_fence_release();
         ck_store_relaxed(&L->claim, CK_CLAIM_BIAS + S->groups[slot]);
@@ -155,7 +155,7 @@ uint ck_sched_start(local ck_sched_t *S, uint slot)
     ck_store_relaxed(&L->kill_req, 0u);
     S->coop_started += 1u; /* cooperative launches start one at a time, in arrival order */
     ck_store_relaxed(&L->cx_key, S->coop_started);
-    ck_reset_arrivals(L->bar_count, 0u);
+    ck_reset_arrivals(L, 0u);
     ck_store_relaxed(&L->bar_word, k);
     ck_fork_write(s, S->max_workers, f, slot, S->id[slot], 0u, k, 0u, 0, 0u, 0u);
     ck_store_relaxed(&L->state, CK_SLOT_RUNNING);
@@ -324,7 +324,7 @@ void ck_scheduler(CK_SCHED s, CK_PTR ch, uint workers, uint max_workers, uint ch
         }
         /* Finished launches (before the messages: they free launch slots). */
         for (;;) {
-            CK_PTR e = &s->fin[S->fin_head & (CK_FIN_SLOTS - 1u)];
+            CK_PTR e = ck_fin_at(s, S->fin_head & (CK_FIN_SLOTS - 1u));
             uint v = ck_load_acquire(e);
             if (!v)
                 break;

@@ -254,7 +254,7 @@ uint ck_poll_publish(CK_SCHED s, uint max_workers, uint v, local ulong *pairs, u
     if (!keep)
         return CK_WORK_GROUP;
     if (st->hot)
-        ck_store_relaxed(&s->hot[hotc].w, 0u);
+        ck_store_relaxed(ck_hot_token(s, hotc), 0u);
     ck_idle_clear(st);
     st->idle = 0u;
     out[0] = v & (CK_TASK_SLOTS - 1u);
@@ -351,7 +351,7 @@ uint ck_task_poll_decide(CK_SCHED s, CK_PTR ch, uint max_workers, uint w, uint v
          * add continues the release sequence of the token. */
         ck_fetch_add_relaxed(&s->task_poller, CK_TOK(1u, 0u) - 1u);
         if (st->hot)
-            ck_store_relaxed(&s->hot[hotc].w, 0u);
+            ck_store_relaxed(ck_hot_token(s, hotc), 0u);
         ck_idle_clear(st);
         st->idle = 0u;
         out[0] = e;

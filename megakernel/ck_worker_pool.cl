@@ -152,5 +152,5 @@ void ck_fork_publish(CK_SCHED s, uint k)
 void ck_push_finish(CK_SCHED s, uint slot)
 {
     uint i = ck_fetch_add(&s->fin_tail, 1u);
-    ck_store_release(&s->fin[i & (CK_FIN_SLOTS - 1u)], slot + 1u);
+    ck_store_release(ck_fin_at(s, i & (CK_FIN_SLOTS - 1u)), slot + 1u);
 }
