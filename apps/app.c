@@ -18,15 +18,14 @@ struct app {
     void *st;
     char desc[400];
     double cpu_ms;
-    app_csr g; /* graph apps */
+    app_csr g;  /* graph apps */
     int set_up; /* app_coop_setup succeeded, no teardown since */
 };
 
 static const char *const kind_names[APP_KIND_COUNT] = {
-    [APP_KIND_BFS] = "bfs",     [APP_KIND_WS] = "ws",       [APP_KIND_COLOR] = "color",
-    [APP_KIND_MIS] = "mis",     [APP_KIND_PSSSP] = "p-sssp", [APP_KIND_BC] = "bc",
-    [APP_KIND_BFSWL] = "bfs-wl", [APP_KIND_LSSSP] = "l-sssp", [APP_KIND_OCTREE] = "octree",
-    [APP_KIND_GAME] = "game",
+    [APP_KIND_BFS] = "bfs",       [APP_KIND_WS] = "ws",     [APP_KIND_COLOR] = "color",  [APP_KIND_MIS] = "mis",
+    [APP_KIND_PSSSP] = "p-sssp",  [APP_KIND_BC] = "bc",     [APP_KIND_BFSWL] = "bfs-wl", [APP_KIND_LSSSP] = "l-sssp",
+    [APP_KIND_OCTREE] = "octree", [APP_KIND_GAME] = "game",
 };
 
 void app_config_defaults(app_config *c, app_kind kind)
@@ -155,8 +154,8 @@ int app_create(const app_config *cfg, app **out, char *err, size_t err_len)
             return -1;
         }
     }
-    a->st = m->create(&a->cfg, (m->flags & APP_MOD_GRAPH) ? &a->g : NULL, input, a->desc, sizeof a->desc,
-                      &a->cpu_ms, err, err_len);
+    a->st = m->create(&a->cfg, (m->flags & APP_MOD_GRAPH) ? &a->g : NULL, input, a->desc, sizeof a->desc, &a->cpu_ms,
+                      err, err_len);
     if (!a->st) {
         app_destroy(a);
         return -1;
@@ -182,8 +181,8 @@ const app_config *app_get_config(const app *a) { return &a->cfg; }
 struct app_plain_session {
     app *a;
     app_cl c;
-    app_plain_args args;  /* build_options set per run                         */
-    unsigned occupancy;   /* persistent: the co-resident groups checked against */
+    app_plain_args args; /* build_options set per run                         */
+    unsigned occupancy;  /* persistent: the co-resident groups checked against */
 };
 
 /* What a run of s reports besides its results (device, path, mode, occupancy). */
@@ -246,16 +245,17 @@ int app_plain_open(app *a, const app_plain_options *o, app_plain_session **out, 
     return plain_open(a, o, out, &info, msg, msg_len);
 }
 
-int app_plain_run(app_plain_session *s, const char *build_options, app_plain_result *res, char *msg,
-                  size_t msg_len)
+int app_plain_run(app_plain_session *s, const char *build_options, app_plain_result *res, char *msg, size_t msg_len)
 {
     memset(res, 0, sizeof *res);
     res->device_ms = -1;
     describe_session(s, res);
     if (s->c.stuck) {
         res->timed_out = 1;
-        snprintf(msg, msg_len, "plain baseline: a run of this session timed out earlier (its kernel may still run "
-                               "on %s): open a new session once the device is free", s->c.name);
+        snprintf(msg, msg_len,
+                 "plain baseline: a run of this session timed out earlier (its kernel may still run "
+                 "on %s): open a new session once the device is free",
+                 s->c.name);
         return -1;
     }
     app_plain_args args = s->args;

@@ -41,15 +41,15 @@ typedef enum {
 
 typedef struct {
     app_kind kind;
-    uint64_t seed;            /* generator seed (graph or task tree)                */
+    uint64_t seed; /* generator seed (graph or task tree)                */
     /* Graph applications */
-    const char *graph;        /* a generator's name ("rmat", "grid", ...) or a file   */
-    unsigned scale;           /* generated graphs have 2^scale nodes                 */
-    unsigned edge_factor;     /* R-MAT edges per node                                 */
-    unsigned grid_drop;       /* grid: percent of edges dropped                       */
-    int32_t source;           /* BFS/SSSP: -1: the app's default source               */
-    uint32_t max_weight;      /* weighted apps: unweighted inputs get weights 1..this  */
-    uint32_t bc_sources;      /* bc: sources 0..bc_sources-1 (0: every node)           */
+    const char *graph;    /* a generator's name ("rmat", "grid", ...) or a file   */
+    unsigned scale;       /* generated graphs have 2^scale nodes                 */
+    unsigned edge_factor; /* R-MAT edges per node                                 */
+    unsigned grid_drop;   /* grid: percent of edges dropped                       */
+    int32_t source;       /* BFS/SSSP: -1: the app's default source               */
+    uint32_t max_weight;  /* weighted apps: unweighted inputs get weights 1..this  */
+    uint32_t bc_sources;  /* bc: sources 0..bc_sources-1 (0: every node)           */
     /* Work stealing (its seed field is ignored: `seed` above is used). */
     app_ws_params ws;
     /* octree: particles in clusters, leaves hold at most max_children */
@@ -57,7 +57,7 @@ typedef struct {
     /* game: look-ahead depth and the position ("" or NULL: the module's) */
     uint32_t game_depth;
     const char *game_position;
-    int skip_reference;       /* no CPU reference: checks return APP_UNCHECKED  */
+    int skip_reference; /* no CPU reference: checks return APP_UNCHECKED  */
 } app_config;
 
 /* Defaults: common ones (R-MAT 2^14 x 8, seed 1, weights up to 100) and
@@ -102,17 +102,17 @@ const app_config *app_get_config(const app *a);
 /* ---- plain baseline (raw OpenCL, no megakernel) */
 typedef struct {
     ck_device_options device;
-    size_t work_group_size;  /* 0 = 64                                                */
-    unsigned groups;         /* persistent kernels: 0 = discovered occupancy - 1 (the
+    size_t work_group_size;    /* 0 = 64                                                */
+    unsigned groups;           /* persistent kernels: 0 = discovered occupancy - 1 (the
                                 megakernel's worker count on the same device)          */
-    int persistent;          /* apps with a multi-launch baseline (graph apps): the
+    int persistent;            /* apps with a multi-launch baseline (graph apps): the
                                 persistent form instead; the others are always
                                 persistent                                            */
-    int warmup;              /* app_plain: run once untimed first (PoCL compiles a kernel
+    int warmup;                /* app_plain: run once untimed first (PoCL compiles a kernel
                                 for its work-group size at the first launch)            */
-    double timeout_s;        /* each run's kernel work must end within this many
+    double timeout_s;          /* each run's kernel work must end within this many
                                 seconds (0 = APP_PLAIN_DEFAULT_TIMEOUT_S)              */
-    unsigned occupancy;      /* co-resident groups if already known (0 = discover it
+    unsigned occupancy;        /* co-resident groups if already known (0 = discover it
                                 when a persistent kernel runs)                         */
     const char *build_options; /* app_plain: extra options appended to the plain
                                 kernels' builds, e.g. "-DCK_PLAIN_BARRIER_FENCED"
@@ -121,19 +121,19 @@ typedef struct {
 #define APP_PLAIN_DEFAULT_TIMEOUT_S 120.0
 
 typedef struct {
-    double ms;               /* host: just before the (first) enqueue -> the host saw the
+    double ms;        /* host: just before the (first) enqueue -> the host saw the
                                 work complete                                          */
-    double device_ms;        /* persistent: the launch's CL_PROFILING_COMMAND_END -
+    double device_ms; /* persistent: the launch's CL_PROFILING_COMMAND_END -
                                 CL_PROFILING_COMMAND_START on the device's clock; -1
                                 where not available (a multi-launch run, or a device
                                 without profiling information)                          */
-    unsigned groups;         /* groups of the persistent kernel (0: multi-launch)     */
-    int32_t launches;        /* multi-launch BFS: kernel launches                     */
-    char mode[32];           /* "multi-launch", "persistent"                          */
+    unsigned groups;  /* groups of the persistent kernel (0: multi-launch)     */
+    int32_t launches; /* multi-launch BFS: kernel launches                     */
+    char mode[32];    /* "multi-launch", "persistent"                          */
     char device[260];
     char path[8];
-    unsigned occupancy;      /* persistent: the co-resident groups it was checked against */
-    int timed_out;           /* a run passed timeout_s: the device may still be busy    */
+    unsigned occupancy; /* persistent: the co-resident groups it was checked against */
+    int timed_out;      /* a run passed timeout_s: the device may still be busy    */
 } app_plain_result;
 
 /* A plain baseline kept open across runs: the raw OpenCL device, queue and
@@ -154,8 +154,7 @@ int app_plain_open(app *a, const app_plain_options *o, app_plain_session **out, 
  * session). Fills *res. Returns 0 PASS, 1 FAIL, -1 error, APP_UNCHECKED; a
  * run that passed its timeout sets res->timed_out and leaves the session
  * unusable (later runs: -1, "... timed out earlier"). */
-int app_plain_run(app_plain_session *s, const char *build_options, app_plain_result *res, char *msg,
-                  size_t msg_len);
+int app_plain_run(app_plain_session *s, const char *build_options, app_plain_result *res, char *msg, size_t msg_len);
 /* Closes the session (NULL is allowed). After a timed-out run the device's
  * objects are left to the process's exit (app_cl.stuck). */
 void app_plain_close(app_plain_session *s);

@@ -22,10 +22,10 @@
 
 /* One plain baseline run, as app.c decided it. */
 typedef struct {
-    int persistent;          /* the occupancy-bound persistent kernel (else multi-launch) */
-    size_t wg;               /* work-group size                                            */
-    unsigned groups;         /* persistent: work-groups (<= the occupancy)                 */
-    double timeout_s;        /* the kernel work must end within this (finite, > 0); past it
+    int persistent;            /* the occupancy-bound persistent kernel (else multi-launch) */
+    size_t wg;                 /* work-group size                                            */
+    unsigned groups;           /* persistent: work-groups (<= the occupancy)                 */
+    double timeout_s;          /* the kernel work must end within this (finite, > 0); past it
                                 return -1 and set c->stuck                                */
     const char *build_options; /* appended to the plain kernels' builds (NULL: none)      */
 } app_plain_args;
@@ -33,7 +33,10 @@ typedef struct {
 /* The persistent launch args describe (app_cl_run_persistent). */
 static inline app_cl_launch app_plain_launch(const app_plain_args *a)
 {
-    app_cl_launch l = {.build_options = a->build_options, .wg = a->wg, .groups = a->groups, .timeout_s = a->timeout_s};
+    app_cl_launch l = {.build_options = a->build_options,
+                       .wg = a->wg,
+                       .groups = a->groups,
+                       .timeout_s = a->timeout_s};
     return l;
 }
 
@@ -65,8 +68,7 @@ typedef struct app_module {
      * input, built with args->build_options) and checks it; fills res->ms,
      * res->device_ms (the persistent launch's; left at -1 by a multi-launch
      * run) and res->launches (app.c fills the rest). */
-    int (*plain)(void *st, app_cl *c, const app_plain_args *args, app_plain_result *res, char *msg,
-                 size_t msg_len);
+    int (*plain)(void *st, app_cl *c, const app_plain_args *args, app_plain_result *res, char *msg, size_t msg_len);
     /* Cooperative form, in a built context (see app.h). coop_setup may be
      * called again after coop_teardown. */
     int (*coop_setup)(void *st, ck_context *ctx, unsigned max_groups, char *err, size_t err_len);

@@ -17,9 +17,9 @@
 typedef struct {
     ck_context *ctx;
     app *a;
-    app_matmul *mm;      /* NULL when matmul_size was 0 */
-    unsigned workers;    /* the megakernel's worker groups        */
-    unsigned coop_groups;/* N of the cooperative launches          */
+    app_matmul *mm;       /* NULL when matmul_size was 0 */
+    unsigned workers;     /* the megakernel's worker groups        */
+    unsigned coop_groups; /* N of the cooperative launches          */
     double build_ms;
 } app_session;
 
@@ -34,16 +34,16 @@ int app_session_close(app_session *s, char *err, size_t err_len);
 
 typedef struct {
     /* cooperative kernel */
-    double coop_ms;          /* launch sent -> finished (runtime's total_ms)   */
-    double coop_wall_ms;     /* host: launch call -> ck_wait returned          */
+    double coop_ms;      /* launch sent -> finished (runtime's total_ms)   */
+    double coop_wall_ms; /* host: launch call -> ck_wait returned          */
     ck_launch_stats coop;
-    int coop_check;          /* 0 PASS, 1 FAIL, -1 error                       */
+    int coop_check; /* 0 PASS, 1 FAIL, -1 error                       */
     char coop_msg[512];
     /* matmul stream (mm_groups 0: none) */
     unsigned mm_groups;
     unsigned mm_launches;
-    unsigned mm_bad;         /* launches whose sampled entries were wrong      */
-    char mm_msg[384];        /* first matmul problem                          */
+    unsigned mm_bad;                                    /* launches whose sampled entries were wrong      */
+    char mm_msg[384];                                   /* first matmul problem                          */
     double *gather_ms, *exec_ms, *total_ms, *period_ms; /* per launch; period: between launch starts */
     unsigned n_period;
     /* Timeline: host times (app_now_ms, the clock of ck_trace_sample.t_s in

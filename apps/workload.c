@@ -104,7 +104,7 @@ int app_calibrate_matmul(ck_context *ctx, unsigned groups, double target_ms, int
         return -1;
     }
     max_n -= max_n % 8;
-    int lo = 0, hi = 0;       /* largest n below target, smallest at or above */
+    int lo = 0, hi = 0; /* largest n below target, smallest at or above */
     double t_lo = 0, t_hi = 0;
     int n = 64 < max_n ? 64 : max_n;
     for (unsigned step = 0; step < 16; ++step) {

@@ -30,13 +30,13 @@ double app_class_exec_ms(app_class c, double scale);
 double app_class_preemption_model(app_class c);
 
 typedef struct {
-    double target_ms;   /* E asked for                                           */
-    int n;              /* matrix size chosen                                    */
-    double exec_ms;     /* measured: median time of one launch at n (total_ms)   */
-    unsigned groups;    /* work-groups of the calibration launches (all workers) */
-    int capped;         /* E not reached: n is max_n (exec_ms below target_ms)   */
-    unsigned steps;     /* sizes tried                                           */
-    int tried_n[16];    /* each size tried, in order, and its median exec_ms     */
+    double target_ms; /* E asked for                                           */
+    int n;            /* matrix size chosen                                    */
+    double exec_ms;   /* measured: median time of one launch at n (total_ms)   */
+    unsigned groups;  /* work-groups of the calibration launches (all workers) */
+    int capped;       /* E not reached: n is max_n (exec_ms below target_ms)   */
+    unsigned steps;   /* sizes tried                                           */
+    int tried_n[16];  /* each size tried, in order, and its median exec_ms     */
     double tried_ms[16];
 } app_calibration;
 

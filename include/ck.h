@@ -90,7 +90,7 @@ typedef struct {
     char device_version[128];
     char driver_version[128];
     char opencl_c_version[128];
-    char opencl_c_std[16];        /* -cl-std= value used for the chosen path   */
+    char opencl_c_std[16]; /* -cl-std= value used for the chosen path   */
     int is_gpu, is_cpu;
     unsigned compute_units;
     size_t max_work_group_size;
@@ -98,18 +98,18 @@ typedef struct {
     uint64_t local_mem_bytes;
     /* Capabilities that decide the path. */
     int svm_coarse_buffer, svm_fine_buffer, svm_fine_system, svm_atomics;
-    int c11_atomics;              /* OpenCL C 2.0+, or 3.0 with acq_rel + device scope */
+    int c11_atomics;                      /* OpenCL C 2.0+, or 3.0 with acq_rel + device scope */
     int c_version_major, c_version_minor; /* highest OpenCL C the device compiles */
-    int atomic_caps_known;        /* CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES answered */
-    uint64_t atomic_memory_caps;  /* raw cl_device_atomic_capabilities          */
-    int nv_create_buffer;         /* extension cl_nv_create_buffer              */
+    int atomic_caps_known;                /* CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES answered */
+    uint64_t atomic_memory_caps;          /* raw cl_device_atomic_capabilities          */
+    int nv_create_buffer;                 /* extension cl_nv_create_buffer              */
     int host_unified_memory;
     int path_cl20_ok, path_cl12_ok;
-    char path_cl20_missing[192];  /* what the device lacks for each path ("" if ok) */
+    char path_cl20_missing[192]; /* what the device lacks for each path ("" if ok) */
     char path_cl12_missing[192];
-    ck_path path;                 /* the chosen path (never CK_PATH_AUTO)       */
+    ck_path path; /* the chosen path (never CK_PATH_AUTO)       */
     ck_transport transport;
-    int nv_ptx_fences;            /* 1.2 path uses membar.gl/membar.sys          */
+    int nv_ptx_fences; /* 1.2 path uses membar.gl/membar.sys          */
 } ck_device_info;
 
 typedef struct ck_device ck_device;
@@ -138,20 +138,20 @@ const char *ck_transport_name(ck_transport t); /* "fine-grain SVM", "pinned host
 /* ------------------------------------------------------------- occupancy */
 
 typedef struct {
-    size_t work_group_size;   /* work-items per group, >= 1                  */
-    size_t launch_groups;     /* groups launched; 0 = automatic (see below)  */
-    unsigned barrier_rounds;  /* checked barriers among discovered groups    */
-    double timeout_s;         /* whole probe; 0 means 30 s, at most
+    size_t work_group_size;  /* work-items per group, >= 1                  */
+    size_t launch_groups;    /* groups launched; 0 = automatic (see below)  */
+    unsigned barrier_rounds; /* checked barriers among discovered groups    */
+    double timeout_s;        /* whole probe; 0 means 30 s, at most
                                  CK_MAX_TIMEOUT_S (NaN, infinite or negative:
                                  CK_ERR_INVALID_ARGUMENT)                     */
-    unsigned overcount;       /* test hook: pretend this many extra groups   */
+    unsigned overcount;      /* test hook: pretend this many extra groups   */
 } ck_occupancy_options;
 
 typedef struct {
-    unsigned occupancy;       /* co-resident groups discovered               */
-    size_t launched;          /* groups launched                             */
-    unsigned barrier_failures;/* wrong values seen after a barrier            */
-    double discovery_ms;      /* launch to poll closed                       */
+    unsigned occupancy;        /* co-resident groups discovered               */
+    size_t launched;           /* groups launched                             */
+    unsigned barrier_failures; /* wrong values seen after a barrier            */
+    double discovery_ms;       /* launch to poll closed                       */
     double total_ms;
 } ck_occupancy_result;
 
@@ -163,8 +163,7 @@ typedef struct {
  * launch_groups = CK_LAUNCH_ZERO, a timeout that is not in 0..CK_MAX_TIMEOUT_S),
  * CK_ERR_TIMEOUT (the device was aborted; message says at which stage),
  * CK_ERR_CHECK_FAILED (barrier saw stale data), CK_ERR_BUILD, CK_ERR_OPENCL. */
-ck_status ck_occupancy_discover(ck_device *dev, const ck_occupancy_options *opts,
-                                ck_occupancy_result *out);
+ck_status ck_occupancy_discover(ck_device *dev, const ck_occupancy_options *opts, ck_occupancy_result *out);
 /* Value of launch_groups that asks for an explicit launch of zero groups
  * (rejected with CK_ERR_INVALID_ARGUMENT; exists so tools can pass user input). */
 #define CK_LAUNCH_ZERO ((size_t)-1)
@@ -335,16 +334,16 @@ typedef struct {
 
 /* The megakernel's resources as the device compiler reported them. */
 typedef struct {
-    int known;                 /* 1: the figures below came from the compiler's
+    int known;                         /* 1: the figures below came from the compiler's
                                   report (NVIDIA); 0: none (this device gives
                                   none, or the driver's cache served the build) */
-    unsigned registers;        /* per work-item                              */
-    unsigned stack_bytes;      /* per work-item                              */
-    unsigned spill_bytes;      /* spill stores + spill loads, per work-item  */
-    unsigned register_cap;     /* the cap the megakernel was built with (0: none) */
+    unsigned registers;                /* per work-item                              */
+    unsigned stack_bytes;              /* per work-item                              */
+    unsigned spill_bytes;              /* spill stores + spill loads, per work-item  */
+    unsigned register_cap;             /* the cap the megakernel was built with (0: none) */
     unsigned full_occupancy_registers; /* most registers with which a compute unit
                                   holds its most work-items (0: unknown)     */
-    char note[192];            /* one sentence: what the build did about the cap
+    char note[192];                    /* one sentence: what the build did about the cap
                                   and why, or why no report came ("" when
                                   nothing was asked and the report came)     */
 } ck_megakernel_resources;
@@ -482,13 +481,13 @@ ck_status ck_buffer_read(ck_context *ctx, ck_buffer b, size_t offset, void *dst,
 
 /* A kernel argument. Build them with the helpers below. */
 typedef struct {
-    int kind;          /* internal: 0 scalar, 1 buffer, 2 null pointer, 3 local bytes */
+    int kind; /* internal: 0 scalar, 1 buffer, 2 null pointer, 3 local bytes */
     size_t size;
     uint64_t words[2]; /* scalar bytes (up to 16) or buffer offset or local size */
 } ck_arg;
 ck_arg ck_arg_buffer(ck_buffer b);
-ck_arg ck_arg_null(void);                       /* NULL global pointer          */
-ck_arg ck_arg_local(size_t bytes);              /* a `local T *` parameter      */
+ck_arg ck_arg_null(void);                             /* NULL global pointer          */
+ck_arg ck_arg_local(size_t bytes);                    /* a `local T *` parameter      */
 ck_arg ck_arg_scalar(const void *value, size_t size); /* size <= 16             */
 ck_arg ck_arg_int(int32_t v);
 ck_arg ck_arg_uint(uint32_t v);
@@ -513,7 +512,7 @@ ck_arg ck_arg_float(float v);
  * table, stayed full for the context's timeout: nothing was launched),
  * CK_ERR_OPENCL (the megakernel is no longer running), CK_ERR_NO_MEMORY. */
 ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, const ck_arg *args, size_t n_args,
-                    ck_launch **out);
+                           ck_launch **out);
 /* Waits for the launch to finish; timeout_s 0 uses the context's.
  * Errors: CK_ERR_INVALID_ARGUMENT (not a live launch, e.g. released; timeout_s
  * NaN, infinite, negative or above CK_MAX_TIMEOUT_S; the context was destroyed
@@ -544,17 +543,17 @@ int ck_launch_done(const ck_launch *l);
  * are copied out of the entry when asked for, or by the spawn that reuses
  * the entry, not by ck_wait. */
 typedef struct {
-    double queue_ms;        /* launch sent -> scheduler starts gathering for it    */
-    double gather_ms;       /* gathering starts -> all its groups surrendered and
+    double queue_ms;             /* launch sent -> scheduler starts gathering for it    */
+    double gather_ms;            /* gathering starts -> all its groups surrendered and
                                dispatched (the paper's gather time)                */
-    double exec_ms;         /* groups dispatched -> last group finished            */
-    double total_ms;        /* launch sent -> finished                             */
-    unsigned groups;        /* requested (N for a cooperative kernel)             */
-    unsigned initial_groups;/* groups it started with                              */
-    unsigned max_active;    /* cooperative: largest M seen                         */
-    unsigned kills;         /* cooperative: offer_kill calls accepted              */
-    unsigned forked;        /* cooperative: groups added by request_fork/resizing  */
-    unsigned resizes;       /* cooperative: resizing barriers that changed M       */
+    double exec_ms;              /* groups dispatched -> last group finished            */
+    double total_ms;             /* launch sent -> finished                             */
+    unsigned groups;             /* requested (N for a cooperative kernel)             */
+    unsigned initial_groups;     /* groups it started with                              */
+    unsigned max_active;         /* cooperative: largest M seen                         */
+    unsigned kills;              /* cooperative: offer_kill calls accepted              */
+    unsigned forked;             /* cooperative: groups added by request_fork/resizing  */
+    unsigned resizes;            /* cooperative: resizing barriers that changed M       */
     unsigned replay_divergences; /* chaos replay: recorded choices the model could
                                     not make in this launch (0 without replay)    */
 } ck_launch_stats;
@@ -643,12 +642,12 @@ ck_status ck_task_wait(ck_task task, double timeout_s);
 ck_status ck_task_wait_all(ck_context *ctx, double timeout_s);
 
 typedef struct {
-    double total_ms;  /* spawn -> the host first saw it done (ck_task_check,
+    double total_ms; /* spawn -> the host first saw it done (ck_task_check,
                          ck_task_wait, ck_task_wait_all or this call)          */
-    double exec_ms;   /* its group 0 (the first claimed) started -> its last
+    double exec_ms;  /* its group 0 (the first claimed) started -> its last
                          group finished, on the device's clock; -1 where the
                          device has none (PoCL)                                  */
-    double queue_ms;  /* total_ms - exec_ms: waiting for workers, and the notice
+    double queue_ms; /* total_ms - exec_ms: waiting for workers, and the notice
                          of completion; -1 where exec_ms is                      */
     unsigned groups;
 } ck_task_stats;

@@ -38,18 +38,16 @@
 #define CK_ATOMICS_H
 
 #if !defined(CK_PATH_CL20) && !defined(CK_PATH_CL12)
-#if defined(__OPENCL_C_VERSION__) &&                                                   \
-    (__OPENCL_C_VERSION__ == 200 ||                                                    \
-     (__OPENCL_C_VERSION__ >= 300 && defined(__opencl_c_atomic_order_acq_rel) &&      \
-      defined(__opencl_c_atomic_scope_device)))
+#if defined(__OPENCL_C_VERSION__) &&                                                                                \
+    (__OPENCL_C_VERSION__ == 200 || (__OPENCL_C_VERSION__ >= 300 && defined(__opencl_c_atomic_order_acq_rel) &&     \
+                                     defined(__opencl_c_atomic_scope_device)))
 #define CK_PATH_CL20 1
 #else
 #define CK_PATH_CL12 1
 #endif
 #endif
 
-#if defined(CK_PATH_CL12) && defined(__NV_CL_C_VERSION) && !defined(CK_NV_PTX_FENCES) && \
-    !defined(CK_NO_PTX_FENCES)
+#if defined(CK_PATH_CL12) && defined(__NV_CL_C_VERSION) && !defined(CK_NV_PTX_FENCES) && !defined(CK_NO_PTX_FENCES)
 #define CK_NV_PTX_FENCES 1
 #endif
 
@@ -61,7 +59,7 @@ typedef atomic_uint ck_atomic_uint;
 #if defined(__opencl_c_atomic_scope_all_devices) || (__OPENCL_C_VERSION__ == 200)
 #define CK_SCOPE_SYS memory_scope_all_svm_devices
 #else
-#define CK_SCOPE_SYS memory_scope_device   /* PoCL: host and device share memory */
+#define CK_SCOPE_SYS memory_scope_device /* PoCL: host and device share memory */
 #endif
 #define CK_SCOPE_DEV memory_scope_device
 
@@ -77,8 +75,8 @@ uint ck_exchange(CK_PTR p, uint v) { return atomic_exchange_explicit(p, v, memor
 uint ck_cas(CK_PTR p, uint expected, uint desired)
 {
     uint e = expected;
-    atomic_compare_exchange_strong_explicit(p, &e, desired, memory_order_acq_rel,
-                                            memory_order_acquire, CK_SCOPE_DEV);
+    atomic_compare_exchange_strong_explicit(p, &e, desired, memory_order_acq_rel, memory_order_acquire,
+                                            CK_SCOPE_DEV);
     return e;
 }
 uint ck_fetch_add_relaxed(CK_PTR p, uint v)
@@ -88,14 +86,11 @@ uint ck_fetch_add_relaxed(CK_PTR p, uint v)
 uint ck_cas_relaxed(CK_PTR p, uint expected, uint desired)
 {
     uint e = expected;
-    atomic_compare_exchange_strong_explicit(p, &e, desired, memory_order_relaxed,
-                                            memory_order_relaxed, CK_SCOPE_DEV);
+    atomic_compare_exchange_strong_explicit(p, &e, desired, memory_order_relaxed, memory_order_relaxed,
+                                            CK_SCOPE_DEV);
     return e;
 }
-void ck_fence_acq_rel(void)
-{
-    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acq_rel, CK_SCOPE_DEV);
-}
+void ck_fence_acq_rel(void) { atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acq_rel, CK_SCOPE_DEV); }
 void ck_fence_acquire(void) { atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acquire, CK_SCOPE_DEV); }
 void ck_fence_release(void) { atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_release, CK_SCOPE_DEV); }
 
@@ -103,14 +98,8 @@ uint ck_sys_load_acquire(CK_PTR p) { return atomic_load_explicit(p, memory_order
 uint ck_sys_load_relaxed(CK_PTR p) { return atomic_load_explicit(p, memory_order_relaxed, CK_SCOPE_SYS); }
 void ck_sys_store_release(CK_PTR p, uint v) { atomic_store_explicit(p, v, memory_order_release, CK_SCOPE_SYS); }
 void ck_sys_store_relaxed(CK_PTR p, uint v) { atomic_store_explicit(p, v, memory_order_relaxed, CK_SCOPE_SYS); }
-void ck_sys_fence(void)
-{
-    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, CK_SCOPE_SYS);
-}
-void ck_sys_fence_acq_rel(void)
-{
-    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acq_rel, CK_SCOPE_SYS);
-}
+void ck_sys_fence(void) { atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, CK_SCOPE_SYS); }
+void ck_sys_fence_acq_rel(void) { atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acq_rel, CK_SCOPE_SYS); }
 
 #elif defined(CK_PATH_CL12)
 
@@ -138,13 +127,12 @@ void ck_store_release(CK_PTR p, uint v)
 {
     __asm__ volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
-#define CK_PTX_RMW(name, op)                                                                      \
-    uint name(CK_PTR p, uint v)                                                                   \
-    {                                                                                             \
-        uint r;                                                                                   \
-        __asm__ volatile("atom.acq_rel.gpu.global." op " %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) \
-                         : "memory");                                                             \
-        return r;                                                                                 \
+#define CK_PTX_RMW(name, op)                                                                                        \
+    uint name(CK_PTR p, uint v)                                                                                     \
+    {                                                                                                               \
+        uint r;                                                                                                     \
+        __asm__ volatile("atom.acq_rel.gpu.global." op " %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");     \
+        return r;                                                                                                   \
     }
 CK_PTX_RMW(ck_fetch_add, "add.u32")
 CK_PTX_RMW(ck_fetch_or, "or.b32")
@@ -155,7 +143,9 @@ uint ck_cas(CK_PTR p, uint expected, uint desired)
 {
     uint r;
     __asm__ volatile("atom.acq_rel.gpu.global.cas.b32 %0, [%1], %2, %3;"
-                     : "=r"(r) : "l"(p), "r"(expected), "r"(desired) : "memory");
+                     : "=r"(r)
+                     : "l"(p), "r"(expected), "r"(desired)
+                     : "memory");
     return r;
 }
 uint ck_fetch_add_relaxed(CK_PTR p, uint v)
@@ -168,7 +158,9 @@ uint ck_cas_relaxed(CK_PTR p, uint expected, uint desired)
 {
     uint r;
     __asm__ volatile("atom.relaxed.gpu.global.cas.b32 %0, [%1], %2, %3;"
-                     : "=r"(r) : "l"(p), "r"(expected), "r"(desired) : "memory");
+                     : "=r"(r)
+                     : "l"(p), "r"(expected), "r"(desired)
+                     : "memory");
     return r;
 }
 /* The lock a CUDA programmer writes by hand (atomicCAS, then
@@ -201,13 +193,46 @@ void ck_fence_acquire(void) { ck_fence_acq_rel(); }
 void ck_fence_release(void) { ck_fence_acq_rel(); }
 
 uint ck_load_relaxed(CK_PTR p) { return *p; }
-uint ck_load_acquire(CK_PTR p) { uint v = *p; ck_fence_acq_rel(); return v; }
+uint ck_load_acquire(CK_PTR p)
+{
+    uint v = *p;
+    ck_fence_acq_rel();
+    return v;
+}
 void ck_store_relaxed(CK_PTR p, uint v) { *p = v; }
-void ck_store_release(CK_PTR p, uint v) { ck_fence_acq_rel(); *p = v; }
-uint ck_fetch_add(CK_PTR p, uint v) { ck_fence_acq_rel(); uint r = atomic_add(p, v); ck_fence_acq_rel(); return r; }
-uint ck_fetch_sub(CK_PTR p, uint v) { ck_fence_acq_rel(); uint r = atomic_sub(p, v); ck_fence_acq_rel(); return r; }
-uint ck_fetch_or(CK_PTR p, uint v) { ck_fence_acq_rel(); uint r = atomic_or(p, v); ck_fence_acq_rel(); return r; }
-uint ck_exchange(CK_PTR p, uint v) { ck_fence_acq_rel(); uint r = atomic_xchg(p, v); ck_fence_acq_rel(); return r; }
+void ck_store_release(CK_PTR p, uint v)
+{
+    ck_fence_acq_rel();
+    *p = v;
+}
+uint ck_fetch_add(CK_PTR p, uint v)
+{
+    ck_fence_acq_rel();
+    uint r = atomic_add(p, v);
+    ck_fence_acq_rel();
+    return r;
+}
+uint ck_fetch_sub(CK_PTR p, uint v)
+{
+    ck_fence_acq_rel();
+    uint r = atomic_sub(p, v);
+    ck_fence_acq_rel();
+    return r;
+}
+uint ck_fetch_or(CK_PTR p, uint v)
+{
+    ck_fence_acq_rel();
+    uint r = atomic_or(p, v);
+    ck_fence_acq_rel();
+    return r;
+}
+uint ck_exchange(CK_PTR p, uint v)
+{
+    ck_fence_acq_rel();
+    uint r = atomic_xchg(p, v);
+    ck_fence_acq_rel();
+    return r;
+}
 uint ck_cas(CK_PTR p, uint expected, uint desired)
 {
     ck_fence_acq_rel();
@@ -218,7 +243,6 @@ uint ck_cas(CK_PTR p, uint expected, uint desired)
 uint ck_fetch_add_relaxed(CK_PTR p, uint v) { return atomic_add(p, v); }
 uint ck_cas_relaxed(CK_PTR p, uint expected, uint desired) { return atomic_cmpxchg(p, expected, desired); }
 #endif
-
 
 #if defined(CK_NV_PTX_FENCES)
 /* Scoped acquire/release instructions (sm_70+): measured faster on the H100
@@ -234,8 +258,17 @@ void ck_sys_store_release(CK_PTR p, uint v)
     __asm__ volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 #else
-uint ck_sys_load_acquire(CK_PTR p) { uint v = *p; ck_sys_fence(); return v; }
-void ck_sys_store_release(CK_PTR p, uint v) { ck_sys_fence(); *p = v; }
+uint ck_sys_load_acquire(CK_PTR p)
+{
+    uint v = *p;
+    ck_sys_fence();
+    return v;
+}
+void ck_sys_store_release(CK_PTR p, uint v)
+{
+    ck_sys_fence();
+    *p = v;
+}
 #endif
 uint ck_sys_load_relaxed(CK_PTR p) { return *p; }
 void ck_sys_store_relaxed(CK_PTR p, uint v) { *p = v; }
@@ -251,11 +284,11 @@ void ck_sys_store_relaxed(CK_PTR p, uint v) { *p = v; }
 #if defined(CK_NV_PTX_FENCES)
 #define ck_group_barrier_device() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
 #else
-#define ck_group_barrier_device()                                    \
-    do {                                                             \
-        ck_fence_acq_rel();                                          \
-        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);         \
-        ck_fence_acq_rel();                                          \
+#define ck_group_barrier_device()                                                                                   \
+    do {                                                                                                            \
+        ck_fence_acq_rel();                                                                                         \
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);                                                        \
+        ck_fence_acq_rel();                                                                                         \
     } while (0)
 #endif
 
@@ -269,8 +302,7 @@ void ck_sys_load8_relaxed(CK_PTR p, uint *v)
 {
     __asm__ volatile("ld.relaxed.sys.global.v4.u32 {%0, %1, %2, %3}, [%8];\n\t"
                      "ld.relaxed.sys.global.v4.u32 {%4, %5, %6, %7}, [%8+16];"
-                     : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3]), "=r"(v[4]), "=r"(v[5]), "=r"(v[6]),
-                       "=r"(v[7])
+                     : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3]), "=r"(v[4]), "=r"(v[5]), "=r"(v[6]), "=r"(v[7])
                      : "l"(p)
                      : "memory");
 }
@@ -346,9 +378,18 @@ void ck_sys_load4x64_acquire(CK_PTR64 p, ulong *v)
 }
 #else
 #define CK_PTR64 volatile global ulong *
-ulong ck_sys_load64_acquire(CK_PTR64 p) { ulong v = *p; ck_sys_fence(); return v; }
+ulong ck_sys_load64_acquire(CK_PTR64 p)
+{
+    ulong v = *p;
+    ck_sys_fence();
+    return v;
+}
 ulong ck_sys_load64_relaxed(CK_PTR64 p) { return *p; }
-void ck_sys_store64_release(CK_PTR64 p, ulong v) { ck_sys_fence(); *p = v; }
+void ck_sys_store64_release(CK_PTR64 p, ulong v)
+{
+    ck_sys_fence();
+    *p = v;
+}
 void ck_sys_load4x64_relaxed(CK_PTR64 p, ulong *v)
 {
     for (uint i = 0; i < 4u; ++i)

@@ -129,10 +129,7 @@ int ck_mutex_lock_or_stop(volatile global uint *m, CK_PTR stop)
 
 /* Stitched code has the group's context in scope as ck_ctx; a lock waiting
  * while the megakernel stops gives up (see ck_aborting in ck_primitives.cl). */
-void ck_device_mutex_lock(ck_wg_t *ctx, volatile global uint *m)
-{
-    ck_mutex_lock_or_stop(m, &ctx->sched->exit);
-}
+void ck_device_mutex_lock(ck_wg_t *ctx, volatile global uint *m) { ck_mutex_lock_or_stop(m, &ctx->sched->exit); }
 #define device_mutex_lock(m) ck_device_mutex_lock(ck_ctx, (m))
 
 #else /* plain OpenCL */
@@ -151,7 +148,7 @@ void device_mutex_lock(volatile global uint *m) { ck_mutex_lock_or_stop(m, 0); }
 
 #if defined(CK_PLAIN_BARRIER_WORDS)
 #define CK_PLAIN_BARRIER_PTR (CK_PLAIN_BARRIER_WORDS)
-#elif defined(__opencl_c_program_scope_global_variables) || \
+#elif defined(__opencl_c_program_scope_global_variables) ||                                                         \
     (defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ == 200)
 volatile global uint ck_plain_barrier_words[CK_PLAIN_BARRIER_N_WORDS];
 #define CK_PLAIN_BARRIER_PTR ck_plain_barrier_words

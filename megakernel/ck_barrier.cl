@@ -110,7 +110,7 @@ uint ck_next_word(uint old, uint m) { return (((old >> CK_M_BITS) + 1u) << CK_M_
  * barrier completed. Returns M' (0: this group was dropped, or abort). */
 uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint tx_bytes)
 {
-    CK_SLOT counters = CK_LS(ctx); /* the launch slot's barrier counters */
+    CK_SLOT counters = CK_LS(ctx);                                         /* the launch slot's barrier counters */
     CK_PTR count = ck_bar_counter(counters, ctx->group % CK_BAR_COUNTERS); /* this group's counter */
     CK_PTR word = &CK_LS(ctx)->bar_word;
     uint naive = resize && ctx->naive;

@@ -7,9 +7,9 @@
  * abort flag. */
 
 typedef struct {
-    uint h2d_tail;  /* messages taken (device-owned)          */
-    uint d2h_head;  /* messages published (device-owned)      */
-    uint d2h_tail;  /* last seen host progress on the d2h ring */
+    uint h2d_tail; /* messages taken (device-owned)          */
+    uint d2h_head; /* messages published (device-owned)      */
+    uint d2h_tail; /* last seen host progress on the d2h ring */
 } ck_ch_cursor;
 
 /* The megakernel's scheduler keeps its cursor in local memory with the rest

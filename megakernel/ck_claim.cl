@@ -121,7 +121,7 @@ uint ck_claim_possible(CK_SCHED s)
 uint ck_find_fork_record(CK_SCHED s, uint max_workers, uint t)
 {
     for (uint spins = 0;; ++spins) {
-        #pragma unroll 1
+#pragma unroll 1
         for (uint f = 0; f < CK_FORK_RECS; ++f) {
             CK_FORK_REC F = ck_fork_of(s, max_workers, f);
             if (ck_fork_record_holds(F, t))

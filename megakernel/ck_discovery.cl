@@ -9,7 +9,7 @@
  * into the channel and closes the poll when the host asks (the host waits for
  * the count to settle, see runtime/occupancy.c); late work-groups exit. */
 
-#define CK_SPIN_CHECK 255u   /* spins between two looks at the abort flag */
+#define CK_SPIN_CHECK 255u /* spins between two looks at the abort flag */
 
 /* Returns this work-group's ticket, or -1 if it must exit (late, or aborted).
  * On success *n_out (all work-items) is the number of discovered groups.
@@ -30,13 +30,22 @@ int ck_discover(CK_PTR poll, CK_PTR ch, local uint *scratch, uint *n_out)
                     ck_sys_store_release(ch + CK_CH_POLL_FINAL, n + 1u);
                     break;
                 }
-                if (ck_ch_aborted(ch)) { ticket = -1; break; }
+                if (ck_ch_aborted(ch)) {
+                    ticket = -1;
+                    break;
+                }
             }
         } else if (ticket > 0) {
             for (uint spins = 0;; ++spins) {
                 uint f = ck_load_acquire(poll + 1);
-                if (f) { n = f - 1u; break; }
-                if ((spins & CK_SPIN_CHECK) == 0 && ck_ch_aborted(ch)) { ticket = -1; break; }
+                if (f) {
+                    n = f - 1u;
+                    break;
+                }
+                if ((spins & CK_SPIN_CHECK) == 0 && ck_ch_aborted(ch)) {
+                    ticket = -1;
+                    break;
+                }
             }
         }
         scratch[0] = (uint)ticket;
@@ -65,7 +74,10 @@ int ck_discovered_barrier(CK_PTR bar, uint n, CK_PTR ch, local uint *scratch)
             ck_store_release(bar + 1, gen + 1u);
         } else {
             for (uint spins = 0; ck_load_acquire(bar + 1) == gen; ++spins)
-                if ((spins & CK_SPIN_CHECK) == 0 && ck_ch_aborted(ch)) { aborted = 1; break; }
+                if ((spins & CK_SPIN_CHECK) == 0 && ck_ch_aborted(ch)) {
+                    aborted = 1;
+                    break;
+                }
         }
         scratch[0] = aborted;
     }

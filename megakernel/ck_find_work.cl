@@ -58,7 +58,8 @@ uint ck_find_work(CK_SCHED s, CK_PTR ch, uint max_workers, uint w, uint *out, lo
     uint backoff = st->backoff, poller = st->poller, hot = st->hot;
     uint publishing = st->publish;
     for (uint spins = 0;; ++spins) {
-        if (!hot && ck_load_relaxed(ck_hot_token(s, hotc)) == 0u && ck_cas_relaxed(ck_hot_token(s, hotc), 0u, 1u) == 0u)
+        if (!hot && ck_load_relaxed(ck_hot_token(s, hotc)) == 0u &&
+            ck_cas_relaxed(ck_hot_token(s, hotc), 0u, 1u) == 0u)
             hot = 1;
         uint looking = hot || ck_policy_all_look(ck_load_relaxed(&s->demand), clusters);
         /* One hot worker at a time holds the poller token; its group reads

@@ -24,7 +24,7 @@
 #define CK_TASKS_BUILD 1
 #endif
 
-#define CK_SCHED_MSGS_PER_PASS 16u /* host messages handled per scheduler pass */
+#define CK_SCHED_MSGS_PER_PASS 16u    /* host messages handled per scheduler pass */
 #define CK_CX_START_PASSES (1u << 16) /* replay: passes a start waits for its recorded M */
 
 /* The scheduler's state. The per-slot arrays mirror what the scheduler
@@ -39,11 +39,11 @@ typedef struct {
     ck_ch_cursor cur;
     uint max_workers, workers;
     uint chaos_seed;
-    CK_PTR cx;                /* chaos record/replay area, or 0             */
-    uint cx_wait;             /* replay: passes spent waiting for idle workers */
-    uint fin_head;            /* finish ring: next entry to read            */
-    uint dirty;               /* messages committed, not yet flushed        */
-    uint q[CK_MAX_LAUNCHES];  /* published launches with groups left, in order */
+    CK_PTR cx;               /* chaos record/replay area, or 0             */
+    uint cx_wait;            /* replay: passes spent waiting for idle workers */
+    uint fin_head;           /* finish ring: next entry to read            */
+    uint dirty;              /* messages committed, not yet flushed        */
+    uint q[CK_MAX_LAUNCHES]; /* published launches with groups left, in order */
     uint q_n;
     uint demand;              /* their groups not yet taken                 */
     uint task_demand;         /* of which task groups not yet claimed       */
@@ -51,17 +51,17 @@ typedef struct {
     uint groups[CK_MAX_LAUNCHES];
     uint started[CK_MAX_LAUNCHES];
     uint coop[CK_MAX_LAUNCHES];
-    uint free_slots;          /* bit i set: launch slot i is free (the scheduler alone takes and frees slots) */
-    uint coop_started;        /* cooperative launches started so far (chaos keys them by it) */
-    uint task_taken;          /* tasks: ck_sched.task_taken when last read        */
+    uint free_slots;            /* bit i set: launch slot i is free (the scheduler alone takes and frees slots) */
+    uint coop_started;          /* cooperative launches started so far (chaos keys them by it) */
+    uint task_taken;            /* tasks: ck_sched.task_taken when last read        */
     uint pend[CK_MAX_LAUNCHES]; /* received launches not yet started, in arrival order */
     uint pend_head, pend_n;
-    uint pass;                /* passes so far (the heartbeat)               */
-    uint shutdown;            /* the host asked the megakernel to stop       */
-    uint ptok, posted;        /* this pass: the task poller's token, the host's posted count */
-    uint taken, more;         /* this pass: messages taken; 1 if more may wait */
-    uint msg[CK_CH_TAGGED];   /* tagged words of the host message in hand    */
-    ulong pairs[4];           /* tasks: the table pairs a publication read (ck_task_publish_batch) */
+    uint pass;              /* passes so far (the heartbeat)               */
+    uint shutdown;          /* the host asked the megakernel to stop       */
+    uint ptok, posted;      /* this pass: the task poller's token, the host's posted count */
+    uint taken, more;       /* this pass: messages taken; 1 if more may wait */
+    uint msg[CK_CH_TAGGED]; /* tagged words of the host message in hand    */
+    ulong pairs[4];         /* tasks: the table pairs a publication read (ck_task_publish_batch) */
 } ck_sched_t;
 
 /* What ck_find_work (and the task poll) hand a worker's group. */
@@ -74,10 +74,10 @@ typedef enum {
 } ck_work_kind;
 
 #define CK_POLL_ROUNDS 64u /* rounds of the table's poll between two calls of ck_find_work */
-#define CK_POLL_PAIRS  16u /* pairs a poll round reads: tickets v .. v + 15 (ck_poll_publish) */
-#define CK_POLL_TOOK  1u   /* a task the poll round took: its descriptor and ticket came with it */
-#define CK_POLL_ARGS  2u   /* ... and all its argument words (on its express line) */
-#define CK_TASK_SCAN  64u  /* tickets a worker looks at per attempt */
+#define CK_POLL_PAIRS 16u  /* pairs a poll round reads: tickets v .. v + 15 (ck_poll_publish) */
+#define CK_POLL_TOOK 1u    /* a task the poll round took: its descriptor and ticket came with it */
+#define CK_POLL_ARGS 2u    /* ... and all its argument words (on its express line) */
+#define CK_TASK_SCAN 64u   /* tickets a worker looks at per attempt */
 #define CK_TASK_SPREAD 32u /* claimers start among this many newest tickets (a power of two) */
 
 /* Thread 0's idle state, kept between calls of ck_find_work in the group's

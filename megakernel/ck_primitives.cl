@@ -21,30 +21,30 @@
  * `ctx->chaos` tests only. */
 
 typedef struct {
-    CK_SCHED sched;        /* scheduler state                          */
-    CK_PTR ch;             /* channel (abort flag)                     */
-    local uint *scratch;   /* CK_SCRATCH_WORDS words, layout below      */
-    uint max_workers;      /* W of the layout                          */
-    uint slot;             /* launch slot                              */
-    uint worker;           /* physical worker index                    */
-    uint group;            /* logical group id                         */
-    uint groups;           /* ordinary launch: its group count         */
+    CK_SCHED sched;      /* scheduler state                          */
+    CK_PTR ch;           /* channel (abort flag)                     */
+    local uint *scratch; /* CK_SCRATCH_WORDS words, layout below      */
+    uint max_workers;    /* W of the layout                          */
+    uint slot;           /* launch slot                              */
+    uint worker;         /* physical worker index                    */
+    uint group;          /* logical group id                         */
+    uint groups;         /* ordinary launch: its group count         */
     uint coop;
-    uint killed;           /* set when this group was killed           */
-    uint chaos;            /* chaos seed; 0: chaos mode off            */
-    uint naive;            /* naive resizing barrier                   */
-    uint phase;            /* primitive calls so far: picks a broadcast slot */
-    uint m_known;          /* cooperative: M as this group's last barrier left it, for a
+    uint killed;    /* set when this group was killed           */
+    uint chaos;     /* chaos seed; 0: chaos mode off            */
+    uint naive;     /* naive resizing barrier                   */
+    uint phase;     /* primitive calls so far: picks a broadcast slot */
+    uint m_known;   /* cooperative: M as this group's last barrier left it, for a
                               kernel whose M changes only inside barriers (the stitcher
                               sets 0 before the kernel starts); 0: not known yet;
                               CK_M_LIVE: the kernel calls offer_kill or request_fork, so
                               M is read every time */
-    uint launch;           /* host id of the launch this group belongs to  */
-    CK_PTR cx;             /* chaos: record/replay area, or 0          */
-    uint birth;            /* chaos: incarnation of this logical id    */
-    uint cx_key;           /* chaos: the launch's key, its number among the context's cooperative launches */
-    uint cx_offers;        /* chaos: offer_kill calls so far (thread 0) */
-    uint cx_forks;         /* chaos: request_fork calls so far (thread 0) */
+    uint launch;    /* host id of the launch this group belongs to  */
+    CK_PTR cx;      /* chaos: record/replay area, or 0          */
+    uint birth;     /* chaos: incarnation of this logical id    */
+    uint cx_key;    /* chaos: the launch's key, its number among the context's cooperative launches */
+    uint cx_offers; /* chaos: offer_kill calls so far (thread 0) */
+    uint cx_forks;  /* chaos: request_fork calls so far (thread 0) */
 } ck_wg_t;
 
 /* The worker's local scratch: words 0-5 carry the work thread 0 found to
@@ -61,9 +61,9 @@ typedef struct {
 /* 12-14: the group's launch id, group count and kernel index, read by thread
  * 0 beside the completion word and handed to the group through local memory
  * (one trip to device memory when a group starts, not two). */
-#define CK_SCR_LAUNCH    12u
-#define CK_SCR_GROUPS    13u
-#define CK_SCR_KERNEL    14u
+#define CK_SCR_LAUNCH 12u
+#define CK_SCR_GROUPS 13u
+#define CK_SCR_KERNEL 14u
 #define CK_SCRATCH_WORDS 15u
 
 #define CK_LS(ctx) ck_slot_of((ctx)->sched, (ctx)->slot) /* the group's launch slot */
@@ -154,7 +154,7 @@ uint ck_fork_prepare_locked(ck_wg_t *ctx, uint k, uint point, const void *tx, ui
     ck_fork_write(s, ctx->max_workers, f, ctx->slot, ctx->launch, m, k, point, tx, tx_bytes, birth);
     ck_store_relaxed(&CK_LS(ctx)->m, m + k);
     ck_sys_store_relaxed(ctx->ch + CK_CH_COOP_M, m + k); /* host trace */
-    ck_fetch_add(&CK_LS(ctx)->live, k); /* k more groups to leave */
+    ck_fetch_add(&CK_LS(ctx)->live, k);                  /* k more groups to leave */
     ck_store_relaxed(&CK_LS(ctx)->forked, ck_load_relaxed(&CK_LS(ctx)->forked) + k);
     if (m + k > ck_load_relaxed(&CK_LS(ctx)->max_m))
         ck_store_relaxed(&CK_LS(ctx)->max_m, m + k);
@@ -264,8 +264,8 @@ uint ck_cx_offer_kill_t0(ck_wg_t *ctx)
 {
     uint n = ctx->cx_offers - 1u, k1 = ck_cx_kg(CK_CX_OFFER, ctx->group);
     uint replay = ck_cx_replaying(ctx->cx);
-    for (uint spins = 0; replay && spins < CK_CX_WAIT_SPINS &&
-                         ck_load_relaxed(&CK_LS(ctx)->m) != ctx->group + 1u; ++spins)
+    for (uint spins = 0; replay && spins < CK_CX_WAIT_SPINS && ck_load_relaxed(&CK_LS(ctx)->m) != ctx->group + 1u;
+         ++spins)
         if ((spins & CK_SPIN_CHECK) == 0 && ck_aborting(ctx))
             return 1;
     if (!ck_lock(ctx->sched, 0))
@@ -357,8 +357,8 @@ uint ck_cx_barrier_locked(ck_wg_t *ctx, uint naive, uint epoch, uint m, uint rec
         *k = ck_fork_prepare_locked(ctx, min(target - m, avail), point, tx, tx_bytes, 0x80000000u | epoch);
         m_new = m + *k;
     }
-    ck_cx_record(ctx->cx, ctx->cx_key, k1, 0u, epoch, m_new, m, m_new, replay && (m_new != target || rec == CK_CX_ABSENT),
-                 rec == CK_CX_ABSENT ? 0x7fffffffu : rec);
+    ck_cx_record(ctx->cx, ctx->cx_key, k1, 0u, epoch, m_new, m, m_new,
+                 replay && (m_new != target || rec == CK_CX_ABSENT), rec == CK_CX_ABSENT ? 0x7fffffffu : rec);
     return m_new;
 }
 

@@ -10,8 +10,8 @@
  * out[0] = discovered n, out[1] = check failures, out[2] = groups finished,
  * out[3] = 1 if aborted. `overcount` adds phantom groups to n (a test hook that
  * must make the barrier time out). */
-kernel void ck_occupancy_probe(CK_PTR poll, CK_PTR ch, CK_PTR bar,
-                               global uint *data, CK_PTR out, uint rounds, uint overcount)
+kernel void ck_occupancy_probe(CK_PTR poll, CK_PTR ch, CK_PTR bar, global uint *data, CK_PTR out, uint rounds,
+                               uint overcount)
 {
     local uint scratch[2];
     uint n;
@@ -26,14 +26,16 @@ kernel void ck_occupancy_probe(CK_PTR poll, CK_PTR ch, CK_PTR bar,
         if (get_local_id(0) == 0)
             data[id] = r * groups + (uint)id;
         if (ck_discovered_barrier(bar, groups, ch, scratch)) {
-            if (get_local_id(0) == 0) ck_store_relaxed(out + 3, 1u);
+            if (get_local_id(0) == 0)
+                ck_store_relaxed(out + 3, 1u);
             return;
         }
         uint peer = ((uint)id + 1u) % n;
         if (get_local_id(0) == 0 && data[peer] != r * groups + peer)
             ++errors;
         if (ck_discovered_barrier(bar, groups, ch, scratch)) {
-            if (get_local_id(0) == 0) ck_store_relaxed(out + 3, 1u);
+            if (get_local_id(0) == 0)
+                ck_store_relaxed(out + 3, 1u);
             return;
         }
     }

@@ -269,7 +269,7 @@ uint ck_sched_receive_launch(local ck_sched_t *S, uint in)
     uint slot = 31u - clz(S->free_slots & (0u - S->free_slots)); /* the lowest free slot */
     S->free_slots &= ~(1u << slot);
     CK_SLOT L = ck_slot_of(S->s, slot);
-    #pragma unroll 1
+#pragma unroll 1
     for (uint f = 0; f < CK_L_HEAD_WORDS; ++f)
         ck_store_relaxed((CK_PTR)L + f, 0u);
     uint nw = min(CK_LAUNCH_NW(w[CK_LAUNCH_W_SIZE]), 2u * CK_MAX_ARG_WORDS);
@@ -380,7 +380,7 @@ void ck_scheduler(CK_SCHED s, CK_PTR ch, uint workers, uint max_workers, uint ch
         ck_sched_flush(S);
         if (S->shutdown) {
             uint active = 0;
-            #pragma unroll 1
+#pragma unroll 1
             for (uint slot = 0; slot < CK_MAX_LAUNCHES; ++slot)
                 active += ck_load_relaxed(&ck_slot_of(s, slot)->state) != CK_SLOT_FREE;
             /* Tasks the host wrote before asking to stop run to the end too

@@ -48,7 +48,7 @@ uint ck_task_publish_run(CK_SCHED s, uint max_workers, uint v, local const ulong
                          uint *held, uint *groups)
 {
     uint n = 0u;
-    #pragma unroll 1
+#pragma unroll 1
     for (; n < np; ++n) {
         ulong p = pairs[n];
         uint d = (uint)(p >> 32);
@@ -65,7 +65,7 @@ uint ck_task_publish_run(CK_SCHED s, uint max_workers, uint v, local const ulong
     if (n == 0u)
         return 0u;
     ck_fence_release();
-    #pragma unroll 1
+#pragma unroll 1
     for (uint i = 0; i < n; ++i)
         ck_store_relaxed(&ck_task_of(s, max_workers, (v + i) & (CK_TASK_SLOTS - 1u))->claim,
                          CK_CLAIM_BIAS + CK_TASK_DESC_GROUPS((uint)(pairs[i] >> 32)));
@@ -104,15 +104,15 @@ void ck_task_show(CK_SCHED s, uint groups, uint n)
  * the H100: sixteen tickets read through a stack array, then a system
  * fence and a second read for the descriptors, took 18 us a pass.) Returns
  * the tickets published. */
-uint ck_task_publish_batch(CK_SCHED s, CK_PTR ch, uint max_workers, uint v, uint limit, uint *groups,
-                           uint sched, uint *held, local ulong *buf)
+uint ck_task_publish_batch(CK_SCHED s, CK_PTR ch, uint max_workers, uint v, uint limit, uint *groups, uint sched,
+                           uint *held, local ulong *buf)
 {
     uint e0 = v & (CK_TASK_SLOTS - 1u);
     uint base = e0 & ~3u; /* four pairs, 32-byte aligned */
     uint first = e0 - base;
     ulong w[4];
     ck_sys_load4x64_relaxed((CK_PTR64)(ch + CK_CH_TASK_STATE) + base, w);
-    #pragma unroll
+#pragma unroll
     for (uint i = 0; i < 4u; ++i)
         buf[i] = w[i];
     /* pairs before the first ticket are not ours */
@@ -150,7 +150,7 @@ uint ck_task_publish(local ck_sched_t *S, uint v0, uint sched, uint *held)
      * no trip to device memory sits between the fence and the stores. */
     uint v = v0;
     uint groups = ck_load_relaxed(&s->task_groups); /* + the groups of the tickets published */
-    #pragma unroll 1
+#pragma unroll 1
     for (uint b = 0; b < 4u && (int)(V->posted - v) > 0; ++b) {
         uint n = ck_task_publish_batch(V->s, V->ch, V->max_workers, v, V->posted, &groups, sched, held, S->pairs);
         v += n;
@@ -294,7 +294,7 @@ uint ck_task_poll_decide(CK_SCHED s, CK_PTR ch, uint max_workers, uint w, uint v
     uint desc = (uint)(p0 >> 32);
     out[0] = v;
     if ((uint)p0 != 2u * v + 1u) {
-        st->publish = 0u; /* a burst is over: the poller may claim again */
+        st->publish = 0u;    /* a burst is over: the poller may claim again */
         return CK_WORK_POLL; /* ticket v not written yet */
     }
     uint nw = CK_TASK_DESC_NW(desc), groups = CK_TASK_DESC_GROUPS(desc);
@@ -303,7 +303,7 @@ uint ck_task_poll_decide(CK_SCHED s, CK_PTR ch, uint max_workers, uint w, uint v
      * whole: the words on the line carry v's tag. */
     uint alone = (desc & CK_TASK_DESC_AFTER_MSG) == 0u && (uint)line[17] != 2u * v + 3u &&
                  (uint)(line[0] >> 32) == tag && (uint)line[0] == desc;
-    #pragma unroll 1
+#pragma unroll 1
     for (uint i = 1; i <= min(nw, CK_CH_XL_ARGS) && alone; ++i)
         alone = (uint)(line[i] >> 32) == tag;
     if (alone) {
@@ -394,7 +394,7 @@ uint ck_task_poll_decide(CK_SCHED s, CK_PTR ch, uint max_workers, uint w, uint v
  * to 5.8-5.9 us with one load and the look elsewhere, and the megakernel
  * from 64 registers to 56 (H200, docs/RESULTS.md). */
 #define CK_SCR_POLL_OTHER 6u /* a primitives' broadcast word, free between kernels */
-#define CK_XL_START 17u /* xline: a task group 0's start time (the poll's word 17 is free then) */
+#define CK_XL_START 17u      /* xline: a task group 0's start time (the poll's word 17 is free then) */
 void ck_task_poll_round(CK_SCHED s, CK_PTR ch, uint max_workers, uint w, uint v, uint wide, local uint *scratch,
                         local ulong *line, local ck_idle_state *st)
 {
@@ -414,8 +414,8 @@ void ck_task_poll_round(CK_SCHED s, CK_PTR ch, uint max_workers, uint w, uint v,
          * publishing a burst goes on for bit 1 only. */
         if (lid == (get_local_size(0) > 32u ? 32u : 0u))
             scratch[CK_SCR_POLL_OTHER] =
-                ((int)ck_load_relaxed(&s->promised) > 0 || ck_load_relaxed(&s->exit) ||
-                 round >= CK_POLL_ROUNDS) * 2u +
+                ((int)ck_load_relaxed(&s->promised) > 0 || ck_load_relaxed(&s->exit) || round >= CK_POLL_ROUNDS) *
+                    2u +
                 (ck_claim_possible(s) || ck_task_possible(s));
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid == 0u) {

@@ -26,7 +26,8 @@ void ck_group_copy_inputs(CK_PTR ch, CK_FORK_REC F, CK_PTR tx, uint kind, uint t
     uint argw = task ? min(CK_TASK_DESC_NW(desc), 2u * CK_MAX_ARG_WORDS) : 0u;
     for (uint i = get_local_id(0); i < argw; i += get_local_size(0))
         ck_store_relaxed(tx + i, xpress ? (uint)xline[1u + i]
-                                        : ck_sys_load_relaxed(ch + CK_CH_TE_ARG(CK_CH_TASK_ENTRY + slot * CK_CH_TE_WORDS, i)));
+                                        : ck_sys_load_relaxed(
+                                              ch + CK_CH_TE_ARG(CK_CH_TASK_ENTRY + slot * CK_CH_TE_WORDS, i)));
 }
 
 /* Thread 0, as its group starts: lets a fork record go, notes the start in
@@ -103,8 +104,7 @@ void ck_task_group_done(CK_SCHED s, CK_PTR ch, uint max_workers, uint slot, uint
  * of one group counts nothing; L.done then stays 0) tells a waiting host at
  * once (the release covers every group's writes, which the acquire-release
  * count has seen), then the scheduler. */
-void ck_launch_group_done(CK_SCHED s, CK_PTR ch, CK_SLOT L, uint slot, uint launch, uint groups,
-                          local uint *scratch)
+void ck_launch_group_done(CK_SCHED s, CK_PTR ch, CK_SLOT L, uint slot, uint launch, uint groups, local uint *scratch)
 {
     if (groups == 1u || ck_fetch_add(&L->done, 1u) + 1u == groups) {
         uint dslot = scratch[CK_SCR_DONE_SLOT];
@@ -115,9 +115,8 @@ void ck_launch_group_done(CK_SCHED s, CK_PTR ch, CK_SLOT L, uint slot, uint laun
 }
 
 /* The context a logical group's kernel runs in (ck_primitives.cl). */
-void ck_group_context(ck_wg_t *ctx, CK_SCHED s, CK_PTR ch, local uint *scratch, uint max_workers, uint slot,
-                      uint w, uint group, uint coop, uint chaos, uint naive, uint launch, CK_PTR cx, uint birth,
-                      uint cx_key)
+void ck_group_context(ck_wg_t *ctx, CK_SCHED s, CK_PTR ch, local uint *scratch, uint max_workers, uint slot, uint w,
+                      uint group, uint coop, uint chaos, uint naive, uint launch, CK_PTR cx, uint birth, uint cx_key)
 {
     ctx->sched = s;
     ctx->ch = ch;
@@ -141,12 +140,12 @@ void ck_group_context(ck_wg_t *ctx, CK_SCHED s, CK_PTR ch, local uint *scratch, 
     ctx->cx_forks = 0;
 }
 
-void ck_worker(CK_SCHED s, CK_PTR ch, global uchar *arena, uint w, uint max_workers,
-               uint chaos, uint naive, CK_PTR cx, local uint *scratch, local uchar *pool, local ck_locals_t *locals,
-               local ulong *xline, local ck_idle_state *fw)
+void ck_worker(CK_SCHED s, CK_PTR ch, global uchar *arena, uint w, uint max_workers, uint chaos, uint naive,
+               CK_PTR cx, local uint *scratch, local uchar *pool, local ck_locals_t *locals, local ulong *xline,
+               local ck_idle_state *fw)
 {
     CK_WORKER_REC rec = ck_worker_rec_of(s, w);
-    uint birth = 0;            /* thread 0: chaos incarnation of a forked group */
+    uint birth = 0; /* thread 0: chaos incarnation of a forked group */
     if (get_local_id(0) == 0) {
         ck_idle_clear(fw); /* thread 0's state between groups */
         fw->idle = 0u;
@@ -211,9 +210,8 @@ void ck_worker(CK_SCHED s, CK_PTR ch, global uchar *arena, uint w, uint max_work
         ck_wg_t ctx;
         ck_group_context(&ctx, s, ch, scratch, max_workers, slot, w, group, kind == CK_WORK_FORK, chaos, naive,
                          launch, cx, birth, chaos && kind == CK_WORK_FORK ? ck_load_relaxed(&L->cx_key) : 0u);
-        ck_dispatch(&ctx, scratch[CK_SCR_KERNEL], resume,
-                    (global const void *)tx, arena, task ? (global const ulong *)tx : (global const ulong *)L->args,
-                    pool, locals);
+        ck_dispatch(&ctx, scratch[CK_SCR_KERNEL], resume, (global const void *)tx, arena,
+                    task ? (global const ulong *)tx : (global const ulong *)L->args, pool, locals);
         ck_group_barrier_device();
         if (get_local_id(0) == 0) {
             ck_store_relaxed(&rec->state, CK_WORKER_IDLE);
@@ -273,5 +271,6 @@ kernel void ck_megakernel(ulong sched_off, CK_PTR ch, ulong poll_off, global uch
             ck_scheduler(sched, ch, n - 1u, max_workers, chaos_seed, cx, &sched_state);
         return;
     }
-    ck_worker(sched, ch, arena, (uint)ticket - 1u, max_workers, chaos_seed, naive, cx, scratch, pool, &locals, xline, &fw);
+    ck_worker(sched, ch, arena, (uint)ticket - 1u, max_workers, chaos_seed, naive, cx, scratch, pool, &locals, xline,
+              &fw);
 }

@@ -56,8 +56,7 @@ uint ck_lock(CK_SCHED sched, CK_PTR ch)
     for (uint spins = 0;; ++spins) {
         if (ck_load_relaxed(&sched->lock) == 0u && ck_cas(&sched->lock, 0u, 1u) == 0u)
             return 1;
-        if ((spins & CK_SPIN_CHECK) == 0 &&
-            (ck_load_relaxed(&sched->exit) || (ch != 0 && ck_ch_aborted(ch))))
+        if ((spins & CK_SPIN_CHECK) == 0 && (ck_load_relaxed(&sched->exit) || (ch != 0 && ck_ch_aborted(ch))))
             return 0;
     }
 }

@@ -38,8 +38,10 @@ static int write_order(FILE *out, const char *order, char **files, int nfiles)
         for (int i = 0; i < nfiles && !known; ++i)
             known = strcmp(base_name(files[i]), line) == 0;
         if (!known) {
-            fprintf(stderr, "%s:%d: '%s' is not one of the embedded device sources (add it to "
-                    "device_source_files in megakernel/meson.build)\n", order, lineno, line);
+            fprintf(stderr,
+                    "%s:%d: '%s' is not one of the embedded device sources (add it to "
+                    "device_source_files in megakernel/meson.build)\n",
+                    order, lineno, line);
             bad = 1;
         }
         fprintf(out, "  \"%s\",\n", line);
@@ -71,7 +73,10 @@ int main(int argc, char **argv)
         int c, col = 0;
         while ((c = fgetc(in)) != EOF) {
             fprintf(out, "%d,", c);
-            if (++col == 24) { fputc('\n', out); col = 0; }
+            if (++col == 24) {
+                fputc('\n', out);
+                col = 0;
+            }
         }
         fprintf(out, "0};\n");
         fclose(in);

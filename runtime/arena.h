@@ -16,7 +16,7 @@ typedef struct {
     uint64_t capacity;
     ck_range *free_list; /* sorted by offset, coalesced */
     size_t n_free, cap_free;
-    ck_range *live;      /* allocations, unsorted */
+    ck_range *live; /* allocations, unsorted */
     size_t n_live, cap_live;
 } ck_arena;
 

@@ -14,16 +14,13 @@
 struct ck_channel {
     ck_device *dev;
     ck_transport transport;
-    uint32_t *words;   /* the host's view                         */
-    void *svm;         /* CL20: clSVMAlloc pointer (== words)      */
-    cl_mem buf;        /* CL12 on NVIDIA: the pinned buffer        */
-    ck_zero_copy zc;   /* CL12 on a CPU device                     */
+    uint32_t *words; /* the host's view                         */
+    void *svm;       /* CL20: clSVMAlloc pointer (== words)      */
+    cl_mem buf;      /* CL12 on NVIDIA: the pinned buffer        */
+    ck_zero_copy zc; /* CL12 on a CPU device                     */
 };
 
-static _Atomic uint32_t *at(const ck_channel *ch, unsigned word)
-{
-    return (_Atomic uint32_t *)&ch->words[word];
-}
+static _Atomic uint32_t *at(const ck_channel *ch, unsigned word) { return (_Atomic uint32_t *)&ch->words[word]; }
 
 uint32_t ck_channel_load(const ck_channel *ch, unsigned word)
 {
@@ -60,7 +57,8 @@ ck_status ck_channel_create(ck_device *dev, double timeout_s, ck_channel **out)
                              CHANNEL_BYTES, 0);
         if (!ch->svm) {
             free(ch);
-            return ck_fail(CK_ERR_OPENCL, "clSVMAlloc of the %zu-byte fine-grain channel failed: the device "
+            return ck_fail(CK_ERR_OPENCL,
+                           "clSVMAlloc of the %zu-byte fine-grain channel failed: the device "
                            "advertises fine-grain SVM with atomics but cannot allocate it; try --path cl12",
                            (size_t)CHANNEL_BYTES);
         }
@@ -81,8 +79,8 @@ ck_status ck_channel_create(ck_device *dev, double timeout_s, ck_channel **out)
                 return ck_fail_cl(err, "clCreateBufferNV(pinned host memory) for the channel", "");
             }
             cl_event ev = NULL;
-            void *p = clEnqueueMapBuffer(dev->queue, ch->buf, CL_FALSE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                         CHANNEL_BYTES, 0, NULL, &ev, &err);
+            void *p = clEnqueueMapBuffer(dev->queue, ch->buf, CL_FALSE, CL_MAP_READ | CL_MAP_WRITE, 0, CHANNEL_BYTES,
+                                         0, NULL, &ev, &err);
             if (!p) {
                 ck_channel_destroy(ch);
                 return ck_fail_cl(err, "clEnqueueMapBuffer of the channel", "");
@@ -158,8 +156,10 @@ ck_status ck_channel_send(ck_channel *ch, const uint32_t *msg, unsigned len, dou
             if (deadline == 0)
                 deadline = now + timeout_s;
             else if (now > deadline)
-                return ck_fail(CK_ERR_TIMEOUT, "the device did not take a channel message within %.1f s "
-                               "(all %u slots full; is the kernel still running?)", timeout_s, CK_CH_SLOTS);
+                return ck_fail(CK_ERR_TIMEOUT,
+                               "the device did not take a channel message within %.1f s "
+                               "(all %u slots full; is the kernel still running?)",
+                               timeout_s, CK_CH_SLOTS);
         }
     }
     /* The words after the tagged ones first, then the four tagged words

@@ -23,7 +23,7 @@ typedef struct ck_channel ck_channel;
  * the buffer is then left allocated, since the map may still run),
  * CK_ERR_NO_MEMORY. */
 ck_status ck_channel_create(ck_device *dev, double timeout_s, ck_channel **out);
-void ck_channel_destroy(ck_channel *ch);          /* NULL allowed */
+void ck_channel_destroy(ck_channel *ch); /* NULL allowed */
 /* Zeroes every word. Only while no kernel uses the channel. */
 void ck_channel_reset(ck_channel *ch);
 /* Passes the channel as argument `index` of k. Errors: CK_ERR_OPENCL. */

@@ -26,8 +26,10 @@ ck_status ck_chaos_setup(ck_context *ctx)
     pthread_mutex_unlock(&ctx->arena_lock);
     if (r != 0 || c->area >= 0xfffffff0u) {
         free(area);
-        return ck_fail(CK_ERR_NO_MEMORY, "the arena has no room for the chaos record (%zu bytes): set "
-                       "ck_context_options.arena_bytes", words * 4);
+        return ck_fail(CK_ERR_NO_MEMORY,
+                       "the arena has no room for the chaos record (%zu bytes): set "
+                       "ck_context_options.arena_bytes",
+                       words * 4);
     }
     area[CK_CX_CAPACITY] = c->capacity;
     area[CK_CX_TABLE_N] = (uint32_t)c->table_n;
@@ -102,13 +104,17 @@ void ck_chaos_launch_done(ck_context *ctx, ck_launch *l)
     char line[256];
     if (first) {
         ck_cx_format(first, line, sizeof line);
-        fprintf(stderr, "ck: chaos replay of cooperative launch %u (launch id %u) could not make %u recorded "
-                "choice%s; first: %s\n", l->cx_key, l->id, diverged, diverged == 1 ? "" : "s", line);
+        fprintf(stderr,
+                "ck: chaos replay of cooperative launch %u (launch id %u) could not make %u recorded "
+                "choice%s; first: %s\n",
+                l->cx_key, l->id, diverged, diverged == 1 ? "" : "s", line);
     }
     if (first_missed) {
         ck_cx_format(first_missed, line, sizeof line);
-        fprintf(stderr, "ck: chaos replay of cooperative launch %u (launch id %u) never reached %u recorded "
-                "decision%s; first: %s\n", l->cx_key, l->id, missed, missed == 1 ? "" : "s", line);
+        fprintf(stderr,
+                "ck: chaos replay of cooperative launch %u (launch id %u) never reached %u recorded "
+                "decision%s; first: %s\n",
+                l->cx_key, l->id, missed, missed == 1 ? "" : "s", line);
     }
     if (c->rec_n)
         qsort(c->rec, c->rec_n, sizeof *c->rec, ck_cx_compare);

@@ -117,9 +117,10 @@ static ck_status load_replay(ck_chaos_state *c, uint64_t *seed)
         if (line[strspn(line, " \t")] == 0)
             continue;
         if (!header) {
-            s = ck_fail(CK_ERR_INVALID_ARGUMENT, "chaos replay file '%s', line %zu: a decision before the record's "
-                        "header line ('# ck chaos record, seed N'): is this a chaos record?", c->replay_path,
-                        r.lineno);
+            s = ck_fail(CK_ERR_INVALID_ARGUMENT,
+                        "chaos replay file '%s', line %zu: a decision before the record's "
+                        "header line ('# ck chaos record, seed N'): is this a chaos record?",
+                        c->replay_path, r.lineno);
             break;
         }
         if (c->table_n == cap) {
@@ -133,8 +134,10 @@ static ck_status load_replay(ck_chaos_state *c, uint64_t *seed)
             c->table = t;
         }
         if (ck_cx_parse(line, &c->table[c->table_n]) != 0) {
-            s = ck_fail(CK_ERR_INVALID_ARGUMENT, "chaos replay file '%s', line %zu: not a recorded decision: "
-                        "'%.80s'", c->replay_path, r.lineno, line);
+            s = ck_fail(CK_ERR_INVALID_ARGUMENT,
+                        "chaos replay file '%s', line %zu: not a recorded decision: "
+                        "'%.80s'",
+                        c->replay_path, r.lineno, line);
             break;
         }
         c->table_n++;
@@ -143,8 +146,10 @@ static ck_status load_replay(ck_chaos_state *c, uint64_t *seed)
         s = ck_fail(CK_ERR_INVALID_ARGUMENT, "chaos replay file '%s': a read failed after line %zu", c->replay_path,
                     r.lineno);
     if (s == CK_OK && !header)
-        s = ck_fail(CK_ERR_INVALID_ARGUMENT, "chaos replay file '%s' has no record header ('# ck chaos record, seed "
-                    "N'): it is %s, not a chaos record", c->replay_path, r.lineno ? "some other file" : "empty");
+        s = ck_fail(CK_ERR_INVALID_ARGUMENT,
+                    "chaos replay file '%s' has no record header ('# ck chaos record, seed "
+                    "N'): it is %s, not a chaos record",
+                    c->replay_path, r.lineno ? "some other file" : "empty");
     ck_line_reader_free(&r);
     fclose(f);
     if (s != CK_OK || !c->table_n)
@@ -163,7 +168,8 @@ ck_status ck_chaos_init(ck_chaos_state *c, ck_context_options *o)
     memset(c, 0, sizeof *c);
     const char *rec = o->chaos_record_path ? o->chaos_record_path : getenv("CK_CHAOS_RECORD");
     const char *rep = o->chaos_replay_path ? o->chaos_replay_path : getenv("CK_CHAOS_REPLAY");
-    if ((rec && *rec && !(c->record_path = dup_or_null(rec))) || (rep && *rep && !(c->replay_path = dup_or_null(rep))))
+    if ((rec && *rec && !(c->record_path = dup_or_null(rec))) ||
+        (rep && *rep && !(c->replay_path = dup_or_null(rep))))
         return ck_fail(CK_ERR_NO_MEMORY, "out of host memory for the chaos paths");
     o->chaos_record_path = c->record_path;
     o->chaos_replay_path = c->replay_path;
@@ -195,8 +201,7 @@ void ck_chaos_write_record(ck_chaos_state *c, uint64_t seed)
         fprintf(stderr, "ck: chaos record (CK_CHAOS_RECORD or chaos_record_path): %s; recording stops\n", err);
         return;
     }
-    fprintf(w.f, "# ck chaos record, seed %llu: one decision a line, sorted by key\n",
-            (unsigned long long)seed);
+    fprintf(w.f, "# ck chaos record, seed %llu: one decision a line, sorted by key\n", (unsigned long long)seed);
     if (c->device_count > c->capacity)
         fprintf(w.f, "# truncated: the device recorded %u of %u decisions; a replay declines the others\n",
                 c->capacity, c->device_count);

@@ -21,14 +21,14 @@ typedef struct {
 
 typedef struct {
     char *record_path, *replay_path;
-    ck_cx_entry *table;      /* replay: the loaded record, sorted           */
+    ck_cx_entry *table; /* replay: the loaded record, sorted           */
     size_t table_n;
-    uint64_t area;           /* arena byte offset of the area               */
-    uint32_t capacity;       /* record entries the area holds               */
-    int on;                  /* an area exists                              */
-    uint32_t taken;          /* device entries already collected            */
-    uint32_t device_count;   /* decisions the device counted (for truncation) */
-    ck_cx_entry *rec;        /* collected decisions of finished launches    */
+    uint64_t area;         /* arena byte offset of the area               */
+    uint32_t capacity;     /* record entries the area holds               */
+    int on;                /* an area exists                              */
+    uint32_t taken;        /* device entries already collected            */
+    uint32_t device_count; /* decisions the device counted (for truncation) */
+    ck_cx_entry *rec;      /* collected decisions of finished launches    */
     size_t rec_n, rec_cap;
     int write_failed;
 } ck_chaos_state;

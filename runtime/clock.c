@@ -21,11 +21,13 @@ void ck_sleep_us(unsigned us)
 ck_status ck_timeout_check(double timeout_s, const char *what)
 {
     if (isnan(timeout_s))
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: timeout is NaN; give a number of seconds from 0 to %.0f",
-                       what, CK_MAX_TIMEOUT_S);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: timeout is NaN; give a number of seconds from 0 to %.0f", what,
+                       CK_MAX_TIMEOUT_S);
     if (isinf(timeout_s))
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: timeout is infinite; every wait needs a deadline: give at most "
-                       "%.0f s (one day)", what, CK_MAX_TIMEOUT_S);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                       "%s: timeout is infinite; every wait needs a deadline: give at most "
+                       "%.0f s (one day)",
+                       what, CK_MAX_TIMEOUT_S);
     if (timeout_s < 0)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: timeout %g s is negative; give 0 (the default) to %.0f s", what,
                        timeout_s, CK_MAX_TIMEOUT_S);

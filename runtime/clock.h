@@ -6,7 +6,7 @@
 #include <CL/cl.h>
 #include <time.h>
 
-double ck_now_s(void);                 /* monotonic seconds */
+double ck_now_s(void); /* monotonic seconds */
 void ck_sleep_us(unsigned us);
 /* A hint to the processor inside a spin loop (pause on x86); no effect elsewhere. */
 static inline void ck_cpu_relax(void)

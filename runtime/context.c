@@ -52,8 +52,10 @@ static ck_status env_check(int *out)
     uint64_t v;
     char err[160];
     if (ck_parse_u64(env, 0, 1, &v, err, sizeof err) != 0)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "CK_CHECK: %s (1 builds the megakernel with its accounting checks, "
-                       "0 or unset without)", err);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                       "CK_CHECK: %s (1 builds the megakernel with its accounting checks, "
+                       "0 or unset without)",
+                       err);
     if (v)
         *out = 1;
     return CK_OK;
@@ -70,8 +72,10 @@ static ck_status env_transmit(int *out)
     else if (!strcmp(env, "declared"))
         *out = CK_TRANSMIT_DECLARED;
     else
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "CK_TRANSMIT: '%.40s' is neither 'infer' (transmit what forked "
-                       "groups read, where it can travel) nor 'declared' (only what the kernel declares transmit)", env);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                       "CK_TRANSMIT: '%.40s' is neither 'infer' (transmit what forked "
+                       "groups read, where it can travel) nor 'declared' (only what the kernel declares transmit)",
+                       env);
     return CK_OK;
 }
 
@@ -88,14 +92,20 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
         if (bad != CK_OK)
             return bad;
         if (opts->launch_path != CK_LAUNCH_PATH_AUTO && opts->launch_path != CK_LAUNCH_PATH_SCHEDULER)
-            return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_create: launch_path %d is neither "
-                           "CK_LAUNCH_PATH_AUTO (0) nor CK_LAUNCH_PATH_SCHEDULER (1)", opts->launch_path);
+            return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                           "ck_context_create: launch_path %d is neither "
+                           "CK_LAUNCH_PATH_AUTO (0) nor CK_LAUNCH_PATH_SCHEDULER (1)",
+                           opts->launch_path);
         if (opts->transmit_mode != CK_TRANSMIT_INFER && opts->transmit_mode != CK_TRANSMIT_DECLARED)
-            return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_create: transmit_mode %d is neither "
-                           "CK_TRANSMIT_INFER (0) nor CK_TRANSMIT_DECLARED (1)", opts->transmit_mode);
+            return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                           "ck_context_create: transmit_mode %d is neither "
+                           "CK_TRANSMIT_INFER (0) nor CK_TRANSMIT_DECLARED (1)",
+                           opts->transmit_mode);
         if ((uint64_t)opts->arena_bytes > CK_MAX_ARENA_BYTES)
-            return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_create: arena_bytes %zu is above the limit of %llu "
-                           "(CK_MAX_ARENA_BYTES)", opts->arena_bytes, (unsigned long long)CK_MAX_ARENA_BYTES);
+            return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                           "ck_context_create: arena_bytes %zu is above the limit of %llu "
+                           "(CK_MAX_ARENA_BYTES)",
+                           opts->arena_bytes, (unsigned long long)CK_MAX_ARENA_BYTES);
     }
     ck_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
@@ -189,7 +199,7 @@ ck_status ck_context_megakernel_resources(const ck_context *ctx, ck_megakernel_r
         return s;
     if (!ctx->built)
         s = ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_megakernel_resources: the context is not built (call "
-                    "ck_context_build first)");
+                                             "ck_context_build first)");
     else
         *out = ctx->mk_resources;
     ck_context_leave((ck_context *)ctx);
@@ -201,7 +211,10 @@ const char *ck_context_build_warnings(const ck_context *ctx)
     return context_is_live(ctx) && ctx->build_warnings ? ctx->build_warnings : "";
 }
 
-const ck_device_info *ck_context_device_info(const ck_context *ctx) { return context_is_live(ctx) ? &ctx->dev->info : NULL; }
+const ck_device_info *ck_context_device_info(const ck_context *ctx)
+{
+    return context_is_live(ctx) ? &ctx->dev->info : NULL;
+}
 
 ck_status ck_context_take_trace(ck_context *ctx, ck_trace_sample *out, size_t cap, size_t *n_out, size_t *dropped)
 {
@@ -213,7 +226,7 @@ ck_status ck_context_take_trace(ck_context *ctx, ck_trace_sample *out, size_t ca
     if (!ctx->trace.on) {
         ck_context_leave(ctx);
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_take_trace: tracing is off for this context (set "
-                       "ck_context_options.trace_active_groups)");
+                                                "ck_context_options.trace_active_groups)");
     }
     ck_trace_take(&ctx->trace, out, cap, n_out, dropped);
     ck_context_leave(ctx);
@@ -275,14 +288,18 @@ static ck_status add_source_pinned(ck_context *ctx, const char *file_name, const
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_add_source (%s): source must not be NULL", shown);
     if (file_name && !*file_name)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_add_source: file_name is empty; give a name for "
-                       "messages or NULL");
+                                                "messages or NULL");
     if (n_cooperative && !cooperative)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_add_source (%s): n_cooperative is %zu but the "
-                       "cooperative list is NULL", shown, n_cooperative);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                       "ck_context_add_source (%s): n_cooperative is %zu but the "
+                       "cooperative list is NULL",
+                       shown, n_cooperative);
     for (size_t i = 0; i < n_cooperative; ++i)
         if (!cooperative[i] || !*cooperative[i])
-            return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_add_source (%s): cooperative kernel name %zu of %zu "
-                           "is %s", shown, i, n_cooperative, cooperative[i] ? "empty" : "NULL");
+            return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                           "ck_context_add_source (%s): cooperative kernel name %zu of %zu "
+                           "is %s",
+                           shown, i, n_cooperative, cooperative[i] ? "empty" : "NULL");
     if (ctx->built)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "sources must be added before ck_context_build");
     if (n_cooperative > SIZE_MAX / sizeof(char *) - 1)
@@ -363,7 +380,8 @@ static void running_launches(ck_context *ctx, char *out, size_t n)
         const ck_launch *l = oldest[i];
         int k = snprintf(out + at, n - at, "%slaunch %u '%s'%s", i ? ", " : "", l->id,
                          l->kernel_index >= 0 && (size_t)l->kernel_index < ctx->stitch.n_kernels
-                             ? ctx->stitch.kernels[l->kernel_index].name : "?",
+                             ? ctx->stitch.kernels[l->kernel_index].name
+                             : "?",
                          l->coop ? " (cooperative)" : "");
         at += k > 0 ? (size_t)k : 0;
     }
@@ -401,12 +419,15 @@ static ck_status stop_megakernel(ck_context *ctx, int *ended)
         running_launches(ctx, what, sizeof what);
         pthread_mutex_lock(&ctx->lock);
         ctx->aborted = 1;
-        snprintf(ctx->abort_reason, sizeof ctx->abort_reason, "ck_context_destroy aborted it after %.1f s, the "
-                 "context's shutdown timeout, while it still ran", ctx->opts.shutdown_timeout_s);
+        snprintf(ctx->abort_reason, sizeof ctx->abort_reason,
+                 "ck_context_destroy aborted it after %.1f s, the "
+                 "context's shutdown timeout, while it still ran",
+                 ctx->opts.shutdown_timeout_s);
         pthread_mutex_unlock(&ctx->lock);
-        result = ck_fail(CK_ERR_TIMEOUT, "ck_context_destroy: %s still ran %.1f s (shutdown_timeout_s) after shutdown "
-                         "was asked; the megakernel was aborted and what it ran was cut short", what,
-                         ctx->opts.shutdown_timeout_s);
+        result = ck_fail(CK_ERR_TIMEOUT,
+                         "ck_context_destroy: %s still ran %.1f s (shutdown_timeout_s) after shutdown "
+                         "was asked; the megakernel was aborted and what it ran was cut short",
+                         what, ctx->opts.shutdown_timeout_s);
         ck_channel_abort(ctx->ch);
     }
     *ended = ck_event_wait(ctx->mk_event, 30.0, "megakernel shutdown") == CK_OK;
@@ -452,8 +473,10 @@ ck_status ck_context_destroy(ck_context *ctx)
     if (!ck_handle_unregister(ctx, CK_HANDLE_CONTEXT))
         return ck_handle_check(ctx, CK_HANDLE_CONTEXT, "ck_context_destroy");
     if (ctx->magic != CK_MAGIC_CONTEXT)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_destroy: context handle %p is corrupted (bad magic "
-                       "word); nothing was released", (void *)ctx);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                       "ck_context_destroy: context handle %p is corrupted (bad magic "
+                       "word); nothing was released",
+                       (void *)ctx);
     pthread_mutex_lock(&ctx->lock);
     __atomic_store_n(&ctx->closing, 1, __ATOMIC_RELEASE); /* new launches and spawns are refused; waits go on */
     pthread_cond_broadcast(&ctx->cond);
@@ -466,7 +489,8 @@ ck_status ck_context_destroy(ck_context *ctx)
             /* A user kernel loops without reaching a primitive: the device is
              * still busy, so nothing it uses may be released (the context's
              * memory is left allocated; its handle is no longer live). */
-            return ck_fail(CK_ERR_TIMEOUT, "ck_context_destroy: the megakernel did not stop even after abort (a "
+            return ck_fail(CK_ERR_TIMEOUT,
+                           "ck_context_destroy: the megakernel did not stop even after abort (a "
                            "kernel loops without reaching a primitive); its resources are left allocated");
         }
         ck_megakernel_gone(ctx);
@@ -474,13 +498,14 @@ ck_status ck_context_destroy(ck_context *ctx)
     if (ctx->broken) {
         if (ck_event_wait(ctx->mk_event, 1.0, "megakernel of a failed build") != CK_OK)
             return ck_fail(CK_ERR_TIMEOUT, "the megakernel of an earlier failed build still runs; the context's "
-                           "resources are left allocated");
+                                           "resources are left allocated");
         ck_megakernel_gone(ctx);
     }
     /* Calls of other threads that were inside the library on this context
      * have seen the end and leave; nothing is freed while one is inside. */
     if (!drain_calls(ctx, ctx->opts.timeout_s > 5.0 ? ctx->opts.timeout_s : 5.0))
-        return ck_fail(CK_ERR_TIMEOUT, "ck_context_destroy: %u calls of other threads were still inside the library "
+        return ck_fail(CK_ERR_TIMEOUT,
+                       "ck_context_destroy: %u calls of other threads were still inside the library "
                        "on this context after the megakernel stopped; the context's memory is left allocated",
                        atomic_load(&ctx->calls));
     /* Launches outlive their context. Under the registry's lock (where
@@ -497,9 +522,12 @@ ck_status ck_context_destroy(ck_context *ctx)
         n = l->next;
         ck_handle_retire(l, &l->magic, CK_HANDLE_LAUNCH);
     }
-    if (ctx->mk_event) clReleaseEvent(ctx->mk_event);
-    if (ctx->kernel) clReleaseKernel(ctx->kernel);
-    if (ctx->program) clReleaseProgram(ctx->program);
+    if (ctx->mk_event)
+        clReleaseEvent(ctx->mk_event);
+    if (ctx->kernel)
+        clReleaseKernel(ctx->kernel);
+    if (ctx->program)
+        clReleaseProgram(ctx->program);
     ck_channel_destroy(ctx->ch);
     ck_arena_storage_destroy(ctx);
     ck_stitch_result_free(&ctx->stitch);

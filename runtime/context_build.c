@@ -84,8 +84,10 @@ static ck_status stitch_sources(ck_context *ctx, double deadline)
     stitch_clock clock = {deadline, 0};
     char reason[96];
     snprintf(reason, sizeof reason, "the build deadline (timeout_s %.3g s) passed", ctx->opts.timeout_s);
-    ck_stitch_input in = {.source = all, .file_name = ctx->n_sources == 1 ? ctx->sources[0].name : "<sources>",
-                          .cooperative = coop, .n_cooperative = n_coop,
+    ck_stitch_input in = {.source = all,
+                          .file_name = ctx->n_sources == 1 ? ctx->sources[0].name : "<sources>",
+                          .cooperative = coop,
+                          .n_cooperative = n_coop,
                           .infer_transmit = ctx->opts.transmit_mode == CK_TRANSMIT_INFER};
     char err[16384]; /* the rule checks list up to 20 errors, each with its note */
     int r = ck_stitch_until(&in, &ctx->stitch, err, sizeof err, past_deadline, &clock, reason);
@@ -94,7 +96,8 @@ static ck_status stitch_sources(ck_context *ctx, double deadline)
     if (r != 0)
         return ck_fail(clock.fired ? CK_ERR_TIMEOUT : CK_ERR_BUILD, "%s", err);
     if (ctx->stitch.cl20_atomic && ctx->dev->info.path == CK_PATH_CL12)
-        return ck_fail(CK_ERR_BUILD, "%s: error: '%s' is an OpenCL C 2.0 atomic, and this context runs the cl12 path "
+        return ck_fail(CK_ERR_BUILD,
+                       "%s: error: '%s' is an OpenCL C 2.0 atomic, and this context runs the cl12 path "
                        "(OpenCL C 1.2 atomics with fences; NVIDIA's OpenCL offers only this one): use the "
                        "portable calls of ck_cooperative.h instead (device_atomic_add, device_atomic_cmpxchg, "
                        "device_load_acquire, device_store_release, device_mutex_lock, ...), which work on both "
@@ -117,11 +120,14 @@ static ck_status stitch_sources(ck_context *ctx, double deadline)
     for (size_t k = 0; k < ctx->stitch.n_kernels; ++k) {
         const ck_stitch_kernel *K = &ctx->stitch.kernels[k];
         if (K->reqd_wg_size && K->reqd_wg_size != ctx->opts.work_group_size)
-            return ck_fail(CK_ERR_BUILD, "kernel '%s' requires work-group size %zu but the megakernel runs %zu: set "
-                           "ck_context_options.work_group_size", K->name, K->reqd_wg_size, ctx->opts.work_group_size);
+            return ck_fail(CK_ERR_BUILD,
+                           "kernel '%s' requires work-group size %zu but the megakernel runs %zu: set "
+                           "ck_context_options.work_group_size",
+                           K->name, K->reqd_wg_size, ctx->opts.work_group_size);
         if (K->arg_words > CK_MAX_ARG_WORDS)
-            return ck_fail(CK_ERR_BUILD, "kernel '%s' has %zu 64-bit words of arguments; a launch carries at most %u",
-                           K->name, K->arg_words, CK_MAX_ARG_WORDS);
+            return ck_fail(CK_ERR_BUILD,
+                           "kernel '%s' has %zu 64-bit words of arguments; a launch carries at most %u", K->name,
+                           K->arg_words, CK_MAX_ARG_WORDS);
     }
     return CK_OK;
 }
@@ -148,8 +154,10 @@ static ck_status build_program(ck_context *ctx, double deadline)
         }
         const char *text = ck_embedded_source_text(*o);
         if (!text || nl == MAX_PARTS / 2 || n + 2 > MAX_PARTS)
-            return ck_fail(CK_ERR_BUILD, "internal: the megakernel's source order names '%s', which the library "
-                           "does not embed, or more files than it can join (%d); rebuild the library", *o, MAX_PARTS);
+            return ck_fail(CK_ERR_BUILD,
+                           "internal: the megakernel's source order names '%s', which the library "
+                           "does not embed, or more files than it can join (%d); rebuild the library",
+                           *o, MAX_PARTS);
         snprintf(lines[nl], sizeof lines[nl], "\n#line 1 \"%s\"\n", *o);
         parts[n++] = lines[nl++];
         parts[n++] = text;
@@ -168,8 +176,10 @@ static ck_status build_program(ck_context *ctx, double deadline)
     }
     char opts[256];
     /* Without chaos, the device compiler drops the chaos code (CK_CHAOS_BUILD, ck_worker.cl). */
-    snprintf(opts, sizeof opts, "-DCK_MEGAKERNEL -DCK_LOCAL_POOL_BYTES=%zu -DCK_CHAOS_BUILD=%d -DCK_TASKS_BUILD=%d "
-             "-DCK_CHECK_BUILD=%d", ctx->opts.local_pool_bytes, ctx->opts.chaos_seed != 0, ctx->opts.tasks != 0,
+    snprintf(opts, sizeof opts,
+             "-DCK_MEGAKERNEL -DCK_LOCAL_POOL_BYTES=%zu -DCK_CHAOS_BUILD=%d -DCK_TASKS_BUILD=%d "
+             "-DCK_CHECK_BUILD=%d",
+             ctx->opts.local_pool_bytes, ctx->opts.chaos_seed != 0, ctx->opts.tasks != 0,
              ctx->opts.accounting_checks != 0);
     ck_status s = ck_register_cap_build(ctx->dev, parts, n, opts, ctx->opts.register_cap, ctx->opts.work_group_size,
                                         deadline, &ctx->program, &ctx->mk_resources);
@@ -200,9 +210,12 @@ static ck_status check_deadline(const ck_context *ctx, double deadline, const ch
  * megakernel, if it was launched, has ended. */
 static void undo_build(ck_context *ctx)
 {
-    if (ctx->mk_event) clReleaseEvent(ctx->mk_event);
-    if (ctx->kernel) clReleaseKernel(ctx->kernel);
-    if (ctx->program) clReleaseProgram(ctx->program);
+    if (ctx->mk_event)
+        clReleaseEvent(ctx->mk_event);
+    if (ctx->kernel)
+        clReleaseKernel(ctx->kernel);
+    if (ctx->program)
+        clReleaseProgram(ctx->program);
     ctx->mk_event = NULL;
     ctx->kernel = NULL;
     ctx->program = NULL;
@@ -249,11 +262,15 @@ static ck_status abort_build(ck_context *ctx, ck_status s)
         if (!started)
             __atomic_store_n(&ctx->dev->stuck, 1, __ATOMIC_RELEASE);
         if (!started)
-            return ck_fail(s, "%s (the megakernel never got the device: another kernel holds it, e.g. another "
+            return ck_fail(s,
+                           "%s (the megakernel never got the device: another kernel holds it, e.g. another "
                            "context's megakernel; this context cannot be built again, and what the queued "
-                           "megakernel will use stays allocated until it has run: destroy the context)", why);
-        return ck_fail(s, "%s (and the aborted megakernel did not end within %.0f s; the context cannot be built "
-                       "again: destroy it)", why, wait_s);
+                           "megakernel will use stays allocated until it has run: destroy the context)",
+                           why);
+        return ck_fail(s,
+                       "%s (and the aborted megakernel did not end within %.0f s; the context cannot be built "
+                       "again: destroy it)",
+                       why, wait_s);
     }
     ck_megakernel_gone(ctx);
     return ck_fail(s, "%s", why);
@@ -271,8 +288,10 @@ static ck_status build_steps(ck_context *ctx, double deadline)
     if (ctx->opts.max_groups && ctx->opts.max_groups < launch)
         launch = ctx->opts.max_groups;
     if (launch < 2)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "max_groups %u leaves no worker: the megakernel needs a scheduler "
-                       "group and at least one worker", ctx->opts.max_groups);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                       "max_groups %u leaves no worker: the megakernel needs a scheduler "
+                       "group and at least one worker",
+                       ctx->opts.max_groups);
     ctx->max_workers = launch - 1;
     /* The runtime's region: the poll on a line of its own, then the
      * scheduler state, both in the arena's storage so that the host can
@@ -300,12 +319,16 @@ static ck_status build_steps(ck_context *ctx, double deadline)
     cl_int err = clSetKernelArg(ctx->kernel, 0, sizeof sched_off, &sched_off);
     if (err == CL_SUCCESS && (s = ck_channel_set_kernel_arg(ctx->ch, ctx->kernel, 1)) != CK_OK)
         return s;
-    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 2, sizeof poll_off, &poll_off);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(ctx->kernel, 2, sizeof poll_off, &poll_off);
     if (err == CL_SUCCESS && (s = ck_arena_set_kernel_arg(ctx, ctx->kernel, 3)) != CK_OK)
         return s;
-    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 4, sizeof mw, &mw);
-    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 5, sizeof seed, &seed);
-    if (err == CL_SUCCESS) err = clSetKernelArg(ctx->kernel, 6, sizeof naive, &naive);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(ctx->kernel, 4, sizeof mw, &mw);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(ctx->kernel, 5, sizeof seed, &seed);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(ctx->kernel, 6, sizeof naive, &naive);
     if (err != CL_SUCCESS)
         return ck_fail_cl(err, "clSetKernelArg(megakernel)", "");
     if ((s = check_deadline(ctx, deadline, "launching the megakernel")) != CK_OK)
@@ -333,17 +356,19 @@ static ck_status build_steps(ck_context *ctx, double deadline)
     s = left > 0 ? ck_discovery_close(ctx->dev, ctx->ch, launch, t0, left, &found)
                  : check_deadline(ctx, deadline, "occupancy discovery");
     if (s == CK_OK && found < 2)
-        s = ck_fail(CK_ERR_NO_DEVICE, "only %u work-group is co-resident: the megakernel needs a scheduler group and "
-                    "at least one worker (on PoCL set POCL_MAX_PTHREAD_COUNT to 2 or more)", found);
+        s = ck_fail(CK_ERR_NO_DEVICE,
+                    "only %u work-group is co-resident: the megakernel needs a scheduler group and "
+                    "at least one worker (on PoCL set POCL_MAX_PTHREAD_COUNT to 2 or more)",
+                    found);
     if (s != CK_OK)
         return abort_build(ctx, s);
     ctx->groups = found;
     ctx->workers = found - 1;
     if (ctx->workers == 1 && ctx->dev->info.is_cpu)
         add_build_warning(ctx, "ck: warning: the megakernel has 1 worker on this CPU device: a cooperative kernel "
-                          "runs with one group, never forks, and ordinary launches wait for it to end; PoCL "
-                          "runs one thread per core unless POCL_MAX_PTHREAD_COUNT says more "
-                          "(POCL_MAX_PTHREAD_COUNT=8 gives 7 workers)\n");
+                               "runs with one group, never forks, and ordinary launches wait for it to end; PoCL "
+                               "runs one thread per core unless POCL_MAX_PTHREAD_COUNT says more "
+                               "(POCL_MAX_PTHREAD_COUNT=8 gives 7 workers)\n");
     if ((s = ck_progress_start(ctx)) != CK_OK)
         return abort_build(ctx, s);
     return CK_OK;
@@ -367,7 +392,8 @@ static ck_status build_pinned(ck_context *ctx)
     if (ctx->built)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "the context is already built");
     if (ctx->broken)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_build: an earlier build failed and its megakernel would "
+        return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                       "ck_context_build: an earlier build failed and its megakernel would "
                        "not stop, so this context cannot be built again: destroy it and create a new one");
     if (!ctx->n_sources)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "no kernel source: call ck_context_add_source or _add_file first");

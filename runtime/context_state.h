@@ -48,7 +48,7 @@ typedef struct {
 } ck_launch_ops;
 
 struct ck_launch {
-    uint32_t magic;      /* CK_MAGIC_LAUNCH while the memory is ours, then CK_MAGIC_DEAD */
+    uint32_t magic; /* CK_MAGIC_LAUNCH while the memory is ours, then CK_MAGIC_DEAD */
     ck_context *ctx;
     const ck_launch_ops *ops; /* its kind: sent to the scheduler or through the task table */
     uint32_t id;
@@ -60,11 +60,11 @@ struct ck_launch {
     double t_sent, t_begin, t_started, t_done;
     unsigned initial, kills, forked, resizes, max_m;
     unsigned divergences; /* chaos replay: recorded choices not made (chaos.c) */
-    uint32_t cx_key;     /* cooperative: its number among the context's cooperative launches (1, 2, ...),
+    uint32_t cx_key;      /* cooperative: its number among the context's cooperative launches (1, 2, ...),
                             which keys its chaos decisions (the scheduler counts the same) */
-    int user_released;   /* the user called ck_launch_release (handle unregistered) */
-    uint32_t done_slot;  /* ordinary launch: its completion word (CK_CH_DONE), else CK_CH_NO_DONE_SLOT */
-    ck_launch *next;     /* in-flight list                                    */
+    int user_released;    /* the user called ck_launch_release (handle unregistered) */
+    uint32_t done_slot;   /* ordinary launch: its completion word (CK_CH_DONE), else CK_CH_NO_DONE_SLOT */
+    ck_launch *next;      /* in-flight list                                    */
     /* A launch through the task table (ck_context_options.launch_path): its
      * ticket, its statistics once copied out of its entry (tstats_known 0:
      * the entry no longer held the ticket), and its place in the context's
@@ -74,28 +74,28 @@ struct ck_launch {
     uint64_t ticket;
     ck_task_stats tstats;
     int tstats_known;
-    int tstats_copied;   /* atomic: 1 once tstats and tstats_known are final */
+    int tstats_copied; /* atomic: 1 once tstats and tstats_known are final */
     ck_launch *tprev, *tnext;
 };
 
 struct ck_context {
-    uint32_t magic;         /* CK_MAGIC_CONTEXT (see handle.h) */
+    uint32_t magic; /* CK_MAGIC_CONTEXT (see handle.h) */
     ck_device *dev;
     ck_context_options opts;
     ck_source *sources;
     size_t n_sources;
     int built;
-    int local_pool_auto;    /* local_pool_bytes was 0: each build picks it        */
-    int broken;             /* a failed build left a megakernel that would not stop */
+    int local_pool_auto; /* local_pool_bytes was 0: each build picks it        */
+    int broken;          /* a failed build left a megakernel that would not stop */
 
     ck_stitch_result stitch;
-    char *build_warnings;  /* the stitcher's warnings, then the build's own (malloc; NULL: none) */
+    char *build_warnings; /* the stitcher's warnings, then the build's own (malloc; NULL: none) */
     char stitch_name[64];
     cl_program program;
     cl_kernel kernel;
     ck_megakernel_resources mk_resources; /* as the compiler reported them (register_cap.h) */
     cl_event mk_event;
-    int mk_counted;          /* counted in ck_device_note_megakernel until it has ended */
+    int mk_counted; /* counted in ck_device_note_megakernel until it has ended */
     ck_channel *ch;
     /* The runtime's region of the arena (ck_arena_storage_create): the
      * discovery poll, then the scheduler state (ck_sched_layout.h), at
@@ -117,13 +117,13 @@ struct ck_context {
     /* Progress thread and launches. */
     pthread_t progress;
     int progress_started, stop_progress;
-    pthread_mutex_t lock;   /* launches, state text, flags below */
+    pthread_mutex_t lock; /* launches, state text, flags below */
     pthread_cond_t cond;
     pthread_mutex_t send_lock;
     ck_launch *inflight;
     ck_launch *table_launches; /* launches through the task table not yet released */
     uint32_t next_id;
-    uint32_t coop_sent;     /* cooperative launches sent (under send_lock): the next one's cx_key - 1 */
+    uint32_t coop_sent; /* cooperative launches sent (under send_lock): the next one's cx_key - 1 */
     /* Completion words (ck_channel_layout.h) free to hand to a launch: a
      * stack, under lock. A word comes back when its launch's DONE arrives. */
     uint32_t done_free[CK_CH_DONE_SLOTS];
@@ -135,7 +135,7 @@ struct ck_context {
      * its current ticket's spawn and of the first time the host saw it done
      * (ns of ck_now_s; 0 = not yet). */
     _Atomic uint64_t task_next;
-    _Atomic uint32_t task_posted;  /* tickets written (CK_CH_TASK_POSTED's source) */
+    _Atomic uint32_t task_posted; /* tickets written (CK_CH_TASK_POSTED's source) */
     _Atomic uint64_t task_spawn_ns[CK_TASK_SLOTS];
     _Atomic uint64_t task_seen_ns[CK_TASK_SLOTS];
     /* Per entry: the launch through the table (ck_launch *) whose ticket the
@@ -156,8 +156,8 @@ struct ck_context {
     int check_failed;
     char *check_text;
 
-    ck_chaos_state chaos;   /* chaos record/replay (chaos.c)                 */
-    ck_trace_state trace;   /* active-group trace (trace.c)                  */
+    ck_chaos_state chaos; /* chaos record/replay (chaos.c)                 */
+    ck_trace_state trace; /* active-group trace (trace.c)                  */
 };
 
 /* How long ck_wait spins on a launch's state before it sleeps (GPU devices),

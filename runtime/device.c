@@ -22,10 +22,7 @@ typedef struct {
     cl_device_type type;
 } candidate;
 
-const char *ck_path_name(ck_path p)
-{
-    return p == CK_PATH_CL20 ? "cl20" : p == CK_PATH_CL12 ? "cl12" : "auto";
-}
+const char *ck_path_name(ck_path p) { return p == CK_PATH_CL20 ? "cl20" : p == CK_PATH_CL12 ? "cl12" : "auto"; }
 
 const char *ck_transport_name(ck_transport t)
 {
@@ -45,7 +42,8 @@ ck_status ck_path_parse(const char *text, ck_path *out)
     else
         return ck_fail(CK_ERR_INVALID_ARGUMENT,
                        "unknown atomics path '%s': use 'cl20' (SVM + C11 atomics), 'cl12' (pinned "
-                       "memory + OpenCL 1.2 atomics) or 'auto'", text);
+                       "memory + OpenCL 1.2 atomics) or 'auto'",
+                       text);
     return CK_OK;
 }
 
@@ -125,7 +123,9 @@ ck_status ck_device_list(FILE *f)
                                          "pocl-opencl-icd (CPU) or your GPU vendor's OpenCL driver");
     for (int i = 0; i < n; ++i)
         fprintf(f, "%s [%s]\n", c[i].label,
-                (c[i].type & CL_DEVICE_TYPE_GPU) ? "GPU" : (c[i].type & CL_DEVICE_TYPE_CPU) ? "CPU" : "other");
+                (c[i].type & CL_DEVICE_TYPE_GPU)   ? "GPU"
+                : (c[i].type & CL_DEVICE_TYPE_CPU) ? "CPU"
+                                                   : "other");
     return CK_OK;
 }
 
@@ -158,8 +158,10 @@ void ck_device_evaluate_paths(ck_device_info *info)
     ml = sizeof info->path_cl12_missing;
     m[0] = 0;
     if (!info->nv_create_buffer && !info->is_cpu)
-        strncat(m, "host-visible memory during a kernel (needs cl_nv_create_buffer, or a CPU device "
-                   "with zero-copy host buffers); ", ml - strlen(m) - 1);
+        strncat(m,
+                "host-visible memory during a kernel (needs cl_nv_create_buffer, or a CPU device "
+                "with zero-copy host buffers); ",
+                ml - strlen(m) - 1);
     info->path_cl12_ok = m[0] == 0;
 }
 
@@ -184,8 +186,8 @@ static void probe(cl_platform_id plat, cl_device_id d, ck_device_info *info)
     cl_uint cu = 0;
     clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL);
     info->compute_units = cu;
-    clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof info->max_work_group_size,
-                    &info->max_work_group_size, NULL);
+    clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof info->max_work_group_size, &info->max_work_group_size,
+                    NULL);
     cl_ulong gm = 0, lm = 0;
     clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gm, &gm, NULL);
     clGetDeviceInfo(d, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL);
@@ -219,7 +221,10 @@ static void probe(cl_platform_id plat, cl_device_id d, ck_device_info *info)
         if (vs && clGetDeviceInfo(d, CL_DEVICE_OPENCL_C_ALL_VERSIONS, nv, vs, NULL) == CL_SUCCESS) {
             for (size_t i = 0; i < nv / sizeof *vs; ++i) {
                 int M = (int)CL_VERSION_MAJOR(vs[i].version), m = (int)CL_VERSION_MINOR(vs[i].version);
-                if (M > maj || (M == maj && m > min)) { maj = M; min = m; }
+                if (M > maj || (M == maj && m > min)) {
+                    maj = M;
+                    min = m;
+                }
             }
         }
         free(vs);
@@ -233,8 +238,10 @@ static void probe(cl_platform_id plat, cl_device_id d, ck_device_info *info)
         cl_name_version *fs = malloc(nf);
         if (fs && clGetDeviceInfo(d, CL_DEVICE_OPENCL_C_FEATURES, nf, fs, NULL) == CL_SUCCESS) {
             for (size_t i = 0; i < nf / sizeof *fs; ++i) {
-                if (!strcmp(fs[i].name, "__opencl_c_atomic_order_acq_rel")) feat_acq_rel = 1;
-                if (!strcmp(fs[i].name, "__opencl_c_atomic_scope_device")) feat_dev_scope = 1;
+                if (!strcmp(fs[i].name, "__opencl_c_atomic_order_acq_rel"))
+                    feat_acq_rel = 1;
+                if (!strcmp(fs[i].name, "__opencl_c_atomic_scope_device"))
+                    feat_dev_scope = 1;
             }
         }
         free(fs);
@@ -269,8 +276,9 @@ static void read_nv_compiler_facts(ck_device *dev)
     int attrs = ext && has_word(ext, "cl_nv_device_attribute_query");
     free(ext);
     cl_uint v[3] = {0, 0, 0};
-    if (attrs && clGetDeviceInfo(dev->device, CK_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof v[0], &v[0], NULL) ==
-                     CL_SUCCESS &&
+    if (attrs &&
+        clGetDeviceInfo(dev->device, CK_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof v[0], &v[0], NULL) ==
+            CL_SUCCESS &&
         clGetDeviceInfo(dev->device, CK_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof v[1], &v[1], NULL) ==
             CL_SUCCESS &&
         clGetDeviceInfo(dev->device, CK_DEVICE_REGISTERS_PER_BLOCK_NV, sizeof v[2], &v[2], NULL) == CL_SUCCESS) {
@@ -288,18 +296,23 @@ static int is_pocl(const candidate *c)
 ck_status ck_device_choose_path(ck_device_info *info, ck_path want)
 {
     if (want == CK_PATH_CL20 && !info->path_cl20_ok)
-        return ck_fail(CK_ERR_NO_PATH, "device '%s' cannot run the cl20 path: it lacks %suse --path cl12 or "
-                       "CK_PATH=cl12", info->device_name, info->path_cl20_missing);
+        return ck_fail(CK_ERR_NO_PATH,
+                       "device '%s' cannot run the cl20 path: it lacks %suse --path cl12 or "
+                       "CK_PATH=cl12",
+                       info->device_name, info->path_cl20_missing);
     if (want == CK_PATH_CL12 && !info->path_cl12_ok)
-        return ck_fail(CK_ERR_NO_PATH, "device '%s' cannot run the cl12 path: it lacks %suse --path cl20 or "
-                       "CK_PATH=cl20", info->device_name, info->path_cl12_missing);
+        return ck_fail(CK_ERR_NO_PATH,
+                       "device '%s' cannot run the cl12 path: it lacks %suse --path cl20 or "
+                       "CK_PATH=cl20",
+                       info->device_name, info->path_cl12_missing);
     if (want == CK_PATH_AUTO) {
         if (info->path_cl20_ok)
             want = CK_PATH_CL20;
         else if (info->path_cl12_ok)
             want = CK_PATH_CL12;
         else
-            return ck_fail(CK_ERR_NO_PATH, "device '%s' has no usable path: for cl20 it lacks %sfor cl12 it "
+            return ck_fail(CK_ERR_NO_PATH,
+                           "device '%s' has no usable path: for cl20 it lacks %sfor cl12 it "
                            "lacks %schoose another device with CK_DEVICE or --device",
                            info->device_name, info->path_cl20_missing, info->path_cl12_missing);
     }
@@ -343,19 +356,23 @@ ck_status ck_device_open(const ck_device_options *opts, ck_device **out)
                 strncat(list, i ? "; " : "", sizeof list - strlen(list) - 1);
                 strncat(list, c[i].label, sizeof list - strlen(list) - 1);
             }
-            return ck_fail(CK_ERR_NO_DEVICE, "no OpenCL device matches '%s'; available: %s. Pass a substring "
-                           "of one of these to --device or CK_DEVICE", filter, list);
+            return ck_fail(CK_ERR_NO_DEVICE,
+                           "no OpenCL device matches '%s'; available: %s. Pass a substring "
+                           "of one of these to --device or CK_DEVICE",
+                           filter, list);
         }
     } else {
         /* A GPU that qualifies for the wanted path, else PoCL, else anything that qualifies. */
         for (int pass = 0; pass < 3 && pick < 0; ++pass) {
             for (int i = 0; i < n && pick < 0; ++i) {
-                if (pass == 0 && !(c[i].type & CL_DEVICE_TYPE_GPU)) continue;
-                if (pass == 1 && !is_pocl(&c[i])) continue;
+                if (pass == 0 && !(c[i].type & CL_DEVICE_TYPE_GPU))
+                    continue;
+                if (pass == 1 && !is_pocl(&c[i]))
+                    continue;
                 probe(c[i].platform, c[i].device, &info);
-                int ok = want == CK_PATH_CL20 ? info.path_cl20_ok
-                       : want == CK_PATH_CL12 ? info.path_cl12_ok
-                       : (info.path_cl20_ok || info.path_cl12_ok);
+                int ok = want == CK_PATH_CL20   ? info.path_cl20_ok
+                         : want == CK_PATH_CL12 ? info.path_cl12_ok
+                                                : (info.path_cl20_ok || info.path_cl12_ok);
                 if (ok || pass == 1)
                     pick = i;
             }
@@ -390,8 +407,8 @@ ck_status ck_device_open(const ck_device_options *opts, ck_device **out)
     }
     read_nv_compiler_facts(dev);
     if (info.nv_create_buffer)
-        dev->create_buffer_nv = (ck_create_buffer_nv_fn)clGetExtensionFunctionAddressForPlatform(
-            dev->platform, "clCreateBufferNV");
+        dev->create_buffer_nv =
+            (ck_create_buffer_nv_fn)clGetExtensionFunctionAddressForPlatform(dev->platform, "clCreateBufferNV");
     dev->magic = CK_MAGIC_DEVICE;
     ck_status reg = ck_handle_register(dev, CK_HANDLE_DEVICE);
     if (reg != CK_OK) {
@@ -402,8 +419,10 @@ ck_status ck_device_open(const ck_device_options *opts, ck_device **out)
     }
     if (info.path == CK_PATH_CL12 && !info.is_cpu && !dev->create_buffer_nv) {
         ck_device_close(dev);
-        return ck_fail(CK_ERR_NO_PATH, "device '%s' reports cl_nv_create_buffer but clCreateBufferNV could "
-                       "not be loaded; update the driver", info.device_name);
+        return ck_fail(CK_ERR_NO_PATH,
+                       "device '%s' reports cl_nv_create_buffer but clCreateBufferNV could "
+                       "not be loaded; update the driver",
+                       info.device_name);
     }
     *out = dev;
     return CK_OK;

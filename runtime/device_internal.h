@@ -7,19 +7,19 @@
 
 /* cl_nv_create_buffer: host-resident pinned memory visible to running kernels. */
 #define CK_MEM_LOCATION_HOST_NV (1u << 0)
-#define CK_MEM_PINNED_NV        (1u << 1)
-typedef cl_mem (*ck_create_buffer_nv_fn)(cl_context, cl_mem_flags, cl_bitfield /* cl_mem_flags_NV */,
-                                         size_t, void *, cl_int *);
+#define CK_MEM_PINNED_NV (1u << 1)
+typedef cl_mem (*ck_create_buffer_nv_fn)(cl_context, cl_mem_flags, cl_bitfield /* cl_mem_flags_NV */, size_t, void *,
+                                         cl_int *);
 
 struct ck_device {
-    uint32_t magic;            /* CK_MAGIC_DEVICE (see handle.h) */
+    uint32_t magic; /* CK_MAGIC_DEVICE (see handle.h) */
     cl_platform_id platform;
     cl_device_id device;
     cl_context context;
     cl_command_queue queue;
     ck_create_buffer_nv_fn create_buffer_nv; /* NULL unless the extension is there */
     ck_device_info info;
-    cl_program probe_program;  /* foundation probe kernels, built on first use */
+    cl_program probe_program; /* foundation probe kernels, built on first use */
     /* NVIDIA's compiler (cl_nv_compiler_options, cl_nv_device_attribute_query):
      * the build log can report registers (-cl-nv-verbose) and a build can cap
      * them (-cl-nv-maxrregcount). Zero where the device has no such thing. */

@@ -71,7 +71,8 @@ ck_status ck_device_view_read(ck_context *ctx, ck_device_view *v)
         sv->forked = L->forked;
         uint32_t c = L->claim;
         uint32_t left = c > CK_CLAIM_BIAS ? c - CK_CLAIM_BIAS : 0u;
-        sv->claimed = sv->coop || sv->state != CK_SLOT_RUNNING ? 0u : sv->groups - (left < sv->groups ? left : sv->groups);
+        sv->claimed =
+            sv->coop || sv->state != CK_SLOT_RUNNING ? 0u : sv->groups - (left < sv->groups ? left : sv->groups);
         sv->done = L->done;
     }
     for (unsigned f = 0; f < CK_FORK_RECS; ++f) {
@@ -133,8 +134,10 @@ void ck_describe_launch(const ck_context *ctx, const ck_device_view *v, uint32_t
     int c = running_coop(v);
     if (sv->state == CK_SLOT_RECEIVED || sv->state == CK_SLOT_WAITING) {
         if (c >= 0 && c != i)
-            snprintf(out, n, "it is received and waits to start: cooperative launch %u ('%s') is running, and one "
-                     "runs at a time", v->slots[c].id, kernel_name(ctx, v->slots[c].kernel));
+            snprintf(out, n,
+                     "it is received and waits to start: cooperative launch %u ('%s') is running, and one "
+                     "runs at a time",
+                     v->slots[c].id, kernel_name(ctx, v->slots[c].kernel));
         else if (sv->coop && v->idle <= 0)
             snprintf(out, n, "it is received and waits for an idle worker to start on (%d idle)", v->idle);
         else
@@ -143,18 +146,22 @@ void ck_describe_launch(const ck_context *ctx, const ck_device_view *v, uint32_t
     }
     if (sv->coop) {
         describe_tickets(v, t, sizeof t);
-        snprintf(out, n, "it is running with M = %u of N = %u groups active, %u groups started or forked not yet "
-                 "returned, %u kills asked and not yet taken; %s", sv->m, sv->groups, sv->live, sv->kill_req, t);
+        snprintf(out, n,
+                 "it is running with M = %u of N = %u groups active, %u groups started or forked not yet "
+                 "returned, %u kills asked and not yet taken; %s",
+                 sv->m, sv->groups, sv->live, sv->kill_req, t);
         return;
     }
     if (sv->claimed < sv->groups && c >= 0 && v->slots[c].kill_req)
-        snprintf(out, n, "it is published: %u of its %u groups taken by workers, %u finished; the others wait for "
+        snprintf(out, n,
+                 "it is published: %u of its %u groups taken by workers, %u finished; the others wait for "
                  "workers that cooperative launch %u ('%s') holds: it was asked for %u of them and does not yield "
-                 "them (it has not reached offer_kill or a resizing barrier since; %d workers idle)", sv->claimed,
-                 sv->groups, sv->done, v->slots[c].id, kernel_name(ctx, v->slots[c].kernel), v->slots[c].kill_req,
-                 v->idle);
+                 "them (it has not reached offer_kill or a resizing barrier since; %d workers idle)",
+                 sv->claimed, sv->groups, sv->done, v->slots[c].id, kernel_name(ctx, v->slots[c].kernel),
+                 v->slots[c].kill_req, v->idle);
     else if (sv->claimed < sv->groups && c >= 0)
-        snprintf(out, n, "it is published: %u of its %u groups taken by workers, %u finished; the others wait for "
+        snprintf(out, n,
+                 "it is published: %u of its %u groups taken by workers, %u finished; the others wait for "
                  "workers that cooperative launch %u ('%s') holds (no kill asked yet; %d workers idle)",
                  sv->claimed, sv->groups, sv->done, v->slots[c].id, kernel_name(ctx, v->slots[c].kernel), v->idle);
     else
@@ -214,7 +221,9 @@ void ck_describe_check(const ck_device_view *v, char *out, size_t n)
     char what[160];
     switch (v->check_code) {
     case CK_CHECK_TICKET_UNWRITTEN: snprintf(what, sizeof what, "ticket %u, %u written", c[1], c[2]); break;
-    case CK_CHECK_TICKET_LOST: snprintf(what, sizeof what, "ticket %u, %u written, %u taken", c[1], c[2], c[3]); break;
+    case CK_CHECK_TICKET_LOST:
+        snprintf(what, sizeof what, "ticket %u, %u written, %u taken", c[1], c[2], c[3]);
+        break;
     case CK_CHECK_IDLE_OVER:
     case CK_CHECK_PROMISED_OVER: snprintf(what, sizeof what, "count %d, %u workers", (int)c[1], c[2]); break;
     case CK_CHECK_LIVE_UNDER: snprintf(what, sizeof what, "slot %u, launch %u", c[1], c[2]); break;
@@ -238,10 +247,12 @@ uint32_t ck_check_watch_look(ck_check_watch *w, const ck_device_view *v, int tas
         w->promise_taken = v->tickets_taken;
         w->promise_beat = v->heartbeat;
     } else if (now - w->promise_since >= CK_CHECK_STUCK_S && v->heartbeat - w->promise_beat >= CK_CHECK_PASSES) {
-        snprintf(out, n, "%s (rule %u, seen by the host: %d promised, %d idle, tickets %u taken of %u written, for "
-                 "%.1f s and %u scheduler passes)", "promised fork tickets stayed untaken while a worker was idle",
-                 CK_CHECK_PROMISE_STUCK, v->promised, v->idle, v->tickets_taken, v->tickets_written,
-                 now - w->promise_since, v->heartbeat - w->promise_beat);
+        snprintf(out, n,
+                 "%s (rule %u, seen by the host: %d promised, %d idle, tickets %u taken of %u written, for "
+                 "%.1f s and %u scheduler passes)",
+                 "promised fork tickets stayed untaken while a worker was idle", CK_CHECK_PROMISE_STUCK, v->promised,
+                 v->idle, v->tickets_taken, v->tickets_written, now - w->promise_since,
+                 v->heartbeat - w->promise_beat);
         return CK_CHECK_PROMISE_STUCK;
     }
     int empty = v->promised == 0 && v->task_visible == v->task_finished && host_idle;
@@ -253,10 +264,11 @@ uint32_t ck_check_watch_look(ck_check_watch *w, const ck_device_view *v, int tas
         w->rest_since = now;
         w->rest_beat = v->heartbeat;
     } else if (now - w->rest_since >= CK_CHECK_STUCK_S && v->heartbeat - w->rest_beat >= CK_CHECK_PASSES) {
-        snprintf(out, n, "%s (rule %u, seen by the host: %d idle of %u workers, %u kills and %u killed groups back, "
-                 "for %.1f s and %u scheduler passes)", "at rest, not every worker was counted idle",
-                 CK_CHECK_REST_MISMATCH, v->idle, v->workers, v->kills_total, v->killed_back, now - w->rest_since,
-                 v->heartbeat - w->rest_beat);
+        snprintf(out, n,
+                 "%s (rule %u, seen by the host: %d idle of %u workers, %u kills and %u killed groups back, "
+                 "for %.1f s and %u scheduler passes)",
+                 "at rest, not every worker was counted idle", CK_CHECK_REST_MISMATCH, v->idle, v->workers,
+                 v->kills_total, v->killed_back, now - w->rest_since, v->heartbeat - w->rest_beat);
         return CK_CHECK_REST_MISMATCH;
     }
     return 0;
@@ -286,9 +298,10 @@ char *ck_describe_state(ck_context *ctx)
            a.kills_total, a.killed_back, a.lock ? "held" : "free", a.heartbeat, b.heartbeat, moving,
            a.exit ? "; the megakernel is stopping" : "");
     if (a.task_visible || a.task_finished)
-        append(&text, &len, &cap, "  tasks: %u made visible to workers, %u finished, oldest with groups left about "
-               "ticket %u, %d groups not yet claimed\n", a.task_visible, a.task_finished, a.task_head,
-               (int)(a.task_groups - a.task_taken));
+        append(&text, &len, &cap,
+               "  tasks: %u made visible to workers, %u finished, oldest with groups left about "
+               "ticket %u, %d groups not yet claimed\n",
+               a.task_visible, a.task_finished, a.task_head, (int)(a.task_groups - a.task_taken));
     static const char *state_name[] = {"free", "received", "running", "waiting for workers"};
     for (unsigned i = 0; i < CK_MAX_LAUNCHES; ++i) {
         const ck_slot_view *sv = &a.slots[i];
@@ -296,9 +309,11 @@ char *ck_describe_state(ck_context *ctx)
             continue;
         const char *st = sv->state < 4 ? state_name[sv->state] : "?";
         if (sv->coop)
-            append(&text, &len, &cap, "  slot %u: launch %u '%s' (cooperative, %s): N=%u M=%u, %u not yet returned, "
-                   "%u kills asked, %u kills, %u forked\n", i, sv->id, kernel_name(ctx, sv->kernel), st, sv->groups,
-                   sv->m, sv->live, sv->kill_req, sv->kills, sv->forked);
+            append(&text, &len, &cap,
+                   "  slot %u: launch %u '%s' (cooperative, %s): N=%u M=%u, %u not yet returned, "
+                   "%u kills asked, %u kills, %u forked\n",
+                   i, sv->id, kernel_name(ctx, sv->kernel), st, sv->groups, sv->m, sv->live, sv->kill_req, sv->kills,
+                   sv->forked);
         else
             append(&text, &len, &cap, "  slot %u: launch %u '%s' (%s): %u groups, %u taken by workers, %u done\n", i,
                    sv->id, kernel_name(ctx, sv->kernel), st, sv->groups, sv->claimed, sv->done);
@@ -326,7 +341,8 @@ char *ck_describe_state(ck_context *ctx)
     }
     append(&text, &len, &cap, "  %u of %u workers running a group, %u fork records in use\n", busy, a.workers, recs);
     if (b.arrived < a.workers)
-        append(&text, &len, &cap, "  only %u of the %u workers discovery counted have started their loop (a "
+        append(&text, &len, &cap,
+               "  only %u of the %u workers discovery counted have started their loop (a "
                "worker's thread that has not run since: the first cooperative launch waits a while for them)\n",
                b.arrived, a.workers);
     char check[512];

@@ -14,10 +14,10 @@
 #include <stdint.h>
 
 typedef struct {
-    uint32_t state;   /* CK_SLOT_* */
+    uint32_t state; /* CK_SLOT_* */
     uint32_t id, kernel, coop, groups;
     uint32_t m, kill_req, live, kills, forked; /* cooperative */
-    uint32_t claimed, done;                     /* ordinary: groups taken by workers, finished */
+    uint32_t claimed, done;                    /* ordinary: groups taken by workers, finished */
 } ck_slot_view;
 
 typedef struct {
@@ -29,15 +29,15 @@ typedef struct {
 } ck_worker_view;
 
 typedef struct {
-    unsigned workers;       /* the workers discovery found */
-    uint32_t arrived;       /* of them, those that have entered their loop */
+    unsigned workers; /* the workers discovery found */
+    uint32_t arrived; /* of them, those that have entered their loop */
     uint32_t exit, coop_slot, heartbeat, demand, queued;
-    int32_t idle;           /* may dip below zero for a moment (ck_sched_layout.h) */
+    int32_t idle; /* may dip below zero for a moment (ck_sched_layout.h) */
     int32_t promised;
     uint32_t tickets_taken, tickets_written;
     uint32_t lock, kills_total, killed_back;
     uint32_t task_visible, task_head, task_finished, task_groups, task_taken;
-    uint32_t check_code;    /* the checking build's first violation (CK_CHECK_*), 0: none */
+    uint32_t check_code; /* the checking build's first violation (CK_CHECK_*), 0: none */
     uint32_t check_words[CK_CHECK_WORDS];
     ck_slot_view slots[CK_MAX_LAUNCHES];
     ck_fork_view forks[CK_FORK_RECS];

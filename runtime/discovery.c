@@ -36,8 +36,10 @@ ck_status ck_discovery_close(ck_device *dev, ck_channel *ch, size_t launched, do
         if (seen >= launched || (seen > 0 && now - last_change >= need_quiet))
             break;
         if (now - t0 > timeout_s)
-            return ck_fail(CK_ERR_TIMEOUT, "no work-group of %zu started within %.1f s; the device may be busy or "
-                           "hung", launched, timeout_s);
+            return ck_fail(CK_ERR_TIMEOUT,
+                           "no work-group of %zu started within %.1f s; the device may be busy or "
+                           "hung",
+                           launched, timeout_s);
         ck_sleep_us(100);
     }
     ck_channel_store(ch, CK_CH_POLL_CLOSE, 1u);

@@ -14,11 +14,11 @@ ck_status ck_fail_cl(cl_int err, const char *what, const char *hint);
 const char *ck_cl_error_name(cl_int err);
 
 /* Evaluates an OpenCL call returning cl_int; on error records and returns. */
-#define CK_CL_TRY(call, what, hint)                                   \
-    do {                                                              \
-        cl_int ck_try_err_ = (call);                                  \
-        if (ck_try_err_ != CL_SUCCESS)                                \
-            return ck_fail_cl(ck_try_err_, (what), (hint));           \
+#define CK_CL_TRY(call, what, hint)                                                                                 \
+    do {                                                                                                            \
+        cl_int ck_try_err_ = (call);                                                                                \
+        if (ck_try_err_ != CL_SUCCESS)                                                                              \
+            return ck_fail_cl(ck_try_err_, (what), (hint));                                                         \
     } while (0)
 
 #endif

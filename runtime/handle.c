@@ -162,11 +162,15 @@ ck_status ck_handle_check(const void *p, ck_handle_kind k, const char *fn)
     if (live)
         return CK_OK;
     if (released)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: the %s handle %p was already %s; it must not be used again",
-                       fn, kind_name(k), p, k == CK_HANDLE_CONTEXT ? "destroyed" : k == CK_HANDLE_LAUNCH ? "released"
-                                                                                                      : "closed");
-    return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: %p is not a live %s handle (never created, or released or destroyed "
-                   "earlier)", fn, p, kind_name(k));
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: the %s handle %p was already %s; it must not be used again", fn,
+                       kind_name(k), p,
+                       k == CK_HANDLE_CONTEXT  ? "destroyed"
+                       : k == CK_HANDLE_LAUNCH ? "released"
+                                               : "closed");
+    return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                   "%s: %p is not a live %s handle (never created, or released or destroyed "
+                   "earlier)",
+                   fn, p, kind_name(k));
 }
 
 void ck_handle_retire(void *p, uint32_t *magic, ck_handle_kind k)

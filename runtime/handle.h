@@ -28,9 +28,9 @@
 typedef enum { CK_HANDLE_CONTEXT = 1, CK_HANDLE_LAUNCH, CK_HANDLE_DEVICE } ck_handle_kind;
 
 #define CK_MAGIC_CONTEXT 0x43544b43u /* "CKTC" */
-#define CK_MAGIC_LAUNCH  0x4e4c4b43u /* "CKLN" */
-#define CK_MAGIC_DEVICE  0x56444b43u /* "CKDV" */
-#define CK_MAGIC_DEAD    0xdeadc0deu
+#define CK_MAGIC_LAUNCH 0x4e4c4b43u  /* "CKLN" */
+#define CK_MAGIC_DEVICE 0x56444b43u  /* "CKDV" */
+#define CK_MAGIC_DEAD 0xdeadc0deu
 #define CK_QUARANTINE 64
 
 /* Records p as a live handle of kind k. Errors: CK_ERR_NO_MEMORY. */

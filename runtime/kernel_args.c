@@ -29,8 +29,9 @@ ck_arg ck_arg_float(float v) { return ck_arg_scalar(&v, sizeof v); }
 
 static const char *kind_name(ck_param_kind k)
 {
-    return k == CK_PARAM_SCALAR ? "a value" : k == CK_PARAM_LOCAL_PTR ? "a local pointer (ck_arg_local)"
-                                                                      : "a buffer (ck_arg_buffer or ck_arg_null)";
+    return k == CK_PARAM_SCALAR      ? "a value"
+           : k == CK_PARAM_LOCAL_PTR ? "a local pointer (ck_arg_local)"
+                                     : "a buffer (ck_arg_buffer or ck_arg_null)";
 }
 
 ck_status ck_pack_args(ck_context *ctx, const ck_stitch_kernel *K, const ck_arg *args, size_t n_args,
@@ -44,22 +45,25 @@ ck_status ck_pack_args(ck_context *ctx, const ck_stitch_kernel *K, const ck_arg 
     for (size_t i = 0; i < n_args; ++i) {
         const ck_stitch_param *P = &K->params[i];
         const ck_arg *a = &args[i];
-        int ok = P->kind == CK_PARAM_SCALAR ? a->kind == ARG_SCALAR
-               : P->kind == CK_PARAM_LOCAL_PTR ? a->kind == ARG_LOCAL
-                                               : (a->kind == ARG_BUFFER || a->kind == ARG_NULL);
+        int ok = P->kind == CK_PARAM_SCALAR      ? a->kind == ARG_SCALAR
+                 : P->kind == CK_PARAM_LOCAL_PTR ? a->kind == ARG_LOCAL
+                                                 : (a->kind == ARG_BUFFER || a->kind == ARG_NULL);
         if (!ok)
             return ck_fail(CK_ERR_INVALID_ARGUMENT, "argument %zu ('%s %s') of kernel '%s' must be %s", i, P->type,
                            P->name, K->name, kind_name(P->kind));
         if (P->kind == CK_PARAM_SCALAR) {
             if (a->size != P->size)
-                return ck_fail(CK_ERR_INVALID_ARGUMENT, "argument %zu ('%s %s') of kernel '%s' is %zu bytes, %zu "
-                               "given", i, P->type, P->name, K->name, P->size, a->size);
+                return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                               "argument %zu ('%s %s') of kernel '%s' is %zu bytes, %zu "
+                               "given",
+                               i, P->type, P->name, K->name, P->size, a->size);
             memcpy(&words[P->word_offset], a->words, a->size);
         } else if (P->kind == CK_PARAM_LOCAL_PTR) {
             /* Compared before any rounding or sum, which a huge request could wrap. */
             uint64_t want = a->words[0], room = ctx->opts.local_pool_bytes - local_used;
             if (want == 0 || want > room || (want + 15) / 16 * 16 > room)
-                return ck_fail(CK_ERR_INVALID_ARGUMENT, "argument %zu ('%s') of kernel '%s' asks for %llu bytes of "
+                return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                               "argument %zu ('%s') of kernel '%s' asks for %llu bytes of "
                                "local memory; %zu of the pool's %zu are left (ck_context_options.local_pool_bytes)",
                                i, P->name, K->name, (unsigned long long)want, (size_t)room,
                                ctx->opts.local_pool_bytes);
@@ -67,8 +71,10 @@ ck_status ck_pack_args(ck_context *ctx, const ck_stitch_kernel *K, const ck_arg 
             words[P->word_offset] = a->words[0];
         } else {
             if (a->kind == ARG_BUFFER && a->words[0] >= ctx->arena.capacity)
-                return ck_fail(CK_ERR_INVALID_ARGUMENT, "argument %zu ('%s') of kernel '%s' is not a buffer of "
-                               "this context", i, P->name, K->name);
+                return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                               "argument %zu ('%s') of kernel '%s' is not a buffer of "
+                               "this context",
+                               i, P->name, K->name);
             words[P->word_offset] = a->words[0];
         }
     }

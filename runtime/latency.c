@@ -46,9 +46,12 @@ ck_status ck_channel_latency(ck_device *dev, unsigned round_trips, ck_latency_re
     ck_channel *ch = NULL;
     cl_event ev = NULL;
     ck_status s = ck_probe_program(dev, &prog);
-    if (s == CK_OK) s = ck_kernel_create(prog, "ck_channel_echo", &k);
-    if (s == CK_OK) s = ck_channel_create(dev, 10.0, &ch);
-    if (s == CK_OK) s = ck_channel_set_kernel_arg(ch, k, 0);
+    if (s == CK_OK)
+        s = ck_kernel_create(prog, "ck_channel_echo", &k);
+    if (s == CK_OK)
+        s = ck_channel_create(dev, 10.0, &ch);
+    if (s == CK_OK)
+        s = ck_channel_set_kernel_arg(ch, k, 0);
     if (s != CK_OK)
         goto done;
     size_t one = 1;
@@ -73,8 +76,10 @@ ck_status ck_channel_latency(ck_device *dev, unsigned round_trips, ck_latency_re
         }
         double dt = ck_now_s() - t0;
         if (reply[1] != i || reply[2] != ~msg[2] || CK_MSG_TYPE(reply[0]) != CK_MSG_ECHO) {
-            s = ck_fail(CK_ERR_CHECK_FAILED, "channel latency: round trip %u came back wrong (seq %u, payload "
-                        "0x%08x, expected 0x%08x)", i, reply[1], reply[2], ~msg[2]);
+            s = ck_fail(CK_ERR_CHECK_FAILED,
+                        "channel latency: round trip %u came back wrong (seq %u, payload "
+                        "0x%08x, expected 0x%08x)",
+                        i, reply[1], reply[2], ~msg[2]);
             stop_echo(dev, ch, ev);
             goto done;
         }
@@ -95,9 +100,11 @@ ck_status ck_channel_latency(ck_device *dev, unsigned round_trips, ck_latency_re
     out->p99_us = t[(size_t)((round_trips - 1) * 0.99)];
     out->max_us = t[round_trips - 1];
 done:
-    if (ev) clReleaseEvent(ev);
+    if (ev)
+        clReleaseEvent(ev);
     ck_channel_destroy(ch);
-    if (k) clReleaseKernel(k);
+    if (k)
+        clReleaseKernel(k);
     free(t);
     return s;
 }

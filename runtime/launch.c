@@ -12,8 +12,8 @@
 
 #include <string.h>
 
-static ck_status launch_pinned(ck_context *ctx, const char *name, unsigned groups, const ck_arg *args,
-                               size_t n_args, ck_launch **out);
+static ck_status launch_pinned(ck_context *ctx, const char *name, unsigned groups, const ck_arg *args, size_t n_args,
+                               ck_launch **out);
 
 ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, const ck_arg *args, size_t n_args,
                            ck_launch **out)
@@ -29,12 +29,14 @@ ck_status ck_launch_kernel(ck_context *ctx, const char *name, unsigned groups, c
     return s;
 }
 
-static ck_status launch_pinned(ck_context *ctx, const char *name, unsigned groups, const ck_arg *args,
-                               size_t n_args, ck_launch **out)
+static ck_status launch_pinned(ck_context *ctx, const char *name, unsigned groups, const ck_arg *args, size_t n_args,
+                               ck_launch **out)
 {
     if (__atomic_load_n(&ctx->closing, __ATOMIC_ACQUIRE))
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "launch of '%s': the context is being destroyed (ck_context_destroy "
-                       "in another thread)", name);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                       "launch of '%s': the context is being destroyed (ck_context_destroy "
+                       "in another thread)",
+                       name);
     ck_status bad = ck_context_check_report(ctx);
     if (bad != CK_OK)
         return bad;
@@ -44,10 +46,13 @@ static ck_status launch_pinned(ck_context *ctx, const char *name, unsigned group
     if (k < 0)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "no kernel named '%s' in the context's sources", name);
     if (k > (int)CK_LAUNCH_KERNEL(~0u))
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "kernel '%s' is kernel %d of the context; a launch can name only the "
-                       "first %u", name, k, CK_LAUNCH_KERNEL(~0u) + 1u);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                       "kernel '%s' is kernel %d of the context; a launch can name only the "
+                       "first %u",
+                       name, k, CK_LAUNCH_KERNEL(~0u) + 1u);
     if (groups == 0 || groups > CK_MAX_GROUPS)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "kernel '%s': group count %u is not in 1..%u", name, groups, CK_MAX_GROUPS);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "kernel '%s': group count %u is not in 1..%u", name, groups,
+                       CK_MAX_GROUPS);
     const ck_stitch_kernel *K = &ctx->stitch.kernels[k];
     if (K->cooperative && groups > ctx->workers)
         groups = ctx->workers; /* N is at most what can be co-resident */
@@ -90,7 +95,7 @@ ck_status ck_wait(ck_launch *l, double timeout_s)
     if (!ctx)
         return l->state == CK_LAUNCH_DONE ? CK_OK
                                           : ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_wait: the launch's context was "
-                                                    "destroyed before the launch finished");
+                                                                             "destroyed before the launch finished");
     ck_status s = wait_pinned(l, ctx, timeout_s);
     ck_context_leave(ctx);
     return s;

@@ -18,8 +18,7 @@
 
 static const ck_launch_ops scheduler_ops;
 
-ck_status ck_launch_scheduler_start(ck_context *ctx, int k, unsigned groups, const uint64_t *words,
-                                    ck_launch **out)
+ck_status ck_launch_scheduler_start(ck_context *ctx, int k, unsigned groups, const uint64_t *words, ck_launch **out)
 {
     const ck_stitch_kernel *K = &ctx->stitch.kernels[k];
     ck_launch *l;
@@ -50,7 +49,7 @@ ck_status ck_launch_scheduler_start(ck_context *ctx, int k, unsigned groups, con
     if (!l->coop && ctx->done_free_n)
         l->done_slot = ctx->done_free[--ctx->done_free_n];
     msg[CK_LAUNCH_W_KIND] = CK_LAUNCH_KIND(k, K->cooperative ? 1u : 0u,
-                            l->done_slot == CK_CH_NO_DONE_SLOT ? CK_LAUNCH_NO_DONE : l->done_slot);
+                                           l->done_slot == CK_CH_NO_DONE_SLOT ? CK_LAUNCH_NO_DONE : l->done_slot);
     l->next = ctx->inflight;
     ctx->inflight = l;
     l->t_sent = ck_now_s();
@@ -145,11 +144,8 @@ void ck_launch_handle_message(ck_context *ctx, const uint32_t *m, double now)
                 ck_handle_retire(l, &l->magic, CK_HANDLE_LAUNCH);
         }
         break;
-    case CK_MSG_BYE:
-        ctx->bye = 1;
-        break;
-    default:
-        break;
+    case CK_MSG_BYE: ctx->bye = 1; break;
+    default: break;
     }
 }
 
@@ -218,15 +214,18 @@ static ck_status scheduler_wait(ck_launch *l, ck_context *ctx, double timeout_s)
     uint32_t id = l->id;
     pthread_mutex_unlock(&ctx->lock);
     if (wait_err && state != CK_LAUNCH_DONE && !ended)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_wait: waiting for launch %u of '%s' failed: "
-                       "pthread_cond_timedwait: %s (timeout %g s); the launch stays pending", id, kn,
-                       strerror(wait_err), timeout_s);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                       "ck_wait: waiting for launch %u of '%s' failed: "
+                       "pthread_cond_timedwait: %s (timeout %g s); the launch stays pending",
+                       id, kn, strerror(wait_err), timeout_s);
     if (state != CK_LAUNCH_DONE && by_word)
         return CK_OK;
     if (state == CK_LAUNCH_DONE) {
         if (dev_err == CK_DEV_ERR_TX_TOO_BIG)
-            return ck_fail(CK_ERR_INVALID_ARGUMENT, "launch %u of '%s': its transmit variables exceed %u bytes, so "
-                           "no group was forked", id, kn, CK_TX_WORDS * 4);
+            return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                           "launch %u of '%s': its transmit variables exceed %u bytes, so "
+                           "no group was forked",
+                           id, kn, CK_TX_WORDS * 4);
         return CK_OK;
     }
     if (check_failed)

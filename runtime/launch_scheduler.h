@@ -11,8 +11,7 @@
  * Errors: those of ck_launch_new; CK_ERR_OPENCL (the megakernel is no
  * longer running); the channel's (ck_channel_send), the message naming the
  * kernel. */
-ck_status ck_launch_scheduler_start(ck_context *ctx, int k, unsigned groups, const uint64_t *words,
-                                    ck_launch **out);
+ck_status ck_launch_scheduler_start(ck_context *ctx, int k, unsigned groups, const uint64_t *words, ck_launch **out);
 /* The progress thread, with ctx->lock held: one message from the
  * scheduler (begin, started, done, bye). */
 void ck_launch_handle_message(ck_context *ctx, const uint32_t *msg, double now);

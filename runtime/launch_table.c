@@ -64,8 +64,7 @@ ck_status ck_launch_table_start(ck_context *ctx, int k, unsigned groups, const u
 static void table_settle(ck_launch *l)
 {
     int expect = CK_LAUNCH_SENT;
-    if (__atomic_compare_exchange_n(&l->state, &expect, CK_LAUNCH_SETTLING, 0, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE)) {
+    if (__atomic_compare_exchange_n(&l->state, &expect, CK_LAUNCH_SETTLING, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
         l->t_done = ck_now_s();
         __atomic_store_n(&l->state, CK_LAUNCH_DONE, __ATOMIC_RELEASE);
         return;

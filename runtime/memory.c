@@ -32,8 +32,10 @@ ck_status ck_arena_storage_create(ck_context *ctx, uint64_t reserve, double time
     if (dev->info.transport == CK_TRANSPORT_SVM) {
         ctx->arena_svm = clSVMAlloc(dev->context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, bytes, 0);
         if (!ctx->arena_svm)
-            return ck_fail(CK_ERR_OPENCL, "clSVMAlloc of a %llu-byte arena failed: ask for a smaller "
-                           "ck_context_options.arena_bytes", (unsigned long long)bytes);
+            return ck_fail(CK_ERR_OPENCL,
+                           "clSVMAlloc of a %llu-byte arena failed: ask for a smaller "
+                           "ck_context_options.arena_bytes",
+                           (unsigned long long)bytes);
         ctx->arena_host = ctx->arena_svm;
     } else if (dev->info.is_cpu) {
         ck_status s = ck_zero_copy_create(dev, bytes, "arena", timeout_s, &ctx->arena_zc);
@@ -111,18 +113,20 @@ static ck_status alloc_pinned(ck_context *ctx, size_t bytes, ck_buffer *out)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "cannot allocate a buffer of 0 bytes");
     /* Refused before the allocator rounds the size up (SIZE_MAX would wrap). */
     if ((uint64_t)bytes > ctx->arena.capacity)
-        return ck_fail(CK_ERR_NO_MEMORY, "a buffer of %zu bytes is larger than the whole arena (%llu bytes); set "
-                       "ck_context_options.arena_bytes (at most %llu)", bytes,
-                       (unsigned long long)ctx->arena.capacity, (unsigned long long)CK_MAX_ARENA_BYTES);
+        return ck_fail(CK_ERR_NO_MEMORY,
+                       "a buffer of %zu bytes is larger than the whole arena (%llu bytes); set "
+                       "ck_context_options.arena_bytes (at most %llu)",
+                       bytes, (unsigned long long)ctx->arena.capacity, (unsigned long long)CK_MAX_ARENA_BYTES);
     pthread_mutex_lock(&ctx->arena_lock);
     uint64_t off;
     int r = ck_arena_alloc(&ctx->arena, bytes, &off);
     uint64_t free_bytes = ck_arena_free_bytes(&ctx->arena);
     pthread_mutex_unlock(&ctx->arena_lock);
     if (r != 0)
-        return ck_fail(CK_ERR_NO_MEMORY, "the arena has no room for %zu bytes (%llu of %llu free); set "
-                       "ck_context_options.arena_bytes", bytes, (unsigned long long)free_bytes,
-                       (unsigned long long)ctx->arena.capacity);
+        return ck_fail(CK_ERR_NO_MEMORY,
+                       "the arena has no room for %zu bytes (%llu of %llu free); set "
+                       "ck_context_options.arena_bytes",
+                       bytes, (unsigned long long)free_bytes, (unsigned long long)ctx->arena.capacity);
     out->offset = off;
     out->size = bytes;
     return CK_OK;

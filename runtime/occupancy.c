@@ -52,7 +52,7 @@ ck_status ck_occupancy_discover(ck_device *dev, const ck_occupancy_options *opts
                        dev->info.max_work_group_size);
     if (opts->launch_groups == CK_LAUNCH_ZERO)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "launch size 0: launch at least 1 work-group (or omit it for "
-                       "an automatic size)");
+                                                "an automatic size)");
     size_t launch = opts->launch_groups ? opts->launch_groups : ck_discovery_auto_launch(dev, wg);
     if (launch > (size_t)CK_POLL_MASK || launch * wg > ((size_t)1 << 40))
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "launch size %zu is too large", launch);
@@ -77,11 +77,16 @@ ck_status ck_occupancy_discover(ck_device *dev, const ck_occupancy_options *opts
     cl_int err = clSetKernelArg(k, 0, sizeof poll, &poll);
     if (err == CL_SUCCESS && (s = ck_channel_set_kernel_arg(ch, k, 1)) != CK_OK)
         goto done;
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 2, sizeof bar, &bar);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 3, sizeof data, &data);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 4, sizeof res, &res);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 5, sizeof rounds, &rounds);
-    if (err == CL_SUCCESS) err = clSetKernelArg(k, 6, sizeof over, &over);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 2, sizeof bar, &bar);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 3, sizeof data, &data);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 4, sizeof res, &res);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 5, sizeof rounds, &rounds);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 6, sizeof over, &over);
     if (err != CL_SUCCESS) {
         s = ck_fail_cl(err, "clSetKernelArg(occupancy probe)", "");
         goto done;
@@ -109,7 +114,8 @@ ck_status ck_occupancy_discover(ck_device *dev, const ck_occupancy_options *opts
 
     s = ck_event_wait(ev, timeout - (ck_now_s() - t0), "occupancy probe");
     if (s == CK_ERR_TIMEOUT) {
-        s = ck_fail(CK_ERR_TIMEOUT, "occupancy probe: %u barrier rounds among %u discovered work-groups%s did not "
+        s = ck_fail(CK_ERR_TIMEOUT,
+                    "occupancy probe: %u barrier rounds among %u discovered work-groups%s did not "
                     "finish within %.1f s; aborted the kernel. A group counted as resident is not running",
                     rounds, out->occupancy + over, over ? " (including the test's phantom groups)" : "", timeout);
         goto abort;
@@ -125,11 +131,15 @@ ck_status ck_occupancy_discover(ck_device *dev, const ck_occupancy_options *opts
     }
     out->barrier_failures = r[1];
     if (r[0] != out->occupancy || r[2] != out->occupancy || r[3])
-        s = ck_fail(CK_ERR_CHECK_FAILED, "occupancy probe: device reported n=%u, %u groups finished, aborted=%u; "
-                    "host saw n=%u", r[0], r[2], r[3], out->occupancy);
+        s = ck_fail(CK_ERR_CHECK_FAILED,
+                    "occupancy probe: device reported n=%u, %u groups finished, aborted=%u; "
+                    "host saw n=%u",
+                    r[0], r[2], r[3], out->occupancy);
     else if (r[1])
-        s = ck_fail(CK_ERR_CHECK_FAILED, "occupancy probe: %u stale reads after barriers among %u groups: the "
-                    "barrier does not order memory on this device/path", r[1], out->occupancy);
+        s = ck_fail(CK_ERR_CHECK_FAILED,
+                    "occupancy probe: %u stale reads after barriers among %u groups: the "
+                    "barrier does not order memory on this device/path",
+                    r[1], out->occupancy);
     goto done;
 
 abort:
@@ -139,12 +149,18 @@ abort:
     if (ck_event_wait(ev, 5.0, "the aborted occupancy probe") != CK_OK)
         __atomic_store_n(&dev->stuck, 1, __ATOMIC_RELEASE);
 done:
-    if (ev) clReleaseEvent(ev);
-    if (poll) clReleaseMemObject(poll);
-    if (bar) clReleaseMemObject(bar);
-    if (data) clReleaseMemObject(data);
-    if (res) clReleaseMemObject(res);
+    if (ev)
+        clReleaseEvent(ev);
+    if (poll)
+        clReleaseMemObject(poll);
+    if (bar)
+        clReleaseMemObject(bar);
+    if (data)
+        clReleaseMemObject(data);
+    if (res)
+        clReleaseMemObject(res);
     ck_channel_destroy(ch);
-    if (k) clReleaseKernel(k);
+    if (k)
+        clReleaseKernel(k);
     return s;
 }

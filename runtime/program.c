@@ -79,8 +79,8 @@ char *ck_program_build_log(ck_device *dev, cl_program p)
     return log;
 }
 
-static ck_status try_build(ck_device *dev, const char **parts, cl_uint n, const char *opts,
-                           cl_program *out, int quiet)
+static ck_status try_build(ck_device *dev, const char **parts, cl_uint n, const char *opts, cl_program *out,
+                           int quiet)
 {
     cl_int err;
     cl_program p = clCreateProgramWithSource(dev->context, n, parts, NULL, &err);
@@ -145,9 +145,11 @@ ck_status ck_build_options_check(const char *extra)
         int bad = (n > 4 && (!strncmp(w, "-DCK_", 5) || !strncmp(w, "-UCK_", 5)) && !author_switch(w + 2, n - 2)) ||
                   (define_next && n >= 3 && !strncmp(w, "CK_", 3) && !author_switch(w, n));
         if (bad)
-            return ck_fail(CK_ERR_INVALID_ARGUMENT, "CK_BUILD_OPTIONS: '%.*s' sets one of the runtime's own macros "
+            return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                           "CK_BUILD_OPTIONS: '%.*s' sets one of the runtime's own macros "
                            "(CK_...), which the runtime defines for itself and which must not be overridden; remove "
-                           "it", (int)(n > 80 ? 80 : n), w);
+                           "it",
+                           (int)(n > 80 ? 80 : n), w);
         define_next = n == 2 && (!strncmp(w, "-D", 2) || !strncmp(w, "-U", 2));
     }
     return CK_OK;
@@ -177,7 +179,8 @@ static char *join_options(const char *a, const char *b, const char *c, const cha
     return out;
 }
 
-ck_status ck_program_build_parts(ck_device *dev, const char **parts, unsigned n, const char *options, cl_program *out)
+ck_status ck_program_build_parts(ck_device *dev, const char **parts, unsigned n, const char *options,
+                                 cl_program *out)
 {
     for (unsigned i = 0; i < n; ++i)
         if (!parts[i])

@@ -19,7 +19,8 @@ ck_status ck_program_build(ck_device *dev, const char *const *extra_embedded, co
 
 /* Compiles the given source parts in order, with the path's options plus
  * `options` (same NVIDIA PTX-fence fallback and errors as above). */
-ck_status ck_program_build_parts(ck_device *dev, const char **parts, unsigned n, const char *options, cl_program *out);
+ck_status ck_program_build_parts(ck_device *dev, const char **parts, unsigned n, const char *options,
+                                 cl_program *out);
 /* CK_OK if `extra` (CK_BUILD_OPTIONS, any length, NULL allowed) sets none
  * of the runtime's own macros: -DCK_..., -UCK_..., -D CK_... and -U CK_...
  * are refused with CK_ERR_INVALID_ARGUMENT naming the word (they would

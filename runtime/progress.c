@@ -28,8 +28,7 @@ static void poll_check(ck_context *ctx, ck_check_watch *watch)
     ck_describe_check(&v, rule, sizeof rule);
     if (!rule[0]) {
         pthread_mutex_lock(&ctx->lock);
-        int host_idle = ctx->inflight == NULL &&
-                        atomic_load(&ctx->task_posted) == v.task_visible;
+        int host_idle = ctx->inflight == NULL && atomic_load(&ctx->task_posted) == v.task_visible;
         pthread_mutex_unlock(&ctx->lock);
         ck_check_watch_look(watch, &v, ctx->opts.tasks != 0, host_idle, ck_now_s(), rule, sizeof rule);
     }

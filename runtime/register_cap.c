@@ -45,8 +45,10 @@ ck_status ck_register_cap_resolve(unsigned option, unsigned *out)
         return CK_OK;
     if (option) {
         if (option != CK_REGISTER_CAP_AUTO && (option < MIN_CAP || option > MAX_CAP))
-            return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_context_options.register_cap %u is not 0, "
-                           "CK_REGISTER_CAP_AUTO, CK_REGISTER_CAP_NONE or %u..%u registers", option, MIN_CAP, MAX_CAP);
+            return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                           "ck_context_options.register_cap %u is not 0, "
+                           "CK_REGISTER_CAP_AUTO, CK_REGISTER_CAP_NONE or %u..%u registers",
+                           option, MIN_CAP, MAX_CAP);
         *out = option;
         return CK_OK;
     }
@@ -116,8 +118,8 @@ static uint64_t nonce_seed(void)
 /* Builds with `options` plus the report and, if cap is nonzero, the cap;
  * with `nonce`, the parts get one more: an empty kernel of a new name, so
  * the driver's cache cannot serve the build and the compiler reports. */
-static ck_status build(ck_device *dev, const char **parts, unsigned n, const char *options, unsigned cap,
-                       int nonce, cl_program *out)
+static ck_status build(ck_device *dev, const char **parts, unsigned n, const char *options, unsigned cap, int nonce,
+                       cl_program *out)
 {
     char opts[1024];
     int len = snprintf(opts, sizeof opts, "%s -cl-nv-verbose", options ? options : "");
@@ -156,8 +158,10 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
     memset(res, 0, sizeof *res);
     *out = NULL;
     if (n > CK_REGISTER_CAP_MAX_PARTS)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "internal: the megakernel has %u source parts; "
-                       "ck_register_cap_build takes at most %u", n, (unsigned)CK_REGISTER_CAP_MAX_PARTS);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                       "internal: the megakernel has %u source parts; "
+                       "ck_register_cap_build takes at most %u",
+                       n, (unsigned)CK_REGISTER_CAP_MAX_PARTS);
     if (!dev->nv_compiler_options) {
         if (cap)
             snprintf(res->note, sizeof res->note, "the device's compiler takes no register cap: built without one");
@@ -183,12 +187,14 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
         const char *why = "the driver's compute cache served this build, so its compiler gave no register report "
                           "(CUDA_CACHE_DISABLE=1 or CK_REGISTER_CAP=auto gives one)";
         if (lowered)
-            snprintf(res->note, sizeof res->note, "capped at %u registers%s: a group of %zu work-items may use %u "
-                     "(the group's cap)%s", first, asked ? ", not as asked" : "", group_size, dev->nv_regs_per_cu,
+            snprintf(res->note, sizeof res->note,
+                     "capped at %u registers%s: a group of %zu work-items may use %u "
+                     "(the group's cap)%s",
+                     first, asked ? ", not as asked" : "", group_size, dev->nv_regs_per_cu,
                      known ? "" : "; the driver's cache served the build: no register report");
         else if (first)
-            snprintf(res->note, sizeof res->note, "capped at %u registers as asked%s%s", first,
-                     known ? "" : "; ", known ? "" : why);
+            snprintf(res->note, sizeof res->note, "capped at %u registers as asked%s%s", first, known ? "" : "; ",
+                     known ? "" : why);
         else if (!known)
             snprintf(res->note, sizeof res->note, "%s", why);
         return CK_OK;
@@ -198,14 +204,18 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
     if (!known) {
         /* Most likely served by the cache: build once more with a nonce. */
         if (ck_now_s() > deadline) {
-            snprintf(res->note, sizeof res->note, "auto: the build had no register report (the driver's compute "
-                     "cache served it) and the build's deadline passed before a rebuild; built %s", base);
+            snprintf(res->note, sizeof res->note,
+                     "auto: the build had no register report (the driver's compute "
+                     "cache served it) and the build's deadline passed before a rebuild; built %s",
+                     base);
             return CK_OK;
         }
         cl_program fresh = NULL;
         if (build(dev, parts, n, options, first, 1, &fresh) != CK_OK) {
-            snprintf(res->note, sizeof res->note, "auto: the build had no register report and its rebuild for "
-                     "one failed; built %s", base);
+            snprintf(res->note, sizeof res->note,
+                     "auto: the build had no register report and its rebuild for "
+                     "one failed; built %s",
+                     base);
             return CK_OK;
         }
         clReleaseProgram(*out);
@@ -215,12 +225,16 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
     if (!known || !full) {
         snprintf(res->note, sizeof res->note, "auto: the compiler's report %s; built %s",
                  !known ? "did not give the megakernel's registers, even for a build the driver's cache could "
-                          "not serve" : "came without the device's register budget", base);
+                          "not serve"
+                        : "came without the device's register budget",
+                 base);
         return CK_OK;
     }
     if (res->registers <= full) {
-        snprintf(res->note, sizeof res->note, "auto: %u registers already let a compute unit hold its most "
-                 "work-items (%u or fewer); no cap%s", res->registers, full, lowered ? " below the group's" : "");
+        snprintf(res->note, sizeof res->note,
+                 "auto: %u registers already let a compute unit hold its most "
+                 "work-items (%u or fewer); no cap%s",
+                 res->registers, full, lowered ? " below the group's" : "");
         return CK_OK;
     }
     /* The capped tries, with a nonce each (their reports decide): the cap
@@ -235,21 +249,27 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
     for (unsigned k = 0; k < n_tries; ++k) {
         unsigned cap_try = tries[k];
         if (ck_now_s() > deadline) {
-            snprintf(res->note, sizeof res->note, "auto: the build's deadline passed before the build capped at %u "
-                     "registers; kept %u registers %s", cap_try, before, base);
+            snprintf(res->note, sizeof res->note,
+                     "auto: the build's deadline passed before the build capped at %u "
+                     "registers; kept %u registers %s",
+                     cap_try, before, base);
             return CK_OK;
         }
         cl_program capped = NULL;
         ck_megakernel_resources c;
         memset(&c, 0, sizeof c);
         if (build(dev, parts, n, options, cap_try, 1, &capped) != CK_OK) {
-            snprintf(res->note, sizeof res->note, "auto: the build capped at %u registers failed; kept %u registers "
-                     "%s", cap_try, before, base);
+            snprintf(res->note, sizeof res->note,
+                     "auto: the build capped at %u registers failed; kept %u registers "
+                     "%s",
+                     cap_try, before, base);
             return CK_OK;
         }
         if (!read_report(dev, capped, &c)) {
-            snprintf(res->note, sizeof res->note, "auto: the build capped at %u registers was not reported; kept %u "
-                     "registers %s", cap_try, before, base);
+            snprintf(res->note, sizeof res->note,
+                     "auto: the build capped at %u registers was not reported; kept %u "
+                     "registers %s",
+                     cap_try, before, base);
             clReleaseProgram(capped);
             return CK_OK;
         }
@@ -266,17 +286,22 @@ ck_status ck_register_cap_build(ck_device *dev, const char **parts, unsigned n, 
         if (cap_try == full)
             snprintf(c.note, sizeof c.note, "auto: capped at %u registers (%u %s), no spill", full, before, base);
         else
-            snprintf(c.note, sizeof c.note, "auto: capped at %u registers (%u %s), no spill; at %u "
-                     "registers it spilled %u bytes per work-item", cap_try, before, base, full, first_spill);
+            snprintf(c.note, sizeof c.note,
+                     "auto: capped at %u registers (%u %s), no spill; at %u "
+                     "registers it spilled %u bytes per work-item",
+                     cap_try, before, base, full, first_spill);
         *res = c;
         return CK_OK;
     }
     if (n_tries > 1u)
-        snprintf(res->note, sizeof res->note, "auto: capped at %u registers the megakernel spills %u bytes per "
-                 "work-item, and at each cap up to %u too; kept %u registers %s", full, first_spill,
-                 tries[n_tries - 1u], before, base);
+        snprintf(res->note, sizeof res->note,
+                 "auto: capped at %u registers the megakernel spills %u bytes per "
+                 "work-item, and at each cap up to %u too; kept %u registers %s",
+                 full, first_spill, tries[n_tries - 1u], before, base);
     else
-        snprintf(res->note, sizeof res->note, "auto: capped at %u registers the megakernel spills %u bytes per "
-                 "work-item; kept %u registers %s", full, first_spill, before, base);
+        snprintf(res->note, sizeof res->note,
+                 "auto: capped at %u registers the megakernel spills %u bytes per "
+                 "work-item; kept %u registers %s",
+                 full, first_spill, before, base);
     return CK_OK;
 }

@@ -13,7 +13,8 @@
 
 #define T CK_TASK_SLOTS
 
-_Static_assert(CK_TASK_KERNEL_LIMIT == CK_TASK_MAX_KERNELS, "ck.h and the task descriptor disagree on the kernel limit");
+_Static_assert(CK_TASK_KERNEL_LIMIT == CK_TASK_MAX_KERNELS,
+               "ck.h and the task descriptor disagree on the kernel limit");
 
 /* Pins ctx for the call (ck_context_enter) and checks that it is built;
  * on an error nothing stays pinned. */
@@ -49,16 +50,21 @@ static ck_status find_pinned(ck_context *ctx, const char *name, ck_kernel *out)
 {
     if (!ctx->opts.tasks)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_kernel_find: the context was built without tasks: set "
-                       "ck_context_options.tasks = 1 before ck_context_create");
+                                                "ck_context_options.tasks = 1 before ck_context_create");
     int k = ck_stitch_find_kernel(&ctx->stitch, name);
     if (k < 0)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_kernel_find: no kernel named '%s' in the context's sources", name);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_kernel_find: no kernel named '%s' in the context's sources",
+                       name);
     if (ctx->stitch.kernels[k].cooperative)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_kernel_find: kernel '%s' is cooperative; tasks run ordinary "
-                       "kernels only (launch it with ck_launch_kernel)", name);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                       "ck_kernel_find: kernel '%s' is cooperative; tasks run ordinary "
+                       "kernels only (launch it with ck_launch_kernel)",
+                       name);
     if ((unsigned)k >= CK_TASK_MAX_KERNELS)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_kernel_find: kernel '%s' is kernel %d of the context; a task's "
-                       "descriptor holds indices below %u", name, k, CK_TASK_MAX_KERNELS);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                       "ck_kernel_find: kernel '%s' is kernel %d of the context; a task's "
+                       "descriptor holds indices below %u",
+                       name, k, CK_TASK_MAX_KERNELS);
     out->ctx = ctx;
     out->index = k;
     return CK_OK;
@@ -92,8 +98,10 @@ static ck_status spawn_pinned(ck_context *ctx, ck_kernel kernel, unsigned groups
      * index would wrap onto another kernel). */
     if (kernel.ctx != ctx || kernel.index < 0 || (size_t)kernel.index >= ctx->stitch.n_kernels ||
         (unsigned)kernel.index >= CK_TASK_MAX_KERNELS || ctx->stitch.kernels[kernel.index].cooperative)
-        return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_spawn: the kernel handle (index %d) was not found in this "
-                       "context by ck_kernel_find", kernel.index);
+        return ck_fail(CK_ERR_INVALID_ARGUMENT,
+                       "ck_task_spawn: the kernel handle (index %d) was not found in this "
+                       "context by ck_kernel_find",
+                       kernel.index);
     const ck_stitch_kernel *K = &ctx->stitch.kernels[kernel.index];
     if (groups == 0 || groups > CK_MAX_GROUPS)
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_spawn: kernel '%s': group count %u is not in 1..%u",
@@ -117,8 +125,10 @@ static ck_status enter_task(ck_task task, const char *fn)
     if (s != CK_OK)
         return s;
     if (task.ticket >= atomic_load_explicit(&task.ctx->task_next, memory_order_relaxed)) {
-        s = ck_fail(CK_ERR_INVALID_ARGUMENT, "%s: task %llu was never spawned on this context (%llu spawned so "
-                    "far)", fn, (unsigned long long)task.ticket,
+        s = ck_fail(CK_ERR_INVALID_ARGUMENT,
+                    "%s: task %llu was never spawned on this context (%llu spawned so "
+                    "far)",
+                    fn, (unsigned long long)task.ticket,
                     (unsigned long long)atomic_load_explicit(&task.ctx->task_next, memory_order_relaxed));
         ck_context_leave(task.ctx);
     }
@@ -131,7 +141,8 @@ int ck_task_check(ck_task task)
         return 1;
     int done = 1;
     if (task.ctx->built && !ck_context_megakernel_ended(task.ctx) && !task.ctx->check_failed &&
-        task.ticket < atomic_load_explicit(&task.ctx->task_next, memory_order_relaxed)) /* never spawned: ck_task_wait says so */
+        task.ticket < atomic_load_explicit(&task.ctx->task_next,
+                                           memory_order_relaxed)) /* never spawned: ck_task_wait says so */
         done = ck_task_ticket_done(task.ctx, task.ticket);
     ck_context_leave(task.ctx);
     return done;
@@ -191,7 +202,8 @@ ck_status ck_task_get_stats(ck_task task, ck_task_stats *out)
         s = ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_get_stats: task %llu has not finished: wait for it first",
                     (unsigned long long)task.ticket);
     else if (!ck_task_ticket_stats(task.ctx, task.ticket, out))
-        s = ck_fail(CK_ERR_INVALID_ARGUMENT, "ck_task_get_stats: the statistics of task %llu are gone: a later "
+        s = ck_fail(CK_ERR_INVALID_ARGUMENT,
+                    "ck_task_get_stats: the statistics of task %llu are gone: a later "
                     "task took its table entry (read them before %u more spawns)",
                     (unsigned long long)task.ticket, T);
     ck_context_leave(task.ctx);

@@ -70,10 +70,12 @@ static void pause_wait(ck_context *ctx, double started, unsigned *nap_us)
 /* The spawn's wait for a free entry ran out: say which task holds it. */
 static ck_status table_full(ck_context *ctx, uint64_t t, double waited)
 {
-    return ck_fail(CK_ERR_TIMEOUT, "the task table (%u entries) stayed full for %.3g s: task %llu "
-                   "(the oldest not finished) still holds the entry ticket %llu needs; nothing was spawned (wait for "
-                   "tasks, or give the spawn a longer timeout)", T, waited, (unsigned long long)(t - T),
-                   (unsigned long long)t);
+    return ck_fail(
+        CK_ERR_TIMEOUT,
+        "the task table (%u entries) stayed full for %.3g s: task %llu "
+        "(the oldest not finished) still holds the entry ticket %llu needs; nothing was spawned (wait for "
+        "tasks, or give the spawn a longer timeout)",
+        T, waited, (unsigned long long)(t - T), (unsigned long long)t);
 }
 
 /* Copies the statistics of the launch in entry slot `slot` (its ticket
@@ -139,7 +141,7 @@ void ck_task_owner_disown(ck_launch *l)
         if (atomic_compare_exchange_weak_explicit(slot, &v, 0, memory_order_acq_rel, memory_order_acquire))
             return;
         if (v != (uintptr_t)l && v != CK_TASK_OWNER_BUSY)
-            return; /* copied already: the slot is free or another launch's */
+            return;     /* copied already: the slot is free or another launch's */
         ck_cpu_relax(); /* a copy in progress, or a spurious failure */
     }
 }
@@ -149,7 +151,7 @@ ck_status ck_task_post(ck_context *ctx, int kernel, unsigned groups, const uint6
 {
     if (__atomic_load_n(&ctx->closing, __ATOMIC_ACQUIRE))
         return ck_fail(CK_ERR_INVALID_ARGUMENT, "the context is being destroyed (ck_context_destroy in another "
-                       "thread); nothing was spawned");
+                                                "thread); nothing was spawned");
     ck_status bad = ck_context_check_report(ctx);
     if (bad != CK_OK)
         return bad;
@@ -280,21 +282,27 @@ ck_status ck_task_ticket_wait(ck_context *ctx, uint64_t t, double deadline, doub
             if (ck_device_view_read(ctx, &v) == CK_OK) {
                 int c = (int)v.coop_slot - 1;
                 const char *holder = c >= 0 && c < (int)CK_MAX_LAUNCHES && v.slots[c].state == CK_SLOT_RUNNING
-                                         ? kernel_name_of(ctx, v.slots[c].kernel) : NULL;
+                                         ? kernel_name_of(ctx, v.slots[c].kernel)
+                                         : NULL;
                 if ((int32_t)((uint32_t)t - v.task_visible) >= 0)
-                    snprintf(why, sizeof why, ": it is written but not yet visible to the workers (%u tickets "
-                             "visible; the poller and the scheduler make tickets visible)", v.task_visible);
+                    snprintf(why, sizeof why,
+                             ": it is written but not yet visible to the workers (%u tickets "
+                             "visible; the poller and the scheduler make tickets visible)",
+                             v.task_visible);
                 else if (holder)
-                    snprintf(why, sizeof why, ": it is visible, and its groups wait for workers that cooperative "
-                             "kernel '%s' holds (%u kills asked of it)", holder, v.slots[c].kill_req);
+                    snprintf(why, sizeof why,
+                             ": it is visible, and its groups wait for workers that cooperative "
+                             "kernel '%s' holds (%u kills asked of it)",
+                             holder, v.slots[c].kill_req);
                 else
                     snprintf(why, sizeof why, ": it is visible to the workers, %d of them idle", v.idle);
                 ck_device_view_free(&v);
             }
             char *state_text = ck_describe_state(ctx);
-            ck_status s = ck_fail(CK_ERR_TIMEOUT, "%s: %s ('%s', %u groups) did not finish within %.1f s%s; it "
-                                  "stays pending.\n%s", fn, what, kn, CK_TASK_DESC_GROUPS(d), timeout_s, why,
-                                  state_text);
+            ck_status s = ck_fail(CK_ERR_TIMEOUT,
+                                  "%s: %s ('%s', %u groups) did not finish within %.1f s%s; it "
+                                  "stays pending.\n%s",
+                                  fn, what, kn, CK_TASK_DESC_GROUPS(d), timeout_s, why, state_text);
             free(state_text);
             return s;
         }

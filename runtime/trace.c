@@ -20,7 +20,8 @@ ck_status ck_trace_init(ck_trace_state *t, int on)
     t->buf = malloc(CK_TRACE_CAPACITY * sizeof *t->buf);
     if (!t->buf) {
         pthread_mutex_destroy(&t->lock);
-        return ck_fail(CK_ERR_NO_MEMORY, "no host memory for the active-group trace (%u samples)", CK_TRACE_CAPACITY);
+        return ck_fail(CK_ERR_NO_MEMORY, "no host memory for the active-group trace (%u samples)",
+                       CK_TRACE_CAPACITY);
     }
     t->on = 1;
     return CK_OK;

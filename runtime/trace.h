@@ -15,11 +15,11 @@
 
 typedef struct {
     int on;
-    pthread_mutex_t lock;       /* the fields below                          */
-    ck_trace_sample *buf;       /* CK_TRACE_CAPACITY entries when on         */
+    pthread_mutex_t lock; /* the fields below                          */
+    ck_trace_sample *buf; /* CK_TRACE_CAPACITY entries when on         */
     size_t n, dropped;
-    int live;                   /* a cooperative launch is running (progress thread only) */
-    uint32_t last;              /* last M recorded (progress thread only)     */
+    int live;      /* a cooperative launch is running (progress thread only) */
+    uint32_t last; /* last M recorded (progress thread only)     */
 } ck_trace_state;
 
 /* Prepares the state; allocates the buffer when `on`. CK_ERR_NO_MEMORY. */

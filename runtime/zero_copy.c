@@ -33,8 +33,8 @@ ck_status ck_zero_copy_create(ck_device *dev, size_t bytes, const char *what, do
      * kernel holds (another context's megakernel) the map never runs, and
      * a blocking call would never return. The pointer comes back at once. */
     cl_event ev = NULL;
-    void *p = clEnqueueMapBuffer(dev->queue, out->buf, CL_FALSE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, &ev,
-                                 &err);
+    void *p =
+        clEnqueueMapBuffer(dev->queue, out->buf, CL_FALSE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, &ev, &err);
     if (!p) {
         ck_zero_copy_destroy(dev, out);
         return ck_fail_cl(err, "clEnqueueMapBuffer", what);
@@ -45,15 +45,20 @@ ck_status ck_zero_copy_create(ck_device *dev, size_t bytes, const char *what, do
     if (w != CK_OK) {
         out->stuck = 1; /* the map may still run: the buffer and its memory stay */
         __atomic_store_n(&dev->stuck, 1, __ATOMIC_RELEASE);
-        return ck_fail(w == CK_ERR_TIMEOUT ? CK_ERR_TIMEOUT : w, "the device did not map the %s within %.1f s (of %.1f s "
-                       "for the %zu-byte buffer): it is busy with other work (e.g. another context's megakernel holds "
-                       "every compute unit)", what, left > 0.0 ? left : 0.0, timeout_s, bytes);
+        return ck_fail(
+            w == CK_ERR_TIMEOUT ? CK_ERR_TIMEOUT : w,
+            "the device did not map the %s within %.1f s (of %.1f s "
+            "for the %zu-byte buffer): it is busy with other work (e.g. another context's megakernel holds "
+            "every compute unit)",
+            what, left > 0.0 ? left : 0.0, timeout_s, bytes);
     }
     out->mapped = 1;
     if (p != out->backing) {
         ck_zero_copy_destroy(dev, out);
-        return ck_fail(CK_ERR_NO_PATH, "device '%s' copies host buffers instead of using them in place, so a "
-                       "running kernel cannot see the host's %s: use --path cl20", dev->info.device_name, what);
+        return ck_fail(CK_ERR_NO_PATH,
+                       "device '%s' copies host buffers instead of using them in place, so a "
+                       "running kernel cannot see the host's %s: use --path cl20",
+                       dev->info.device_name, what);
     }
     return CK_OK;
 }

@@ -8,11 +8,11 @@
 #include "device_internal.h"
 
 typedef struct {
-    void *backing; /* our allocation (anonymous pages); also the host's view once mapped */
+    void *backing;        /* our allocation (anonymous pages); also the host's view once mapped */
     size_t backing_bytes; /* its size, whole pages */
     cl_mem buf;
     int mapped;
-    int stuck;     /* the map did not run within its timeout: nothing may be freed */
+    int stuck; /* the map did not run within its timeout: nothing may be freed */
 } ck_zero_copy;
 
 /* Allocates `bytes` of zeroed memory and maps it, within timeout_s in

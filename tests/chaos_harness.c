@@ -48,8 +48,9 @@ static void append_env(char *out, size_t n)
         if (!eq)
             continue;
         size_t at = strlen(out);
-        int plain = eq[1] && strspn(eq + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,/:+=@%") ==
-                                 strlen(eq + 1);
+        int plain =
+            eq[1] && strspn(eq + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,/:+=@%") ==
+                         strlen(eq + 1);
         if (plain || strchr(eq + 1, '\''))
             snprintf(out + at, n - at, "%s ", v);
         else

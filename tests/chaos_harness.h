@@ -11,9 +11,9 @@
 #include <stdint.h>
 
 typedef struct {
-    char path[512];   /* the record of this run                         */
+    char path[512]; /* the record of this run                         */
     uint64_t seed;
-    int temporary;    /* created by the harness: deleted on success     */
+    int temporary; /* created by the harness: deleted on success     */
 } chaos_harness;
 
 /* Before a chaos run with o->chaos_seed set: picks the record file and

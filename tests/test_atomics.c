@@ -75,8 +75,8 @@ static void test_single_operations(void **state)
     launch("single_ops", 1, 1, 2, MEM(a), MEM(res));
     cl_uint r[22];
     support_read(dev, res, r, 22);
-    const cl_uint want[22] = {5, 7, 7, 10, 10, 6, 11, 11, 11, 11, 42, 42, 0x12a, 77, 78, 1,
-                              0x12a, 0x12b, 0x12b, 3, 3, 3};
+    const cl_uint want[22] = {5,  7,     7,  10, 10, 6,     11,    11,    11, 11, 42,
+                              42, 0x12a, 77, 78, 1,  0x12a, 0x12b, 0x12b, 3,  3,  3};
     for (int i = 0; i < 22; ++i)
         if (r[i] != want[i])
             fail_msg("single_ops result %d is %u, expected %u", i, r[i], want[i]);

@@ -219,7 +219,8 @@ static void test_missing_file(void **state)
     int st = run("%s/no-such-file.cl --cooperative k", tmp);
     if (st != 2 || tool_lines(err) != 1 || !strstr(err, "ckcheck: ") || !strstr(err, "cannot open") ||
         !strstr(err, "no-such-file.cl"))
-        fail_msg("missing file: status %d, stderr '%s' (want 2 and one line 'ckcheck: ...cannot open ...')", st, err);
+        fail_msg("missing file: status %d, stderr '%s' (want 2 and one line 'ckcheck: ...cannot open ...')", st,
+                 err);
 }
 
 /* Runs ckcheck under `timeout 10` (a blocked open shows as status 124). */
@@ -250,8 +251,8 @@ static void test_not_regular_files(void **state)
         snprintf(args, sizeof args, "'%s' --cooperative k", path);
         int st = run_timed(args);
         if (st != 2 || tool_lines(err) != 1 || strncmp(err, "ckcheck: ", 9) != 0 || !strstr(err, cases[i].needle))
-            fail_msg("ckcheck %s: status %d (124: it blocked), stderr '%s' (want 2 and one line with '%s')", path, st,
-                     err, cases[i].needle);
+            fail_msg("ckcheck %s: status %d (124: it blocked), stderr '%s' (want 2 and one line with '%s')", path,
+                     st, err, cases[i].needle);
     }
     struct stat s;
     assert_int_equal(stat(fifo, &s), 0);
@@ -361,11 +362,16 @@ int main(int argc, char **argv)
     root = argv[2];
     manifest = argv[3];
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_clean),          cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_warnings_and_werror), cmocka_unit_test(test_too_many_arguments),
-        cmocka_unit_test(test_nul_byte),       cmocka_unit_test(test_usage),
-        cmocka_unit_test(test_missing_file),   cmocka_unit_test(test_not_regular_files),
-        cmocka_unit_test(test_version_help),   cmocka_unit_test(test_transmit_inference),
+        cmocka_unit_test(test_clean),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_warnings_and_werror),
+        cmocka_unit_test(test_too_many_arguments),
+        cmocka_unit_test(test_nul_byte),
+        cmocka_unit_test(test_usage),
+        cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_not_regular_files),
+        cmocka_unit_test(test_version_help),
+        cmocka_unit_test(test_transmit_inference),
         cmocka_unit_test(test_project_kernels),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -73,10 +73,14 @@ static void expect_usage_error(const char *args, const char *needle)
 /* Bad values that every tool's --timeout refuses. */
 static void expect_bad_timeouts(const char *prefix_args)
 {
-    const char *bad[][2] = {{"inf", "not a finite number"}, {"nan", "not a finite number"},
-                            {"-inf", "not a finite number"}, {"0", "above 0"},
-                            {"-1", "above 0"},               {"86401", "one day"},
-                            {"1e300", "one day"},             {"''", "not a number"},
+    const char *bad[][2] = {{"inf", "not a finite number"},
+                            {"nan", "not a finite number"},
+                            {"-inf", "not a finite number"},
+                            {"0", "above 0"},
+                            {"-1", "above 0"},
+                            {"86401", "one day"},
+                            {"1e300", "one day"},
+                            {"''", "not a number"},
                             {"5s", "not a number"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i) {
         char args[256];
@@ -150,8 +154,8 @@ static void test_missing_and_extra(void **state)
 
 static void test_version_help(void **state)
 {
-    const char *opts[] = {"--device", "--path", "--wg-size", "--launch", "--round-trips", "--timeout", "--json",
-                          "--list", "--version", "--help"};
+    const char *opts[] = {"--device",  "--path", "--wg-size", "--launch",  "--round-trips",
+                          "--timeout", "--json", "--list",    "--version", "--help"};
     expect_version_and_help(opts, sizeof opts / sizeof *opts);
 }
 
@@ -161,7 +165,7 @@ static void test_json_report(void **state)
     int st = run("--json --wg-size 16 --round-trips 50", out, sizeof out, err, sizeof err);
     if (st != 0)
         fail_msg("ckinfo --json failed: %s", err);
-    const char *keys[] = {"\"platform\"", "\"device\"", "\"path\"", "\"transport\"", "\"occupancy\"",
+    const char *keys[] = {"\"platform\"",   "\"device\"",    "\"path\"",   "\"transport\"", "\"occupancy\"",
                           "\"round_trip\"", "\"median_us\"", "\"p99_us\"", "\"svm\""};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; ++i)
         if (!strstr(out, keys[i]))
@@ -200,10 +204,10 @@ static void bench_timeouts(void **state) { expect_bad_timeouts(""); }
 
 static void bench_version_help(void **state)
 {
-    const char *opts[] = {"--device",   "--path",     "--wg-size",  "--iterations", "--barriers",
-                          "--gather-reps", "--gather-work", "--launches", "--inflight", "--timeout",
-                          "--max-groups", "--register-cap", "--cuda", "--gap-sweep", "--json", "--version",
-                          "--help"};
+    const char *opts[] = {"--device",      "--path",         "--wg-size",  "--iterations", "--barriers",
+                          "--gather-reps", "--gather-work",  "--launches", "--inflight",   "--timeout",
+                          "--max-groups",  "--register-cap", "--cuda",     "--gap-sweep",  "--json",
+                          "--version",     "--help"};
     expect_version_and_help(opts, sizeof opts / sizeof *opts);
 }
 
@@ -288,9 +292,10 @@ static void run_no_reference(void **state)
 {
     static char out[65536], err[8192];
     char args[320];
-    snprintf(args, sizeof args,
-             "--app ws --ws-roots 32 --ws-depth 24 --ws-units 16 --ws-iters 4 --noncoop none --no-reference --quiet %s",
-             pocl);
+    snprintf(
+        args, sizeof args,
+        "--app ws --ws-roots 32 --ws-depth 24 --ws-units 16 --ws-iters 4 --noncoop none --no-reference --quiet %s",
+        pocl);
     int st = run(args, out, sizeof out, err, sizeof err);
     if (st != 0 || !strstr(err, "warning") || !strstr(err, "not checked") || !strstr(out, "unchecked") ||
         strstr(out, "PASS") || !strstr(out, "result: UNCHECKED"))
@@ -304,12 +309,13 @@ static void run_no_reference(void **state)
 
 static void run_version_help(void **state)
 {
-    const char *opts[] = {"--app",        "--graph",   "--scale",      "--edge-factor", "--grid-drop", "--source",
-                          "--ws-roots",   "--ws-depth", "--ws-units",  "--ws-iters",    "--seed",      "--no-reference",
-                          "--device",     "--path",    "--wg",         "--chaos",       "--naive-barrier",
-                          "--groups",     "--max-groups", "--arena-mb", "--timeout",    "--kernels",   "--noncoop",
-                          "--period-ms",  "--matmul-size", "--samples", "--plain",      "--plain-groups", "--runs",
-                          "--json",       "--quiet",   "--version",    "--help"};
+    const char *opts[] = {"--app",     "--graph",         "--scale",        "--edge-factor", "--grid-drop",
+                          "--source",  "--ws-roots",      "--ws-depth",     "--ws-units",    "--ws-iters",
+                          "--seed",    "--no-reference",  "--device",       "--path",        "--wg",
+                          "--chaos",   "--naive-barrier", "--groups",       "--max-groups",  "--arena-mb",
+                          "--timeout", "--kernels",       "--noncoop",      "--period-ms",   "--matmul-size",
+                          "--samples", "--plain",         "--plain-groups", "--runs",        "--json",
+                          "--quiet",   "--version",       "--help"};
     expect_version_and_help(opts, sizeof opts / sizeof *opts);
 }
 
@@ -337,10 +343,19 @@ static void bench_json_report(void **state)
     if (st != 0)
         fail_msg("ckbench --json failed (%d): %s", st, err);
     assert_int_equal(out[0], '{');
-    const char *keys[] = {"global_barrier_us", "resizing_barrier_us", "launch_rt_us_median", "launch_rt_us_p99",
-                          "launch_throughput_per_s", "plain_launch_rt_us_median", "plain_launch_throughput_per_s",
-                          "workers", "plain_occupancy", "megakernel_occupancy", "task_rt_us_median",
-                          "task2_rt_us_median", "task_throughput_per_s"};
+    const char *keys[] = {"global_barrier_us",
+                          "resizing_barrier_us",
+                          "launch_rt_us_median",
+                          "launch_rt_us_p99",
+                          "launch_throughput_per_s",
+                          "plain_launch_rt_us_median",
+                          "plain_launch_throughput_per_s",
+                          "workers",
+                          "plain_occupancy",
+                          "megakernel_occupancy",
+                          "task_rt_us_median",
+                          "task2_rt_us_median",
+                          "task_throughput_per_s"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; ++i)
         if (!(json_number(out, NULL, keys[i]) > 0))
             fail_msg("ckbench --json: \"%s\" is not positive:\n%s", keys[i], out);
@@ -352,7 +367,7 @@ static void bench_json_report(void **state)
     const char *sched = strstr(out, "\"scheduler_path\": {");
     if (!sched)
         fail_msg("ckbench --json lacks scheduler_path:\n%s", out);
-    const char *qk[] = {"workers", "launch_rt_us_median", "launch_rt_us_p99", "launch_throughput_per_s",
+    const char *qk[] = {"workers",           "launch_rt_us_median", "launch_rt_us_p99", "launch_throughput_per_s",
                         "global_barrier_us", "resizing_barrier_us"};
     for (size_t i = 0; i < sizeof qk / sizeof *qk; ++i)
         if (!(json_number(sched, NULL, qk[i]) > 0))
@@ -374,7 +389,8 @@ static void bench_json_report(void **state)
         fail_msg("ckbench --json lacks the device:\n%s", out);
     /* --gap-sweep: nine pauses from 0 to 3000 ns, a positive round trip of
      * each kind at each. */
-    const char *sweep = strstr(out, "\"host_gap_sweep\": {\"gap_ns\": [0, 250, 500, 750, 1000, 1250, 1500, 2000, 3000]");
+    const char *sweep =
+        strstr(out, "\"host_gap_sweep\": {\"gap_ns\": [0, 250, 500, 750, 1000, 1250, 1500, 2000, 3000]");
     if (!sweep)
         fail_msg("ckbench --json lacks host_gap_sweep's nine pauses:\n%s", out);
     const char *sk[] = {"\"task_rt_us_median\": [", "\"table_launch_rt_us_median\": ["};
@@ -429,10 +445,10 @@ int main(int argc, char **argv)
     }
     if (strstr(name, "ckrun")) {
         const struct CMUnitTest tests[] = {
-            cmocka_unit_test(run_bad_values),       cmocka_unit_test(run_bad_lists),
-            cmocka_unit_test(run_timeouts),         cmocka_unit_test(run_reference_bound),
-            cmocka_unit_test(run_version_help),     cmocka_unit_test(run_plain_groups_above_occupancy),
-            cmocka_unit_test(run_plain_timeout),    cmocka_unit_test(run_no_reference),
+            cmocka_unit_test(run_bad_values),    cmocka_unit_test(run_bad_lists),
+            cmocka_unit_test(run_timeouts),      cmocka_unit_test(run_reference_bound),
+            cmocka_unit_test(run_version_help),  cmocka_unit_test(run_plain_groups_above_occupancy),
+            cmocka_unit_test(run_plain_timeout), cmocka_unit_test(run_no_reference),
         };
         return cmocka_run_group_tests_name("ckrun-cli", tests, NULL, NULL);
     }

@@ -522,8 +522,8 @@ static void test_parse_double(void **state)
         if (c->ok && (rc != 0 || v != c->want))
             fail_msg("ck_parse_double('%s'): rc %d, %g, '%s' (want %g)", c->text, rc, v, err, c->want);
         if (!c->ok && (rc != -1 || v != 12345 || !strstr(err, c->needle)))
-            fail_msg("ck_parse_double('%s'): rc %d, message '%s' (want -1, '%s', the output untouched)", c->text,
-                     rc, err, c->needle);
+            fail_msg("ck_parse_double('%s'): rc %d, message '%s' (want -1, '%s', the output untouched)", c->text, rc,
+                     err, c->needle);
     }
     double v;
     assert_int_equal(ck_parse_double(NULL, 0, 1, &v, NULL, 0), -1);

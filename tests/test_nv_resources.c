@@ -83,14 +83,14 @@ static void test_missing_entry_or_report(void **state)
 static void test_full_occupancy_registers(void **state)
 {
     (void)state;
-    assert_int_equal(ck_nv_full_occupancy_registers(9, 0, 65536), 32);  /* H100: 2048 work-items */
-    assert_int_equal(ck_nv_full_occupancy_registers(8, 0, 65536), 32);  /* A100 */
-    assert_int_equal(ck_nv_full_occupancy_registers(7, 5, 65536), 64);  /* 1024 work-items */
-    assert_int_equal(ck_nv_full_occupancy_registers(8, 6, 65536), 40);  /* 1536: 42, down to a step of 8 */
+    assert_int_equal(ck_nv_full_occupancy_registers(9, 0, 65536), 32); /* H100: 2048 work-items */
+    assert_int_equal(ck_nv_full_occupancy_registers(8, 0, 65536), 32); /* A100 */
+    assert_int_equal(ck_nv_full_occupancy_registers(7, 5, 65536), 64); /* 1024 work-items */
+    assert_int_equal(ck_nv_full_occupancy_registers(8, 6, 65536), 40); /* 1536: 42, down to a step of 8 */
     assert_int_equal(ck_nv_full_occupancy_registers(8, 9, 65536), 40);
     assert_int_equal(ck_nv_full_occupancy_registers(12, 0, 65536), 40);
-    assert_int_equal(ck_nv_full_occupancy_registers(0, 0, 65536), 0);   /* unknown capability */
-    assert_int_equal(ck_nv_full_occupancy_registers(9, 0, 0), 0);       /* unknown register file */
+    assert_int_equal(ck_nv_full_occupancy_registers(0, 0, 65536), 0); /* unknown capability */
+    assert_int_equal(ck_nv_full_occupancy_registers(9, 0, 0), 0);     /* unknown register file */
 }
 
 /* The group's cap: the registers a group may use over its warps of 32,
@@ -101,14 +101,14 @@ static void test_group_fit_registers(void **state)
     (void)state;
     assert_int_equal(ck_nv_group_fit_registers(65536, 1024), 64);
     assert_int_equal(ck_nv_group_fit_registers(65536, 512), 128);
-    assert_int_equal(ck_nv_group_fit_registers(65536, 256), 255);  /* 256: the compiler's most is lower */
+    assert_int_equal(ck_nv_group_fit_registers(65536, 256), 255); /* 256: the compiler's most is lower */
     assert_int_equal(ck_nv_group_fit_registers(65536, 64), 255);
-    assert_int_equal(ck_nv_group_fit_registers(65536, 1000), 64);  /* 32 warps, as 1024 */
+    assert_int_equal(ck_nv_group_fit_registers(65536, 1000), 64); /* 32 warps, as 1024 */
     assert_int_equal(ck_nv_group_fit_registers(65536, 993), 64);
-    assert_int_equal(ck_nv_group_fit_registers(65536, 992), 64);   /* 31 warps: 66, down to 64 */
-    assert_int_equal(ck_nv_group_fit_registers(65536, 768), 80);   /* 24 warps: 85, down to 80 */
+    assert_int_equal(ck_nv_group_fit_registers(65536, 992), 64); /* 31 warps: 66, down to 64 */
+    assert_int_equal(ck_nv_group_fit_registers(65536, 768), 80); /* 24 warps: 85, down to 80 */
     assert_int_equal(ck_nv_group_fit_registers(32768, 1024), 32);
-    assert_int_equal(ck_nv_group_fit_registers(0, 1024), 0);       /* unknown register budget */
+    assert_int_equal(ck_nv_group_fit_registers(0, 1024), 0); /* unknown register budget */
     assert_int_equal(ck_nv_group_fit_registers(65536, 0), 0);
 }
 
@@ -183,12 +183,9 @@ static void test_cap_tries(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_finds_the_entry_among_others),
-        cmocka_unit_test(test_cap_tries),
-        cmocka_unit_test(test_missing_entry_or_report),
-        cmocka_unit_test(test_full_occupancy_registers),
-        cmocka_unit_test(test_group_fit_registers),
-        cmocka_unit_test(test_nonce_source),
+        cmocka_unit_test(test_finds_the_entry_among_others), cmocka_unit_test(test_cap_tries),
+        cmocka_unit_test(test_missing_entry_or_report),      cmocka_unit_test(test_full_occupancy_registers),
+        cmocka_unit_test(test_group_fit_registers),          cmocka_unit_test(test_nonce_source),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

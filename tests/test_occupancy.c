@@ -30,7 +30,9 @@ static int teardown(void **state)
 
 static ck_occupancy_result discover(size_t wg, size_t launch, unsigned rounds)
 {
-    ck_occupancy_options o = {.work_group_size = wg, .launch_groups = launch, .barrier_rounds = rounds,
+    ck_occupancy_options o = {.work_group_size = wg,
+                              .launch_groups = launch,
+                              .barrier_rounds = rounds,
                               .timeout_s = 120};
     ck_occupancy_result r;
     if (ck_occupancy_discover(dev, &o, &r) != CK_OK)
@@ -69,7 +71,10 @@ static void test_many_barrier_rounds_order_memory(void **state)
  * out, abort the kernel and leave the device usable. */
 static void test_overcount_times_out_and_recovers(void **state)
 {
-    ck_occupancy_options o = {.work_group_size = 16, .launch_groups = 0, .barrier_rounds = 5, .timeout_s = 3,
+    ck_occupancy_options o = {.work_group_size = 16,
+                              .launch_groups = 0,
+                              .barrier_rounds = 5,
+                              .timeout_s = 3,
                               .overcount = 1};
     ck_occupancy_result r;
     assert_int_equal(ck_occupancy_discover(dev, &o, &r), CK_ERR_TIMEOUT);

@@ -72,11 +72,10 @@ static const char *bench_source =
 
 /* Added to the context with tasks only: each task's group stamps when it
  * started, in the device's clock (0 on devices without one). */
-static const char *stamp_source =
-    "kernel void bench_stamp(global ulong *ts, uint i) {\n"
-    "    if (get_local_id(0) == 0)\n"
-    "        ts[i] = ck_device_clock_ns();\n"
-    "}\n";
+static const char *stamp_source = "kernel void bench_stamp(global ulong *ts, uint i) {\n"
+                                  "    if (get_local_id(0) == 0)\n"
+                                  "        ts[i] = ck_device_clock_ns();\n"
+                                  "}\n";
 
 #define BURST_TASKS 4000u /* a burst's empty tasks, below the task table's 4096 entries */
 
@@ -88,7 +87,7 @@ typedef struct {
     double timeout;
     int json;
     const char *cuda;
-    unsigned register_cap; /* ck_context_options.register_cap of both megakernels */
+    unsigned register_cap;         /* ck_context_options.register_cap of both megakernels */
     const char *register_cap_mode; /* how it was chosen, for the report */
     int gap_sweep;                 /* --gap-sweep: round trips against the host's pause between them */
     unsigned mutex_iters;          /* critical sections per group of the plain lock kernels */
@@ -172,22 +171,44 @@ static int parse_args(int argc, char **argv, options *o)
     o->wg = 64;
     o->inflight = 64;
     o->timeout = 60;
-    enum { OPT_DEVICE = 256, OPT_PATH, OPT_WG, OPT_ITER, OPT_BARRIERS, OPT_GREPS, OPT_GWORK, OPT_LAUNCHES,
-           OPT_INFLIGHT, OPT_TIMEOUT, OPT_CUDA, OPT_JSON, OPT_VERSION, OPT_MAX_GROUPS, OPT_REGISTER_CAP,
-           OPT_GAP_SWEEP, OPT_MUTEX_ITERS };
-    static const struct option longopts[] = {
-        {"device", required_argument, NULL, OPT_DEVICE},        {"path", required_argument, NULL, OPT_PATH},
-        {"wg-size", required_argument, NULL, OPT_WG},           {"iterations", required_argument, NULL, OPT_ITER},
-        {"barriers", required_argument, NULL, OPT_BARRIERS},    {"gather-reps", required_argument, NULL, OPT_GREPS},
-        {"gather-work", required_argument, NULL, OPT_GWORK},    {"launches", required_argument, NULL, OPT_LAUNCHES},
-        {"inflight", required_argument, NULL, OPT_INFLIGHT},    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-        {"cuda", required_argument, NULL, OPT_CUDA},            {"json", no_argument, NULL, OPT_JSON},
-        {"version", no_argument, NULL, OPT_VERSION},            {"help", no_argument, NULL, 'h'},
-        {"max-groups", required_argument, NULL, OPT_MAX_GROUPS},
-        {"register-cap", required_argument, NULL, OPT_REGISTER_CAP},
-        {"gap-sweep", no_argument, NULL, OPT_GAP_SWEEP},
-        {"mutex-iters", required_argument, NULL, OPT_MUTEX_ITERS},
-        {NULL, 0, NULL, 0}};
+    enum {
+        OPT_DEVICE = 256,
+        OPT_PATH,
+        OPT_WG,
+        OPT_ITER,
+        OPT_BARRIERS,
+        OPT_GREPS,
+        OPT_GWORK,
+        OPT_LAUNCHES,
+        OPT_INFLIGHT,
+        OPT_TIMEOUT,
+        OPT_CUDA,
+        OPT_JSON,
+        OPT_VERSION,
+        OPT_MAX_GROUPS,
+        OPT_REGISTER_CAP,
+        OPT_GAP_SWEEP,
+        OPT_MUTEX_ITERS
+    };
+    static const struct option longopts[] = {{"device", required_argument, NULL, OPT_DEVICE},
+                                             {"path", required_argument, NULL, OPT_PATH},
+                                             {"wg-size", required_argument, NULL, OPT_WG},
+                                             {"iterations", required_argument, NULL, OPT_ITER},
+                                             {"barriers", required_argument, NULL, OPT_BARRIERS},
+                                             {"gather-reps", required_argument, NULL, OPT_GREPS},
+                                             {"gather-work", required_argument, NULL, OPT_GWORK},
+                                             {"launches", required_argument, NULL, OPT_LAUNCHES},
+                                             {"inflight", required_argument, NULL, OPT_INFLIGHT},
+                                             {"timeout", required_argument, NULL, OPT_TIMEOUT},
+                                             {"cuda", required_argument, NULL, OPT_CUDA},
+                                             {"json", no_argument, NULL, OPT_JSON},
+                                             {"version", no_argument, NULL, OPT_VERSION},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {"max-groups", required_argument, NULL, OPT_MAX_GROUPS},
+                                             {"register-cap", required_argument, NULL, OPT_REGISTER_CAP},
+                                             {"gap-sweep", no_argument, NULL, OPT_GAP_SWEEP},
+                                             {"mutex-iters", required_argument, NULL, OPT_MUTEX_ITERS},
+                                             {NULL, 0, NULL, 0}};
     cli_init("ckbench");
     int c;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -209,7 +230,9 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_ITER:
             o->iterations = (unsigned)cli_uint("--iterations", optarg, 1, MAX_ITERATIONS, "launch round trips");
             break;
-        case OPT_BARRIERS: o->barriers = (unsigned)cli_uint("--barriers", optarg, 1, MAX_BARRIERS, "barriers"); break;
+        case OPT_BARRIERS:
+            o->barriers = (unsigned)cli_uint("--barriers", optarg, 1, MAX_BARRIERS, "barriers");
+            break;
         case OPT_GREPS:
             o->gather_reps = (unsigned)cli_uint("--gather-reps", optarg, 1, MAX_GATHER_REPS, "launches");
             break;
@@ -219,7 +242,9 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_LAUNCHES:
             o->throughput_launches = (unsigned)cli_uint("--launches", optarg, 1, MAX_LAUNCHES, "launches");
             break;
-        case OPT_INFLIGHT: o->inflight = (unsigned)cli_uint("--inflight", optarg, 1, MAX_INFLIGHT, "launches"); break;
+        case OPT_INFLIGHT:
+            o->inflight = (unsigned)cli_uint("--inflight", optarg, 1, MAX_INFLIGHT, "launches");
+            break;
         case OPT_TIMEOUT: o->timeout = cli_timeout("--timeout", optarg); break;
         case OPT_MAX_GROUPS:
             o->max_groups = (unsigned)cli_uint("--max-groups", optarg, 2, MAX_GROUPS, "work-groups");
@@ -252,7 +277,7 @@ typedef struct {
     double gather_us[4], gather_period_us;
     unsigned gather_groups[4];
     unsigned gather_kills, gather_forked; /* of the cooperative kernel, over all gathers */
-    ck_megakernel_resources res; /* registers as the compiler reported them */
+    ck_megakernel_resources res;          /* registers as the compiler reported them */
 } mk_results;
 
 typedef struct {
@@ -263,8 +288,8 @@ typedef struct {
     mk_results sched; /* the megakernel without tasks: ordinary launches as messages to the scheduler */
     double task_rt_median, task_rt_p99, task_tput, task_spawn_us; /* the task API, empty 1-group tasks */
     double task2_rt_median, task2_rt_p99; /* the same, empty 2-group tasks (not on the express line) */
-    double task_phase_us[3]; /* medians: spawn call, device execution, the rest (-1: no device clock) */
-    unsigned burst_tasks;    /* a burst of stamped empty tasks (0: no device clock, no figures) */
+    double task_phase_us[3];              /* medians: spawn call, device execution, the rest (-1: no device clock) */
+    unsigned burst_tasks;                 /* a burst of stamped empty tasks (0: no device clock, no figures) */
     double burst_starts_per_s, burst_gap_ns_median, burst_gap_ns_p90;
     /* --gap-sweep: median round trips with the host pausing gap_ns[g] first */
     double gap_task_us[GAP_POINTS], gap_table_us[GAP_POINTS];
@@ -350,11 +375,11 @@ static void fail(const char *what, const char *msg)
     exit(1);
 }
 
-#define CL_OK(call, what)                                                                                              \
-    do {                                                                                                               \
-        cl_int e_ = (call);                                                                                            \
-        if (e_ != CL_SUCCESS)                                                                                          \
-            fail(what, app_cl_errstr(e_));                                                                             \
+#define CL_OK(call, what)                                                                                           \
+    do {                                                                                                            \
+        cl_int e_ = (call);                                                                                         \
+        if (e_ != CL_SUCCESS)                                                                                       \
+            fail(what, app_cl_errstr(e_));                                                                          \
     } while (0)
 
 /* Waits for everything on the plain queue with clFinish: the baseline is what
@@ -529,7 +554,7 @@ static void measure_megakernel(const options *o, ck_context *ctx, int tasks, mk_
         fail("reading the megakernel's resources", ck_last_error());
     if (W < 2) /* group 0 of a cooperative kernel is never killed: nothing to gather from */
         fail("measuring gathers", "the megakernel found only one worker; gathers need two or more (is the "
-             "device busy with another program?)");
+                                  "device busy with another program?)");
 
     launch_round_trips(o, ctx, &r->rt_median, &r->rt_p99, tasks ? NULL : r->phase_us);
     launch_throughput(o, ctx, &r->tput, &r->tput_launch_call_us, &r->tput_wait_call_us);
@@ -582,7 +607,8 @@ static void measure_megakernel(const options *o, ck_context *ctx, int tasks, mk_
     r->gather_period_us = nr ? cs.exec_ms * 1e3 / nr : 0;
     r->gather_kills = cs.kills;
     r->gather_forked = cs.forked;
-    if (ck_buffer_free(ctx, stop) != CK_OK || ck_buffer_free(ctx, dec) != CK_OK || ck_buffer_free(ctx, rounds) != CK_OK)
+    if (ck_buffer_free(ctx, stop) != CK_OK || ck_buffer_free(ctx, dec) != CK_OK ||
+        ck_buffer_free(ctx, rounds) != CK_OK)
         fail("freeing the gather buffers", ck_last_error());
 }
 
@@ -705,7 +731,8 @@ static void gap_sweep(const options *o, ck_context *ctx, ck_kernel ek, results *
                     continue;
                 }
                 ck_task tk;
-                if (ck_task_spawn(ctx, ek, 1, NULL, 0, o->timeout, &tk) != CK_OK || ck_task_wait(tk, o->timeout) != CK_OK)
+                if (ck_task_spawn(ctx, ek, 1, NULL, 0, o->timeout, &tk) != CK_OK ||
+                    ck_task_wait(tk, o->timeout) != CK_OK)
                     fail("bench_empty (--gap-sweep)", ck_last_error());
                 if (i >= 20)
                     t[i - 20] = (app_now_ms() - a) * 1e3;
@@ -750,21 +777,25 @@ static void measure_task_api(const options *o, ck_context *ctx, results *r)
  * measures it (with tasks: the task API too). */
 static void run_megakernel(const options *o, int tasks, mk_results *m, results *r)
 {
-    ck_context_options co = {.device = o->dev, .work_group_size = o->wg, .timeout_s = o->timeout,
-                             .max_groups = o->max_groups, .tasks = tasks, .register_cap = o->register_cap};
+    ck_context_options co = {.device = o->dev,
+                             .work_group_size = o->wg,
+                             .timeout_s = o->timeout,
+                             .max_groups = o->max_groups,
+                             .tasks = tasks,
+                             .register_cap = o->register_cap};
     ck_context *ctx;
     const char *coop[] = {"bench_global_barrier", "bench_resizing_barrier", "bench_gather_coop", "bench_offer_kill"};
     if (ck_context_create(&co, &ctx) != CK_OK || ck_context_add_source(ctx, "ckbench.cl", bench_source, coop, 4) ||
         (tasks && ck_context_add_source(ctx, "ckbench_stamp.cl", stamp_source, NULL, 0)) ||
         ck_context_build(ctx) != CK_OK)
-        fail(tasks ? "building the megakernel with tasks" : "building the megakernel without tasks", ck_last_error());
+        fail(tasks ? "building the megakernel with tasks" : "building the megakernel without tasks",
+             ck_last_error());
     measure_megakernel(o, ctx, tasks, m);
     if (tasks)
         measure_task_api(o, ctx, r);
     if (ck_context_destroy(ctx) != CK_OK)
         fail("closing the megakernel", ck_last_error());
 }
-
 
 /* "plain_sync": the plain barrier's forms and the lock forms (ns per
  * critical section of one group; null where a form does not exist here). */
@@ -826,7 +857,8 @@ static void table_plain_sync(const plain_sync_results *p, double mk_barrier_us)
 static void run_cuda(const options *o, results *r)
 {
     char cmd[1200];
-    snprintf(cmd, sizeof cmd, "%s %u %zu %u %u", o->cuda, r->mk.workers, o->wg, o->iterations, o->throughput_launches);
+    snprintf(cmd, sizeof cmd, "%s %u %zu %u %u", o->cuda, r->mk.workers, o->wg, o->iterations,
+             o->throughput_launches);
     FILE *p = popen(cmd, "r");
     if (!p)
         fail("--cuda", "cannot run the CUDA reference");
@@ -860,12 +892,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "ckbench: work-group size %zu is above the device's maximum %zu\n", o.wg, maxwg);
         return 2;
     }
-    if (!o.iterations) o.iterations = cpu ? 200 : 2000;
-    if (!o.barriers) o.barriers = cpu ? 50 : 2000;
-    if (!o.gather_reps) o.gather_reps = cpu ? 3 : 7;
-    if (!o.gather_work) o.gather_work = cpu ? 20000 : 2000;
-    if (!o.throughput_launches) o.throughput_launches = cpu ? 300 : 20000;
-    if (!o.mutex_iters) o.mutex_iters = cpu ? 20 : 1000;
+    if (!o.iterations)
+        o.iterations = cpu ? 200 : 2000;
+    if (!o.barriers)
+        o.barriers = cpu ? 50 : 2000;
+    if (!o.gather_reps)
+        o.gather_reps = cpu ? 3 : 7;
+    if (!o.gather_work)
+        o.gather_work = cpu ? 20000 : 2000;
+    if (!o.throughput_launches)
+        o.throughput_launches = cpu ? 300 : 20000;
+    if (!o.mutex_iters)
+        o.mutex_iters = cpu ? 20 : 1000;
 
     results r;
     memset(&r, 0, sizeof r);
@@ -945,8 +983,9 @@ int main(int argc, char **argv)
     }
     printf("device: %s, work-groups of %zu\n", r.device, o.wg);
     printf("occupancy: plain kernel %u groups; megakernel with tasks %u (%u workers + scheduler) = %.0f %%, "
-           "without tasks %u = %.0f %%\n", r.plain_occupancy, m->workers + 1, m->workers,
-           100.0 * (m->workers + 1) / r.plain_occupancy, q->workers + 1, 100.0 * (q->workers + 1) / r.plain_occupancy);
+           "without tasks %u = %.0f %%\n",
+           r.plain_occupancy, m->workers + 1, m->workers, 100.0 * (m->workers + 1) / r.plain_occupancy,
+           q->workers + 1, 100.0 * (q->workers + 1) / r.plain_occupancy);
     printf("%-46s %12s %12s %12s\n", "measure", "plain OpenCL", "with tasks", "scheduler");
     printf("%-46s %12.1f %12.1f %12.1f\n", "launch + wait, empty 1-group kernel, median us", r.plain_rt_median,
            m->rt_median, q->rt_median);
@@ -968,9 +1007,11 @@ int main(int argc, char **argv)
                  q->gather_groups[k]);
         printf("%-46s %12s %12.1f %12.1f\n", label, "-", m->gather_us[k], q->gather_us[k]);
     }
-    printf("(the cooperative kernel reached a resizing barrier every %.1f / %.1f us meanwhile; it gave %u / %u groups "
-           "back and forked %u / %u)\n", m->gather_period_us, q->gather_period_us, m->gather_kills, q->gather_kills,
-           m->gather_forked, q->gather_forked);
+    printf(
+        "(the cooperative kernel reached a resizing barrier every %.1f / %.1f us meanwhile; it gave %u / %u groups "
+        "back and forked %u / %u)\n",
+        m->gather_period_us, q->gather_period_us, m->gather_kills, q->gather_kills, m->gather_forked,
+        q->gather_forked);
     printf("%-46s %12s %12s\n", "register cap asked (--register-cap)", "", o.register_cap_mode);
     table_resources("registers per work-item, with tasks", &m->res);
     table_resources("registers per work-item, without tasks", &q->res);

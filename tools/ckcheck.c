@@ -178,7 +178,10 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    ck_stitch_input in = {.source = text, .file_name = path, .cooperative = names, .n_cooperative = n_names,
+    ck_stitch_input in = {.source = text,
+                          .file_name = path,
+                          .cooperative = names,
+                          .n_cooperative = n_names,
                           .infer_transmit = !declared};
     ck_stitch_result r;
     char err[16384]; /* up to 20 errors, each with its note */
@@ -195,9 +198,10 @@ int main(int argc, char **argv)
             status = werror;
     }
     if (r.cl20_atomic)
-        fprintf(stderr, "%s: note: '%s' is an OpenCL C 2.0 atomic: only the cl20 path builds it (NVIDIA's OpenCL "
-                "offers the cl12 path alone; the calls of ck_cooperative.h work on both)\n", r.cl20_atomic_at,
-                r.cl20_atomic);
+        fprintf(stderr,
+                "%s: note: '%s' is an OpenCL C 2.0 atomic: only the cl20 path builds it (NVIDIA's OpenCL "
+                "offers the cl12 path alone; the calls of ck_cooperative.h work on both)\n",
+                r.cl20_atomic_at, r.cl20_atomic);
     if (fix) {
         const char *fixed = r.annotated ? r.annotated : text;
         if (fputs(fixed, stdout) == EOF || fflush(stdout) != 0) {
@@ -210,7 +214,8 @@ int main(int argc, char **argv)
      * packet carries at most CK_MAX_ARG_WORDS words of arguments. */
     for (size_t k = 0; k < r.n_kernels; ++k)
         if (r.kernels[k].arg_words > CK_MAX_ARG_WORDS) {
-            fprintf(stderr, "%s:%d: error: kernel '%s' has %zu 64-bit words of arguments; a launch carries at most %u\n",
+            fprintf(stderr,
+                    "%s:%d: error: kernel '%s' has %zu 64-bit words of arguments; a launch carries at most %u\n",
                     path, r.kernels[k].line, r.kernels[k].name, r.kernels[k].arg_words, CK_MAX_ARG_WORDS);
             status = 1;
         }

@@ -102,12 +102,17 @@ static int summarize(const app_csr *g, summary *s)
 int main(int argc, char **argv)
 {
     enum { OPT_GRAPH = 256, OPT_SEED, OPT_SCALE, OPT_EF, OPT_DROP, OPT_WRITE, OPT_FORMAT, OPT_JSON, OPT_VERSION };
-    static const struct option longopts[] = {
-        {"graph", required_argument, NULL, OPT_GRAPH}, {"seed", required_argument, NULL, OPT_SEED},
-        {"scale", required_argument, NULL, OPT_SCALE}, {"edge-factor", required_argument, NULL, OPT_EF},
-        {"grid-drop", required_argument, NULL, OPT_DROP}, {"write", required_argument, NULL, OPT_WRITE},
-        {"format", required_argument, NULL, OPT_FORMAT}, {"json", no_argument, NULL, OPT_JSON},
-        {"version", no_argument, NULL, OPT_VERSION}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"graph", required_argument, NULL, OPT_GRAPH},
+                                             {"seed", required_argument, NULL, OPT_SEED},
+                                             {"scale", required_argument, NULL, OPT_SCALE},
+                                             {"edge-factor", required_argument, NULL, OPT_EF},
+                                             {"grid-drop", required_argument, NULL, OPT_DROP},
+                                             {"write", required_argument, NULL, OPT_WRITE},
+                                             {"format", required_argument, NULL, OPT_FORMAT},
+                                             {"json", no_argument, NULL, OPT_JSON},
+                                             {"version", no_argument, NULL, OPT_VERSION},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     app_graph_spec spec = {.name = NULL, .scale = 14, .edge_factor = 8, .grid_drop = 10, .seed = 1};
     const char *out_path = NULL;
     int json = 0, have_format = 0;

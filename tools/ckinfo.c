@@ -13,8 +13,8 @@
 
 #define MAX_WG 16
 /* Bounds of the numeric options (each in --help). */
-#define MAX_WG_SIZE 65536u      /* work-items per group: above every device's limit */
-#define MAX_LAUNCH (1u << 20)   /* work-groups launched for discovery */
+#define MAX_WG_SIZE 65536u       /* work-items per group: above every device's limit */
+#define MAX_LAUNCH (1u << 20)    /* work-groups launched for discovery */
 #define MAX_ROUND_TRIPS 1000000u /* round trips timed (8 bytes of samples each) */
 
 static void usage(FILE *f)
@@ -45,13 +45,17 @@ int main(int argc, char **argv)
     size_t launch = 0, trips = 2000;
     double timeout = 30;
     enum { OPT_DEVICE = 256, OPT_PATH, OPT_WG, OPT_LAUNCH, OPT_TRIPS, OPT_TIMEOUT, OPT_JSON, OPT_LIST, OPT_VERSION };
-    static const struct option longopts[] = {
-        {"device", required_argument, NULL, OPT_DEVICE},   {"path", required_argument, NULL, OPT_PATH},
-        {"wg-size", required_argument, NULL, OPT_WG},      {"launch", required_argument, NULL, OPT_LAUNCH},
-        {"round-trips", required_argument, NULL, OPT_TRIPS}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
-        {"json", no_argument, NULL, OPT_JSON},             {"list", no_argument, NULL, OPT_LIST},
-        {"version", no_argument, NULL, OPT_VERSION},       {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"device", required_argument, NULL, OPT_DEVICE},
+                                             {"path", required_argument, NULL, OPT_PATH},
+                                             {"wg-size", required_argument, NULL, OPT_WG},
+                                             {"launch", required_argument, NULL, OPT_LAUNCH},
+                                             {"round-trips", required_argument, NULL, OPT_TRIPS},
+                                             {"timeout", required_argument, NULL, OPT_TIMEOUT},
+                                             {"json", no_argument, NULL, OPT_JSON},
+                                             {"list", no_argument, NULL, OPT_LIST},
+                                             {"version", no_argument, NULL, OPT_VERSION},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     cli_init("ckinfo");
     int c;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -98,7 +102,9 @@ int main(int argc, char **argv)
     ck_status occ_s[MAX_WG];
     char occ_err[MAX_WG][512];
     for (int i = 0; i < n_wg; ++i) {
-        ck_occupancy_options oo = {.work_group_size = wgs[i], .launch_groups = launch, .barrier_rounds = 16,
+        ck_occupancy_options oo = {.work_group_size = wgs[i],
+                                   .launch_groups = launch,
+                                   .barrier_rounds = 16,
                                    .timeout_s = timeout};
         occ_s[i] = ck_occupancy_discover(dev, &oo, &occ[i]);
         snprintf(occ_err[i], sizeof occ_err[i], "%s", occ_s[i] == CK_OK ? "" : ck_last_error());
@@ -179,10 +185,13 @@ int main(int argc, char **argv)
         jo_end(&j);
     } else {
         printf("Platform      %s (%s)\n", in->platform_name, in->platform_version);
-        printf("Device        %s [%s], %s\n", in->device_name, in->is_gpu ? "GPU" : in->is_cpu ? "CPU" : "other",
+        printf("Device        %s [%s], %s\n", in->device_name,
+               in->is_gpu   ? "GPU"
+               : in->is_cpu ? "CPU"
+                            : "other",
                in->device_vendor);
-        printf("Versions      %s; driver %s; %s (highest accepted: %d.%d)\n", in->device_version,
-               in->driver_version, in->opencl_c_version, in->c_version_major, in->c_version_minor);
+        printf("Versions      %s; driver %s; %s (highest accepted: %d.%d)\n", in->device_version, in->driver_version,
+               in->opencl_c_version, in->c_version_major, in->c_version_minor);
         printf("Compute units %u, max work-group size %zu, local memory %llu KiB\n", in->compute_units,
                in->max_work_group_size, (unsigned long long)(in->local_mem_bytes / 1024));
         printf("SVM           coarse buffer %s, fine buffer %s, fine system %s, atomics %s\n",
@@ -197,8 +206,9 @@ int main(int argc, char **argv)
                ck_transport_name(in->transport), in->opencl_c_std, in->nv_ptx_fences ? ", PTX fences" : "");
         for (int i = 0; i < n_wg; ++i) {
             if (occ_s[i] == CK_OK)
-                printf("Occupancy     %u work-groups of %zu (launched %zu, discovered in %.1f ms, barrier checked)\n",
-                       occ[i].occupancy, wgs[i], occ[i].launched, occ[i].discovery_ms);
+                printf(
+                    "Occupancy     %u work-groups of %zu (launched %zu, discovered in %.1f ms, barrier checked)\n",
+                    occ[i].occupancy, wgs[i], occ[i].launched, occ[i].discovery_ms);
             else
                 printf("Occupancy     work-group size %zu: FAILED: %s\n", wgs[i], occ_err[i]);
         }

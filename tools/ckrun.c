@@ -33,8 +33,8 @@ typedef struct {
     int naive_barrier;
     char noncoop[256];
     double period_ms;
-    int matmul_size;      /* 0 = automatic */
-    int ws_roots_given;   /* --ws-roots seen (else: automatic by device) */
+    int matmul_size;    /* 0 = automatic */
+    int ws_roots_given; /* --ws-roots seen (else: automatic by device) */
     unsigned runs;
     int json;
     size_t wg;
@@ -42,16 +42,16 @@ typedef struct {
     unsigned max_groups;  /* megakernel cap */
     size_t arena_mb;
     double timeout_s;
-    int plain;            /* 0 none, 1 default (BFS multi-launch, WS persistent), 2 BFS persistent */
+    int plain; /* 0 none, 1 default (BFS multi-launch, WS persistent), 2 BFS persistent */
     unsigned plain_groups;
     unsigned samples;
     int quiet;
-    int cls;              /* --class: an app_class, -1 none */
+    int cls; /* --class: an app_class, -1 none */
 } options;
 
 typedef struct {
     char name[40];
-    int kind;             /* 0 plain, 1 standalone, 2 multitasked */
+    int kind; /* 0 plain, 1 standalone, 2 multitasked */
     unsigned mm_groups;
     unsigned runs;
     double coop_ms[MAX_RUNS];
@@ -59,8 +59,8 @@ typedef struct {
     double *gather, *exec, *period;
     size_t n_gather, n_period, cap;
     unsigned mm_launches, mm_bad, mm_missed;
-    int status;           /* 0 PASS, 1 FAIL, -1 error */
-    int unchecked;        /* no CPU reference: a 0 status means "nothing failed" */
+    int status;    /* 0 PASS, 1 FAIL, -1 error */
+    int unchecked; /* no CPU reference: a 0 status means "nothing failed" */
     char msg[1024];
     char plain_mode[32];
     unsigned plain_groups;
@@ -68,9 +68,9 @@ typedef struct {
 
 /* Bounds of the numeric options (each in --help). */
 #define MAX_SCALE 28u
-#define MAX_GRAPH_EDGES (1u << 27)  /* generated undirected edges: ~2 GiB of host memory */
+#define MAX_GRAPH_EDGES (1u << 27) /* generated undirected edges: ~2 GiB of host memory */
 #define MAX_GROUPS (1u << 20)
-#define MAX_ARENA_MB (1u << 17)     /* 128 GiB */
+#define MAX_ARENA_MB (1u << 17) /* 128 GiB */
 #define MAX_PERIOD_MS 60000.0
 
 static void usage(FILE *f)
@@ -143,8 +143,8 @@ static void usage(FILE *f)
             "  --help                   this text\n"
             "Exit status: 0 every check passed (or, with --no-reference, nothing failed), 1 a FAIL or an\n"
             "error, 2 bad command line (one line on stderr).\n",
-            app_kind_list(), app_graph_generators(), MAX_SCALE, MAX_GRAPH_EDGES, APP_MAX_REFERENCE_WORK, MAX_GROUPS, MAX_GROUPS, MAX_ARENA_MB,
-            CLI_MAX_TIMEOUT_S, MAX_CONFIGS - 2, MAX_GROUPS, MAX_PERIOD_MS, MAX_RUNS);
+            app_kind_list(), app_graph_generators(), MAX_SCALE, MAX_GRAPH_EDGES, APP_MAX_REFERENCE_WORK, MAX_GROUPS,
+            MAX_GROUPS, MAX_ARENA_MB, CLI_MAX_TIMEOUT_S, MAX_CONFIGS - 2, MAX_GROUPS, MAX_PERIOD_MS, MAX_RUNS);
 }
 
 /* Checks --noncoop's list (N is not known yet); exits 2 if malformed. */
@@ -200,33 +200,90 @@ static void parse_args(int argc, char **argv, options *o)
     app_config ws_defaults;
     app_config_defaults(&ws_defaults, APP_KIND_WS);
     o->app.ws = ws_defaults.ws;
-    enum { OPT_APP = 256, OPT_GRAPH, OPT_SCALE, OPT_EF, OPT_DROP, OPT_SOURCE, OPT_ROOTS, OPT_DEPTH, OPT_UNITS,
-           OPT_ITERS, OPT_SEED, OPT_NOREF, OPT_DEVICE, OPT_PATH, OPT_WG, OPT_CHAOS, OPT_NAIVE, OPT_GROUPS, OPT_MAXG,
-           OPT_ARENA, OPT_TIMEOUT, OPT_KERNELS, OPT_NONCOOP, OPT_PERIOD, OPT_MMSIZE, OPT_SAMPLES, OPT_PLAIN,
-           OPT_PLAING, OPT_RUNS, OPT_JSON, OPT_QUIET, OPT_VERSION, OPT_MAXW, OPT_BCSRC, OPT_PARTICLES,
-           OPT_CLUSTERS, OPT_MAXCHILD, OPT_GDEPTH, OPT_GPOS, OPT_CLASS };
-    static const struct option longopts[] = {
-        {"app", required_argument, NULL, OPT_APP},           {"graph", required_argument, NULL, OPT_GRAPH},
-        {"scale", required_argument, NULL, OPT_SCALE},       {"edge-factor", required_argument, NULL, OPT_EF},
-        {"grid-drop", required_argument, NULL, OPT_DROP},    {"source", required_argument, NULL, OPT_SOURCE},
-        {"ws-roots", required_argument, NULL, OPT_ROOTS},    {"ws-depth", required_argument, NULL, OPT_DEPTH},
-        {"ws-units", required_argument, NULL, OPT_UNITS},    {"ws-iters", required_argument, NULL, OPT_ITERS},
-        {"seed", required_argument, NULL, OPT_SEED},         {"no-reference", no_argument, NULL, OPT_NOREF},
-        {"device", required_argument, NULL, OPT_DEVICE},     {"path", required_argument, NULL, OPT_PATH},
-        {"wg", required_argument, NULL, OPT_WG},             {"chaos", required_argument, NULL, OPT_CHAOS},
-        {"naive-barrier", no_argument, NULL, OPT_NAIVE},     {"groups", required_argument, NULL, OPT_GROUPS},
-        {"max-groups", required_argument, NULL, OPT_MAXG},   {"arena-mb", required_argument, NULL, OPT_ARENA},
-        {"timeout", required_argument, NULL, OPT_TIMEOUT},   {"kernels", required_argument, NULL, OPT_KERNELS},
-        {"noncoop", required_argument, NULL, OPT_NONCOOP},   {"period-ms", required_argument, NULL, OPT_PERIOD},
-        {"matmul-size", required_argument, NULL, OPT_MMSIZE}, {"samples", required_argument, NULL, OPT_SAMPLES},
-        {"plain", required_argument, NULL, OPT_PLAIN},       {"plain-groups", required_argument, NULL, OPT_PLAING},
-        {"runs", required_argument, NULL, OPT_RUNS},         {"json", no_argument, NULL, OPT_JSON},
-        {"quiet", no_argument, NULL, OPT_QUIET},             {"version", no_argument, NULL, OPT_VERSION},
-        {"max-weight", required_argument, NULL, OPT_MAXW},  {"bc-sources", required_argument, NULL, OPT_BCSRC},
-        {"particles", required_argument, NULL, OPT_PARTICLES}, {"clusters", required_argument, NULL, OPT_CLUSTERS},
-        {"max-children", required_argument, NULL, OPT_MAXCHILD}, {"game-depth", required_argument, NULL, OPT_GDEPTH},
-        {"game-position", required_argument, NULL, OPT_GPOS}, {"class", required_argument, NULL, OPT_CLASS},
-        {"help", no_argument, NULL, 'h'},                    {NULL, 0, NULL, 0}};
+    enum {
+        OPT_APP = 256,
+        OPT_GRAPH,
+        OPT_SCALE,
+        OPT_EF,
+        OPT_DROP,
+        OPT_SOURCE,
+        OPT_ROOTS,
+        OPT_DEPTH,
+        OPT_UNITS,
+        OPT_ITERS,
+        OPT_SEED,
+        OPT_NOREF,
+        OPT_DEVICE,
+        OPT_PATH,
+        OPT_WG,
+        OPT_CHAOS,
+        OPT_NAIVE,
+        OPT_GROUPS,
+        OPT_MAXG,
+        OPT_ARENA,
+        OPT_TIMEOUT,
+        OPT_KERNELS,
+        OPT_NONCOOP,
+        OPT_PERIOD,
+        OPT_MMSIZE,
+        OPT_SAMPLES,
+        OPT_PLAIN,
+        OPT_PLAING,
+        OPT_RUNS,
+        OPT_JSON,
+        OPT_QUIET,
+        OPT_VERSION,
+        OPT_MAXW,
+        OPT_BCSRC,
+        OPT_PARTICLES,
+        OPT_CLUSTERS,
+        OPT_MAXCHILD,
+        OPT_GDEPTH,
+        OPT_GPOS,
+        OPT_CLASS
+    };
+    static const struct option longopts[] = {{"app", required_argument, NULL, OPT_APP},
+                                             {"graph", required_argument, NULL, OPT_GRAPH},
+                                             {"scale", required_argument, NULL, OPT_SCALE},
+                                             {"edge-factor", required_argument, NULL, OPT_EF},
+                                             {"grid-drop", required_argument, NULL, OPT_DROP},
+                                             {"source", required_argument, NULL, OPT_SOURCE},
+                                             {"ws-roots", required_argument, NULL, OPT_ROOTS},
+                                             {"ws-depth", required_argument, NULL, OPT_DEPTH},
+                                             {"ws-units", required_argument, NULL, OPT_UNITS},
+                                             {"ws-iters", required_argument, NULL, OPT_ITERS},
+                                             {"seed", required_argument, NULL, OPT_SEED},
+                                             {"no-reference", no_argument, NULL, OPT_NOREF},
+                                             {"device", required_argument, NULL, OPT_DEVICE},
+                                             {"path", required_argument, NULL, OPT_PATH},
+                                             {"wg", required_argument, NULL, OPT_WG},
+                                             {"chaos", required_argument, NULL, OPT_CHAOS},
+                                             {"naive-barrier", no_argument, NULL, OPT_NAIVE},
+                                             {"groups", required_argument, NULL, OPT_GROUPS},
+                                             {"max-groups", required_argument, NULL, OPT_MAXG},
+                                             {"arena-mb", required_argument, NULL, OPT_ARENA},
+                                             {"timeout", required_argument, NULL, OPT_TIMEOUT},
+                                             {"kernels", required_argument, NULL, OPT_KERNELS},
+                                             {"noncoop", required_argument, NULL, OPT_NONCOOP},
+                                             {"period-ms", required_argument, NULL, OPT_PERIOD},
+                                             {"matmul-size", required_argument, NULL, OPT_MMSIZE},
+                                             {"samples", required_argument, NULL, OPT_SAMPLES},
+                                             {"plain", required_argument, NULL, OPT_PLAIN},
+                                             {"plain-groups", required_argument, NULL, OPT_PLAING},
+                                             {"runs", required_argument, NULL, OPT_RUNS},
+                                             {"json", no_argument, NULL, OPT_JSON},
+                                             {"quiet", no_argument, NULL, OPT_QUIET},
+                                             {"version", no_argument, NULL, OPT_VERSION},
+                                             {"max-weight", required_argument, NULL, OPT_MAXW},
+                                             {"bc-sources", required_argument, NULL, OPT_BCSRC},
+                                             {"particles", required_argument, NULL, OPT_PARTICLES},
+                                             {"clusters", required_argument, NULL, OPT_CLUSTERS},
+                                             {"max-children", required_argument, NULL, OPT_MAXCHILD},
+                                             {"game-depth", required_argument, NULL, OPT_GDEPTH},
+                                             {"game-position", required_argument, NULL, OPT_GPOS},
+                                             {"class", required_argument, NULL, OPT_CLASS},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     cli_init("ckrun");
     int c;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -257,9 +314,7 @@ static void parse_args(int argc, char **argv, options *o)
         case OPT_ITERS: o->app.ws.iters = (unsigned)cli_uint("--ws-iters", v, 0, 1u << 20, "rounds"); break;
         case OPT_MAXW: o->app.max_weight = (uint32_t)cli_uint("--max-weight", v, 1, 1u << 30, "(weight)"); break;
         case OPT_BCSRC: o->app.bc_sources = (uint32_t)cli_uint("--bc-sources", v, 0, 1u << 30, "sources"); break;
-        case OPT_PARTICLES:
-            o->app.particles = (uint32_t)cli_uint("--particles", v, 1, 1u << 26, "particles");
-            break;
+        case OPT_PARTICLES: o->app.particles = (uint32_t)cli_uint("--particles", v, 1, 1u << 26, "particles"); break;
         case OPT_CLUSTERS: o->app.clusters = (uint32_t)cli_uint("--clusters", v, 1, 1u << 24, "clusters"); break;
         case OPT_MAXCHILD:
             o->app.max_children = (uint32_t)cli_uint("--max-children", v, 1, 1u << 20, "particles");
@@ -280,7 +335,8 @@ static void parse_args(int argc, char **argv, options *o)
         case OPT_CHAOS: o->chaos = cli_uint("--chaos", v, 1, UINT64_MAX, "(seed; 0 is not a seed)"); break;
         case OPT_GROUPS: o->coop_groups = (unsigned)cli_uint("--groups", v, 1, MAX_GROUPS, "work-groups"); break;
         case OPT_MAXG:
-            o->max_groups = (unsigned)cli_uint("--max-groups", v, 2, MAX_GROUPS, "work-groups (scheduler + workers)");
+            o->max_groups =
+                (unsigned)cli_uint("--max-groups", v, 2, MAX_GROUPS, "work-groups (scheduler + workers)");
             break;
         case OPT_ARENA: o->arena_mb = (size_t)cli_uint("--arena-mb", v, 1, MAX_ARENA_MB, "MiB"); break;
         case OPT_TIMEOUT: o->timeout_s = cli_timeout("--timeout", v); break;
@@ -332,8 +388,9 @@ static void parse_args(int argc, char **argv, options *o)
             char value[16], why[200], allowed[160];
             snprintf(value, sizeof value, "%u", o->app.scale);
             if (rmat)
-                snprintf(why, sizeof why, "an R-MAT graph of 2^%u nodes x %u edges per node has %llu edges, too many",
-                         o->app.scale, o->app.edge_factor, (unsigned long long)edges);
+                snprintf(why, sizeof why,
+                         "an R-MAT graph of 2^%u nodes x %u edges per node has %llu edges, too many", o->app.scale,
+                         o->app.edge_factor, (unsigned long long)edges);
             else
                 snprintf(why, sizeof why, "a grid of 2^%u nodes has about %llu edges, too many", o->app.scale,
                          (unsigned long long)edges);
@@ -511,7 +568,8 @@ static void print_table(const report *r)
         printf("ERROR: %s\n", r->session_msg);
     if (o->app.skip_reference && !fails && !r->session_error)
         printf("result: UNCHECKED (%u configurations, none failed; --no-reference: results not compared with a CPU "
-               "reference)\n", r->n_cfg);
+               "reference)\n",
+               r->n_cfg);
     else
         printf("result: %s (%u configurations, %d not passing)\n", fails || r->session_error ? "FAIL" : "PASS",
                r->n_cfg, fails);
@@ -678,7 +736,8 @@ static void run_plain(report *rep)
             c->unchecked = 1;
         else if (s > 0)
             set_status(c, 1, msg);
-        note(o, "plain %s run %u: %.1f ms, %s", pr.mode, run + 1, pr.ms, s == APP_UNCHECKED ? "unchecked" : status_name(s));
+        note(o, "plain %s run %u: %.1f ms, %s", pr.mode, run + 1, pr.ms,
+             s == APP_UNCHECKED ? "unchecked" : status_name(s));
     }
 }
 
@@ -714,7 +773,9 @@ static void run_config(report *rep, app_session *s, config_result *c)
                 note(o, "%s run %u: the cooperative kernel ended before any matmul launch", c->name, run + 1);
             note(o, "%s run %u: %.1f ms, %u kills, %u forks, %u matmul launches, %s", c->name, run + 1, r.coop_ms,
                  r.coop.kills, r.coop.forked, r.mm_launches,
-                 r.coop_check == 1 || r.mm_bad ? "FAIL" : r.coop_check == APP_UNCHECKED ? "unchecked" : "PASS");
+                 r.coop_check == 1 || r.mm_bad   ? "FAIL"
+                 : r.coop_check == APP_UNCHECKED ? "unchecked"
+                                                 : "PASS");
         } else {
             set_status(c, -1, err);
             note(o, "%s run %u: error: %s", c->name, run + 1, err);
@@ -868,11 +929,11 @@ static void check_reference_cost(const options *o)
     if (o->app.skip_reference || work <= APP_MAX_REFERENCE_WORK)
         return;
     if (o->app.kind == APP_KIND_WS)
-        cli_usage_error("the CPU reference would take %.3g hash rounds (roots %u x (depth %u + 1) x units %u x iters "
-                        "%u), above the limit %.3g (about half a minute): pass --no-reference to skip it, or use "
-                        "smaller --ws-roots/--ws-depth/--ws-units/--ws-iters",
-                        work, o->app.ws.roots, o->app.ws.max_depth, o->app.ws.units, o->app.ws.iters,
-                        APP_MAX_REFERENCE_WORK);
+        cli_usage_error(
+            "the CPU reference would take %.3g hash rounds (roots %u x (depth %u + 1) x units %u x iters "
+            "%u), above the limit %.3g (about half a minute): pass --no-reference to skip it, or use "
+            "smaller --ws-roots/--ws-depth/--ws-units/--ws-iters",
+            work, o->app.ws.roots, o->app.ws.max_depth, o->app.ws.units, o->app.ws.iters, APP_MAX_REFERENCE_WORK);
     cli_usage_error("the CPU reference would take %.3g units of work (%s), above the limit %.3g: pass "
                     "--no-reference to skip it, or use a smaller input",
                     work, app_reference_unit(o->app.kind), APP_MAX_REFERENCE_WORK);

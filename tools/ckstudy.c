@@ -47,17 +47,17 @@ typedef struct {
 typedef struct {
     int quick;
     const char *out;
-    const char *apps;     /* NULL: the preset's */
+    const char *apps; /* NULL: the preset's */
     int classes[APP_CLASS_COUNT];
     unsigned n_classes;
     const char *groups[MAX_GROUPS_EXPR];
     unsigned n_groups;
     unsigned runs;
-    unsigned runs_one;    /* runs of the configurations whose stream has 1 group */
-    double scale;         /* P and E scale */
-    int max_n;            /* calibration cap (0: by device) */
+    unsigned runs_one; /* runs of the configurations whose stream has 1 group */
+    double scale;      /* P and E scale */
+    int max_n;         /* calibration cap (0: by device) */
     int resume, no_plots, naive_too, report_only, dry_run;
-    int table2;           /* --table2: only the fair Table 2 (docs/STUDY.md) */
+    int table2; /* --table2: only the fair Table 2 (docs/STUDY.md) */
     ck_device_options device;
     size_t wg;
     unsigned max_groups;
@@ -73,9 +73,9 @@ typedef struct {
 static const struct {
     const char *app, *input;
 } full_inputs[] = {
-    {"bfs", "rmat20"},     {"bfs", "road-ny"},    {"color", "circuit"},  {"color", "ecology"}, {"mis", "circuit"},
-    {"p-sssp", "road-ny"}, {"bc", "bc-1k"},       {"bfs-wl", "road-w"}, {"l-sssp", "road-nw"},
-    {"octree", "default"}, {"game", "default"},   {"ws", "default"},
+    {"bfs", "rmat20"},     {"bfs", "road-ny"},    {"color", "circuit"}, {"color", "ecology"},
+    {"mis", "circuit"},    {"p-sssp", "road-ny"}, {"bc", "bc-1k"},      {"bfs-wl", "road-w"},
+    {"l-sssp", "road-nw"}, {"octree", "default"}, {"game", "default"},  {"ws", "default"},
 };
 static const char *const quick_apps = "bfs,ws";
 
@@ -164,23 +164,58 @@ static void parse_args(int argc, char **argv, options *o)
     const char *runs_arg = NULL;
     size_t wg = 0;
     double scale = 0;
-    enum { OPT_PRESET = 256, OPT_QUICK, OPT_OUT, OPT_APPS, OPT_CLASSES, OPT_GROUPS, OPT_RUNS, OPT_SCALE, OPT_MAXN,
-           OPT_QONLY, OPT_RESUME, OPT_NOPLOTS, OPT_DEVICE, OPT_PATH, OPT_WG, OPT_MAXG, OPT_ARENA, OPT_TIMEOUT,
-           OPT_SAMPLES, OPT_VERSION, OPT_REPORT, OPT_RUNS1, OPT_DRY, OPT_TABLE2 };
-    static const struct option longopts[] = {
-        {"preset", required_argument, NULL, OPT_PRESET}, {"quick", no_argument, NULL, OPT_QUICK},
-        {"out", required_argument, NULL, OPT_OUT},       {"apps", required_argument, NULL, OPT_APPS},
-        {"classes", required_argument, NULL, OPT_CLASSES}, {"groups", required_argument, NULL, OPT_GROUPS},
-        {"runs", required_argument, NULL, OPT_RUNS},     {"time-scale", required_argument, NULL, OPT_SCALE},
-        {"max-matmul", required_argument, NULL, OPT_MAXN}, {"query-only", no_argument, NULL, OPT_QONLY},
-        {"resume", no_argument, NULL, OPT_RESUME},       {"no-plots", no_argument, NULL, OPT_NOPLOTS},
-        {"device", required_argument, NULL, OPT_DEVICE}, {"path", required_argument, NULL, OPT_PATH},
-        {"wg", required_argument, NULL, OPT_WG},         {"max-groups", required_argument, NULL, OPT_MAXG},
-        {"arena-mb", required_argument, NULL, OPT_ARENA}, {"timeout", required_argument, NULL, OPT_TIMEOUT},
-        {"samples", required_argument, NULL, OPT_SAMPLES}, {"version", no_argument, NULL, OPT_VERSION},
-        {"report-only", no_argument, NULL, OPT_REPORT}, {"runs-one-group", required_argument, NULL, OPT_RUNS1},
-        {"dry-run", no_argument, NULL, OPT_DRY},         {"table2", no_argument, NULL, OPT_TABLE2},
-        {"help", no_argument, NULL, 'h'},                {NULL, 0, NULL, 0}};
+    enum {
+        OPT_PRESET = 256,
+        OPT_QUICK,
+        OPT_OUT,
+        OPT_APPS,
+        OPT_CLASSES,
+        OPT_GROUPS,
+        OPT_RUNS,
+        OPT_SCALE,
+        OPT_MAXN,
+        OPT_QONLY,
+        OPT_RESUME,
+        OPT_NOPLOTS,
+        OPT_DEVICE,
+        OPT_PATH,
+        OPT_WG,
+        OPT_MAXG,
+        OPT_ARENA,
+        OPT_TIMEOUT,
+        OPT_SAMPLES,
+        OPT_VERSION,
+        OPT_REPORT,
+        OPT_RUNS1,
+        OPT_DRY,
+        OPT_TABLE2
+    };
+    static const struct option longopts[] = {{"preset", required_argument, NULL, OPT_PRESET},
+                                             {"quick", no_argument, NULL, OPT_QUICK},
+                                             {"out", required_argument, NULL, OPT_OUT},
+                                             {"apps", required_argument, NULL, OPT_APPS},
+                                             {"classes", required_argument, NULL, OPT_CLASSES},
+                                             {"groups", required_argument, NULL, OPT_GROUPS},
+                                             {"runs", required_argument, NULL, OPT_RUNS},
+                                             {"time-scale", required_argument, NULL, OPT_SCALE},
+                                             {"max-matmul", required_argument, NULL, OPT_MAXN},
+                                             {"query-only", no_argument, NULL, OPT_QONLY},
+                                             {"resume", no_argument, NULL, OPT_RESUME},
+                                             {"no-plots", no_argument, NULL, OPT_NOPLOTS},
+                                             {"device", required_argument, NULL, OPT_DEVICE},
+                                             {"path", required_argument, NULL, OPT_PATH},
+                                             {"wg", required_argument, NULL, OPT_WG},
+                                             {"max-groups", required_argument, NULL, OPT_MAXG},
+                                             {"arena-mb", required_argument, NULL, OPT_ARENA},
+                                             {"timeout", required_argument, NULL, OPT_TIMEOUT},
+                                             {"samples", required_argument, NULL, OPT_SAMPLES},
+                                             {"version", no_argument, NULL, OPT_VERSION},
+                                             {"report-only", no_argument, NULL, OPT_REPORT},
+                                             {"runs-one-group", required_argument, NULL, OPT_RUNS1},
+                                             {"dry-run", no_argument, NULL, OPT_DRY},
+                                             {"table2", no_argument, NULL, OPT_TABLE2},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     cli_init("ckstudy");
     int c;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -526,7 +561,8 @@ static int run_session(sweep *sw, const study_item *it, app *a, int naive, unsig
                 app_parse_group_expr(o->groups[g], s.coop_groups, &mm_groups);
             double P = ci < 0 ? 0 : app_class_period_ms(cls, o->scale);
             /* The timeline: heavy (or the last class), the middle group count, query, run 0. */
-            int want_tl = ci == (int)o->n_classes - 1 && g == o->n_groups / 2 && !naive && !timeline_done(sw, it->kind);
+            int want_tl =
+                ci == (int)o->n_classes - 1 && g == o->n_groups / 2 && !naive && !timeline_done(sw, it->kind);
             unsigned want = ci < 0 ? o->runs : runs_for(o, o->groups[g]);
             for (unsigned run = have; run < want; ++run) {
                 app_multitask_result r;
@@ -545,7 +581,8 @@ static int run_session(sweep *sw, const study_item *it, app *a, int naive, unsig
                     snprintf(row.check, sizeof row.check, "FAIL");
                     set_msg(&row, r.coop_check > 0 ? r.coop_msg : r.mm_msg);
                 } else {
-                    snprintf(row.check, sizeof row.check, "%s", r.coop_check == APP_UNCHECKED ? "unchecked" : "PASS");
+                    snprintf(row.check, sizeof row.check, "%s",
+                             r.coop_check == APP_UNCHECKED ? "unchecked" : "PASS");
                 }
                 if (rc == 0 && want_tl && run == 0 &&
                     ck_context_take_trace(s.ctx, tr, CK_TRACE_CAPACITY, &nt, &dropped) == CK_OK) {
@@ -642,7 +679,10 @@ static int run_plain(sweep *sw, const study_item *it, app *a, unsigned workers)
         row.coop_wall_ms = pr.ms;
         row.device_ms = pr.device_ms;
         snprintf(row.check, sizeof row.check, "%s",
-                 s < 0 ? "ERROR" : s == APP_UNCHECKED ? "unchecked" : s > 0 ? "FAIL" : "PASS");
+                 s < 0                ? "ERROR"
+                 : s == APP_UNCHECKED ? "unchecked"
+                 : s > 0              ? "FAIL"
+                                      : "PASS");
         if (s != 0 && s != APP_UNCHECKED)
             set_msg(&row, msg);
         if (emit(sw, &row)) {
@@ -671,10 +711,7 @@ static int run_plain(sweep *sw, const study_item *it, app *a, unsigned workers)
 /* Form k of round `run`: cooperative, plain, plain-fenced in even rounds,
  * the reverse in odd ones, so every pair of forms runs in each order in
  * half of the rounds. */
-static int t2_form_at(unsigned run, int k)
-{
-    return run % 2 == 0 ? k : STUDY_T2_FORMS - 1 - k;
-}
+static int t2_form_at(unsigned run, int k) { return run % 2 == 0 ? k : STUDY_T2_FORMS - 1 - k; }
 
 /* One item's Table 2 runs in progress. */
 typedef struct {
@@ -1079,8 +1116,9 @@ static int calibrate(sweep *sw, char *err, size_t err_len)
         if (!shared && app_calibrate_matmul(ctx, ck_context_workers(ctx), E, max_n, &sw->cal[k], err, err_len))
             rc = -1;
         if (rc == 0)
-            fprintf(stderr, "ckstudy: calibration: class %s (P %.3g ms, E %.3g ms): matmul %dx%d takes %.3f ms with "
-                            "%u groups%s\n",
+            fprintf(stderr,
+                    "ckstudy: calibration: class %s (P %.3g ms, E %.3g ms): matmul %dx%d takes %.3f ms with "
+                    "%u groups%s\n",
                     app_class_name(k), app_class_period_ms(k, o->scale), E, sw->cal[k].n, sw->cal[k].n,
                     sw->cal[k].exec_ms, sw->cal[k].groups,
                     sw->cal[k].capped ? " (capped: E not reached at the largest size allowed, --max-matmul)" : "");
@@ -1193,8 +1231,9 @@ static int write_summary(sweep *sw, const study_row *rows, size_t n, const study
     jo_uint(&j, "runs_per_configuration", o->runs);
     jo_uint(&j, "runs_one_group", o->runs_one);
     jo_num(&j, "time_scale", "%g", o->scale);
-    jo_str(&j, "time_scale_note", o->scale == 1 ? "P and E are the paper's"
-                                  : "P and E are the paper's multiplied by time_scale (a slow device cannot run E)");
+    jo_str(&j, "time_scale_note",
+           o->scale == 1 ? "P and E are the paper's"
+                         : "P and E are the paper's multiplied by time_scale (a slow device cannot run E)");
     jo_array(&j, "classes");
     for (unsigned c = 0; c < o->n_classes; ++c) {
         app_class k = (app_class)o->classes[c];
@@ -1358,9 +1397,9 @@ static int write_summary_t2(sweep *sw, const study_row *rows, size_t n, const st
     jo_end(&j);
     jo_uint(&j, "items_counted", t2->counted);
     jo_str(&j, "clock", study_t2_clock_name(t2->clock));
-    jo_str(&j, "clock_note", t2->clock == STUDY_T2_DEVICE
-                                 ? "every counted item has device times: the ratios are on the device's clock"
-                                 : "some run has no device time (device_ms -1): the ratios are host to host");
+    jo_str(&j, "clock_note",
+           t2->clock == STUDY_T2_DEVICE ? "every counted item has device times: the ratios are on the device's clock"
+                                        : "some run has no device time (device_ms -1): the ratios are host to host");
     jo_object(&j, "geomean");
     jo_num(&j, "coop_over_plain", "%.6g", t2->geomean[STUDY_T2_VS_PLAIN]);
     jo_num(&j, "coop_over_plain_fenced", "%.6g", t2->geomean[STUDY_T2_VS_FENCED]);
@@ -1391,7 +1430,8 @@ static void print_plan(const options *o)
         return;
     }
     printf("%u app/input pairs, %u configurations x %u runs (%u runs where the stream has 1 group), work-group "
-           "size %zu, P and E x %g\n", o->n_items, cfg_total, o->runs, o->runs_one, o->wg, o->scale);
+           "size %zu, P and E x %g\n",
+           o->n_items, cfg_total, o->runs, o->runs_one, o->wg, o->scale);
     for (unsigned i = 0; i < o->n_items; ++i)
         printf("  %s %s: %s resizing barrier, %u classes x %u group counts, alone, original persistent\n",
                app_kind_name(o->items[i].kind), o->items[i].input,
@@ -1489,8 +1529,10 @@ static int measure(sweep *sw, int *stop)
         fprintf(stderr, "ckstudy: Table 2: %u app/input pairs x %u rounds, output in %s%s\n", o->n_items, o->runs,
                 o->out, o->resume ? " (resumed: complete rounds in runs.csv are skipped)" : "");
     else
-        fprintf(stderr, "ckstudy: %u app/input pairs, %u configurations x %u runs (%u with 1 matmul group), output "
-                        "in %s%s\n", o->n_items, cfg_total, o->runs, o->runs_one, o->out,
+        fprintf(stderr,
+                "ckstudy: %u app/input pairs, %u configurations x %u runs (%u with 1 matmul group), output "
+                "in %s%s\n",
+                o->n_items, cfg_total, o->runs, o->runs_one, o->out,
                 o->resume ? " (resumed: runs already in runs.csv are skipped)" : "");
     if (!o->table2 && calibrate(sw, err, sizeof err)) {
         fprintf(stderr, "ckstudy: %s\n", err);

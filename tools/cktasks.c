@@ -29,21 +29,21 @@
 #define MAX_ENTRIES 16
 
 typedef struct {
-    const char *bench;     /* --bench */
+    const char *bench; /* --bench */
     unsigned tasks, wg, queues, batch, threads, window, task_batch;
     uint64_t seed;
     int forms[TR_N_FORMS];
     ck_device_options device;
     double timeout_s;
     int json, quiet;
-    int callbacks;         /* --completion callback */
-    uint64_t chaos;        /* --chaos: the megakernel's chaos seed, forms d and f (0: none) */
-    int beside;            /* --beside: a cooperative kernel beside forms d and f */
+    int callbacks;  /* --completion callback */
+    uint64_t chaos; /* --chaos: the megakernel's chaos seed, forms d and f (0: none) */
+    int beside;     /* --beside: a cooperative kernel beside forms d and f */
 } options;
 
 typedef struct {
-    int ran;               /* the form was asked for */
-    int status;            /* 0 PASS, 1 FAIL (wrong outputs), 2 error */
+    int ran;    /* the form was asked for */
+    int status; /* 0 PASS, 1 FAIL (wrong outputs), 2 error */
     unsigned failed_tasks;
     double total_ms, tasks_per_s, median_us, p99_us, speedup;
     char note[160];
@@ -52,16 +52,15 @@ typedef struct {
 
 typedef struct {
     char name[16];
-    char kinds[96];        /* "mm" or, for mpe, "des3,mb,fb,mm" (those registered) */
+    char kinds[96]; /* "mm" or, for mpe, "des3,mb,fb,mm" (those registered) */
     unsigned tasks;
     form_result f[TR_N_FORMS];
 } entry;
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: cktasks [--bench NAME|all] [options]\n"
-            "  --bench NAME|all     a benchmark (");
+    fprintf(f, "usage: cktasks [--bench NAME|all] [options]\n"
+               "  --bench NAME|all     a benchmark (");
     for (unsigned i = 0; i < tb_n_benches; i++)
         fprintf(f, "%s, ", tb_benches[i]->name);
     fprintf(f,
@@ -157,22 +156,50 @@ static void parse_args(int argc, char **argv, options *o)
     o->timeout_s = 120;
     for (int i = 0; i < TR_N_FORMS; i++)
         o->forms[i] = 1;
-    enum { OPT_BENCH = 256, OPT_TASKS, OPT_WG, OPT_FORMS, OPT_QUEUES, OPT_BATCH, OPT_THREADS, OPT_WINDOW, OPT_SEED,
-           OPT_DEVICE, OPT_PATH, OPT_TIMEOUT, OPT_KERNELS, OPT_JSON, OPT_QUIET, OPT_VERSION, OPT_COMPLETION,
-           OPT_TASK_BATCH, OPT_BESIDE, OPT_CHAOS };
-    static const struct option longopts[] = {
-        {"bench", required_argument, NULL, OPT_BENCH},     {"tasks", required_argument, NULL, OPT_TASKS},
-        {"wg", required_argument, NULL, OPT_WG},           {"forms", required_argument, NULL, OPT_FORMS},
-        {"queues", required_argument, NULL, OPT_QUEUES},   {"batch", required_argument, NULL, OPT_BATCH},
-        {"threads", required_argument, NULL, OPT_THREADS}, {"ck-window", required_argument, NULL, OPT_WINDOW},
-        {"seed", required_argument, NULL, OPT_SEED},       {"device", required_argument, NULL, OPT_DEVICE},
-        {"path", required_argument, NULL, OPT_PATH},       {"timeout", required_argument, NULL, OPT_TIMEOUT},
-        {"kernels", required_argument, NULL, OPT_KERNELS}, {"json", no_argument, NULL, OPT_JSON},
-        {"quiet", no_argument, NULL, OPT_QUIET},           {"version", no_argument, NULL, OPT_VERSION},
-        {"completion", required_argument, NULL, OPT_COMPLETION},
-        {"task-batch", required_argument, NULL, OPT_TASK_BATCH},
-        {"beside", no_argument, NULL, OPT_BESIDE},         {"chaos", required_argument, NULL, OPT_CHAOS},
-        {"help", no_argument, NULL, 'h'},                  {NULL, 0, NULL, 0}};
+    enum {
+        OPT_BENCH = 256,
+        OPT_TASKS,
+        OPT_WG,
+        OPT_FORMS,
+        OPT_QUEUES,
+        OPT_BATCH,
+        OPT_THREADS,
+        OPT_WINDOW,
+        OPT_SEED,
+        OPT_DEVICE,
+        OPT_PATH,
+        OPT_TIMEOUT,
+        OPT_KERNELS,
+        OPT_JSON,
+        OPT_QUIET,
+        OPT_VERSION,
+        OPT_COMPLETION,
+        OPT_TASK_BATCH,
+        OPT_BESIDE,
+        OPT_CHAOS
+    };
+    static const struct option longopts[] = {{"bench", required_argument, NULL, OPT_BENCH},
+                                             {"tasks", required_argument, NULL, OPT_TASKS},
+                                             {"wg", required_argument, NULL, OPT_WG},
+                                             {"forms", required_argument, NULL, OPT_FORMS},
+                                             {"queues", required_argument, NULL, OPT_QUEUES},
+                                             {"batch", required_argument, NULL, OPT_BATCH},
+                                             {"threads", required_argument, NULL, OPT_THREADS},
+                                             {"ck-window", required_argument, NULL, OPT_WINDOW},
+                                             {"seed", required_argument, NULL, OPT_SEED},
+                                             {"device", required_argument, NULL, OPT_DEVICE},
+                                             {"path", required_argument, NULL, OPT_PATH},
+                                             {"timeout", required_argument, NULL, OPT_TIMEOUT},
+                                             {"kernels", required_argument, NULL, OPT_KERNELS},
+                                             {"json", no_argument, NULL, OPT_JSON},
+                                             {"quiet", no_argument, NULL, OPT_QUIET},
+                                             {"version", no_argument, NULL, OPT_VERSION},
+                                             {"completion", required_argument, NULL, OPT_COMPLETION},
+                                             {"task-batch", required_argument, NULL, OPT_TASK_BATCH},
+                                             {"beside", no_argument, NULL, OPT_BESIDE},
+                                             {"chaos", required_argument, NULL, OPT_CHAOS},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     cli_init("cktasks");
     int c;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -341,9 +368,17 @@ static int run_entry(const options *o, app_cl *cl, entry *e, const task_bench **
         }
         have_plain = 1;
     }
-    tr_options ro = {.queues = o->queues, .batch = o->batch, .threads = o->threads, .ck_window = o->window,
-                     .task_batch = o->task_batch, .warmup = 4, .completion_callbacks = o->callbacks, .timeout_s = o->timeout_s, .device = o->device,
-                     .chaos_seed = o->chaos, .beside = o->beside};
+    tr_options ro = {.queues = o->queues,
+                     .batch = o->batch,
+                     .threads = o->threads,
+                     .ck_window = o->window,
+                     .task_batch = o->task_batch,
+                     .warmup = 4,
+                     .completion_callbacks = o->callbacks,
+                     .timeout_s = o->timeout_s,
+                     .device = o->device,
+                     .chaos_seed = o->chaos,
+                     .beside = o->beside};
     for (int f = 0; f < TR_N_FORMS; f++) {
         if (!o->forms[f])
             continue;
@@ -371,8 +406,8 @@ static int run_entry(const options *o, app_cl *cl, entry *e, const task_bench **
             fr->failed_tasks = tr_check(&set, &r, &ref, o->threads, err, sizeof err);
             fr->status = fr->failed_tasks ? 1 : 0;
             if (fr->failed_tasks)
-                snprintf(fr->msg, sizeof fr->msg, "%u of %u tasks wrong; first: %.*s", fr->failed_tasks,
-                         set.n_total, 400, err);
+                snprintf(fr->msg, sizeof fr->msg, "%u of %u tasks wrong; first: %.*s", fr->failed_tasks, set.n_total,
+                         400, err);
             summarize(&set, &r, fr);
         }
         tr_result_free(&r);

@@ -19,8 +19,8 @@ typedef struct json_out {
     FILE *f;
     int depth; /* containers open */
     struct {
-        char close;        /* '}' or ']' */
-        unsigned char any; /* a member is written */
+        char close;          /* '}' or ']' */
+        unsigned char any;   /* a member is written */
         unsigned char lines; /* members went on lines of their own */
     } level[JSON_OUT_MAX_DEPTH];
 } json_out;

@@ -141,10 +141,7 @@ static const char *ptx_source =
 
 static const char *const mutex_names[PLAIN_MUTEX_FORMS] = {"portable", "cas", "cas_fence", "ttas", "ptx"};
 
-const char *plain_mutex_name(int form)
-{
-    return form >= 0 && form < PLAIN_MUTEX_FORMS ? mutex_names[form] : "?";
-}
+const char *plain_mutex_name(int form) { return form >= 0 && form < PLAIN_MUTEX_FORMS ? mutex_names[form] : "?"; }
 
 typedef struct {
     app_cl c;
@@ -320,8 +317,7 @@ static int measure_mutex(bench *b, cl_program p, int form, size_t wg, unsigned g
             app_cl_fail(e, "clSetKernelArg (lock kernel)", b->err, b->err_len);
             goto out;
         }
-        if (timed_launch(b, k, wg, groups, what, &warm) ||
-            median_difference(b, k, 2, iters, wg, groups, what, &ms))
+        if (timed_launch(b, k, wg, groups, what, &warm) || median_difference(b, k, 2, iters, wg, groups, what, &ms))
             goto out;
         /* The check: zero the counters, one more launch, add them up. */
         cl_uint zero = 0;
@@ -343,8 +339,8 @@ static int measure_mutex(bench *b, cl_program p, int form, size_t wg, unsigned g
         unsigned long long want = (unsigned long long)groups * iters;
         if (sum != want) {
             snprintf(b->err, b->err_len,
-                     "%s: the counters under the locks add up to %llu, not %llu: the lock let two holders in",
-                     what, sum, want);
+                     "%s: the counters under the locks add up to %llu, not %llu: the lock let two holders in", what,
+                     sum, want);
             goto out;
         }
         *(pattern ? shared : own) = ms * 1e6 / iters;

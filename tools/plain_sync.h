@@ -14,11 +14,11 @@
 
 /* Lock forms, in the order of plain_sync_results.mutex. */
 enum {
-    PLAIN_MUTEX_PORTABLE, /* device_mutex_lock / device_mutex_unlock of ck_cooperative.h      */
-    PLAIN_MUTEX_CAS,      /* spin on an acquire-release compare-exchange, release store      */
-    PLAIN_MUTEX_CAS_FENCE,/* spin on a relaxed compare-exchange, acquire fence once taken    */
-    PLAIN_MUTEX_TTAS,     /* relaxed load until free, then as CAS_FENCE                      */
-    PLAIN_MUTEX_PTX,      /* NVIDIA: atom.global.cas + membar.gl; membar.gl + atom.exch      */
+    PLAIN_MUTEX_PORTABLE,  /* device_mutex_lock / device_mutex_unlock of ck_cooperative.h      */
+    PLAIN_MUTEX_CAS,       /* spin on an acquire-release compare-exchange, release store      */
+    PLAIN_MUTEX_CAS_FENCE, /* spin on a relaxed compare-exchange, acquire fence once taken    */
+    PLAIN_MUTEX_TTAS,      /* relaxed load until free, then as CAS_FENCE                      */
+    PLAIN_MUTEX_PTX,       /* NVIDIA: atom.global.cas + membar.gl; membar.gl + atom.exch      */
     PLAIN_MUTEX_FORMS
 };
 
@@ -36,14 +36,14 @@ static const unsigned plain_master_forms[PLAIN_MASTER_FORMS][2] = {{1, 32}, {8, 
 #define PLAIN_MASTER_WORDS 1056u /* (32 + 1) lines of 32 words */
 
 typedef struct {
-    unsigned groups;           /* work-groups of every kernel                              */
-    unsigned occupancy;        /* co-resident groups of a plain kernel (discovered)        */
-    double barrier_us;         /* per global_barrier(), the current form                   */
-    double barrier_fenced_us;  /* per global_barrier(), -DCK_PLAIN_BARRIER_FENCED          */
-    double counter_us;         /* per barrier, the one-counter form before the ticket form */
-    double master_us[PLAIN_MASTER_FORMS]; /* per barrier, plain_master_forms        */
-    int mutex_ran[PLAIN_MUTEX_FORMS];      /* 0: the form does not exist on this device    */
-    double mutex_own_ns[PLAIN_MUTEX_FORMS];    /* per critical section of one group        */
+    unsigned groups;                        /* work-groups of every kernel                              */
+    unsigned occupancy;                     /* co-resident groups of a plain kernel (discovered)        */
+    double barrier_us;                      /* per global_barrier(), the current form                   */
+    double barrier_fenced_us;               /* per global_barrier(), -DCK_PLAIN_BARRIER_FENCED          */
+    double counter_us;                      /* per barrier, the one-counter form before the ticket form */
+    double master_us[PLAIN_MASTER_FORMS];   /* per barrier, plain_master_forms        */
+    int mutex_ran[PLAIN_MUTEX_FORMS];       /* 0: the form does not exist on this device    */
+    double mutex_own_ns[PLAIN_MUTEX_FORMS]; /* per critical section of one group        */
     double mutex_shared_ns[PLAIN_MUTEX_FORMS];
 } plain_sync_results;
 

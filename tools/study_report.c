@@ -62,9 +62,18 @@ static double median_of(const study_row *rows, size_t n, const filter *f, field 
             continue;
         switch (which) {
         case F_COOP: xs[k++] = r->coop_ms; break;
-        case F_GATHER: if (r->mm_launches) xs[k++] = r->gather_med_ms; break;
-        case F_EXEC: if (r->mm_launches) xs[k++] = r->exec_med_ms; break;
-        case F_PERIOD: if (r->mm_launches > 1) xs[k++] = r->period_med_ms; break;
+        case F_GATHER:
+            if (r->mm_launches)
+                xs[k++] = r->gather_med_ms;
+            break;
+        case F_EXEC:
+            if (r->mm_launches)
+                xs[k++] = r->exec_med_ms;
+            break;
+        case F_PERIOD:
+            if (r->mm_launches > 1)
+                xs[k++] = r->period_med_ms;
+            break;
         case F_PERIOD_P: xs[k++] = r->period_ms; break;
         }
     }
@@ -233,8 +242,8 @@ static int table2(const study_report_options *o, const study_row *rows, size_t n
 /* Per class and group expression: the median over (app, input, barrier)
  * items of the slowdown (stream / alone, medians over runs) and of the
  * median period. */
-static void class_medians(const study_row *rows, size_t n, const item *it, size_t ni, const char *cls,
-                          const char *g, double *slow, double *period)
+static void class_medians(const study_row *rows, size_t n, const item *it, size_t ni, const char *cls, const char *g,
+                          double *slow, double *period)
 {
     double *s = malloc((ni ? ni : 1) * sizeof *s), *p = malloc((ni ? ni : 1) * sizeof *p);
     size_t ks = 0, kp = 0;
@@ -269,12 +278,14 @@ static int table3_fig6(const study_report_options *o, const study_row *rows, siz
         return -1;
     }
     fprintf(csv, "class,period_ms,exec_ms,kernel_level,groups,median_period_ms,cooperative\n");
-    fprintf(md, "# Table 3: kernel-level preemption vs cooperative kernels\n\n"
-                "Per workload class: the smallest group count of the matmul stream whose median period (median "
-                "over apps, inputs and barrier forms) is within %.0f%% of P, and the median slowdown of the "
-                "cooperative kernel there, beside the kernel-level preemption model P/(P-E).\n\n"
-                "| class | P ms | E ms | kernel-level P/(P-E) | cooperative | groups | median period ms |\n"
-                "|---|---:|---:|---:|---:|---|---:|\n", (STUDY_PERIOD_TOLERANCE - 1) * 100);
+    fprintf(md,
+            "# Table 3: kernel-level preemption vs cooperative kernels\n\n"
+            "Per workload class: the smallest group count of the matmul stream whose median period (median "
+            "over apps, inputs and barrier forms) is within %.0f%% of P, and the median slowdown of the "
+            "cooperative kernel there, beside the kernel-level preemption model P/(P-E).\n\n"
+            "| class | P ms | E ms | kernel-level P/(P-E) | cooperative | groups | median period ms |\n"
+            "|---|---:|---:|---:|---:|---|---:|\n",
+            (STUDY_PERIOD_TOLERANCE - 1) * 100);
     fprintf(dat, "# idx");
     for (int c = 0; c < 3; ++c)
         fprintf(dat, " %s_overhead %s_period", class_names[c], class_names[c]);
@@ -349,9 +360,10 @@ static int table3_fig6(const study_report_options *o, const study_row *rows, siz
                 "set multiplot layout 1,2\nset xtics (");
     for (unsigned g = 0; g < ng; ++g)
         fprintf(gp, "%s\"%s\" %u", g ? ", " : "", o->groups[g], g);
-    fprintf(gp, ")\nset xrange [-0.3:%u.3]\nset xlabel 'work-groups requested by the matmul stream'\n"
-                "set key top left\nset ylabel 'median overhead (x)'\nset title 'cooperative kernel slowdown'\n"
-                "plot 1 with lines dt 3 lc rgb 'gray' title 'no overhead'",
+    fprintf(gp,
+            ")\nset xrange [-0.3:%u.3]\nset xlabel 'work-groups requested by the matmul stream'\n"
+            "set key top left\nset ylabel 'median overhead (x)'\nset title 'cooperative kernel slowdown'\n"
+            "plot 1 with lines dt 3 lc rgb 'gray' title 'no overhead'",
             ng ? ng - 1 : 0);
     /* Only columns with data: gnuplot refuses a plot whose points are all undefined. */
     for (int c = 0; c < 3; ++c) {
@@ -362,7 +374,9 @@ static int table3_fig6(const study_report_options *o, const study_row *rows, siz
             fprintf(gp, ", 'fig6.dat' using 1:%d with linespoints lc rgb '%s' title '%s'", 2 + 2 * c,
                     class_colors[c], class_names[c]);
     }
-    fprintf(gp, "\nset logscale y\nset ylabel 'median period (ms)'\nset offsets 0, 0, graph 0.05, graph 0.05\nset title 'matmul stream period'\nplot ");
+    fprintf(
+        gp,
+        "\nset logscale y\nset ylabel 'median period (ms)'\nset offsets 0, 0, graph 0.05, graph 0.05\nset title 'matmul stream period'\nplot ");
     int first = 1;
     for (int c = 0; c < 3; ++c) {
         int have_p = 0;
@@ -441,13 +455,14 @@ static int fig5(const study_report_options *o, const study_row *rows, size_t n, 
             rc = -1;
             break;
         }
-        fprintf(gp, "# Figure 5 (the paper's section 5.4) for %s on %s: gather time of the matmul stream's\n"
-                    "# launches (both resizing-barrier forms) and their execution time per class, against the\n"
-                    "# groups requested; log scale; the dashed lines are the periods. Re-plot: gnuplot %s.gp\n"
-                    "set terminal png size 900,600\nset output (exists('ck_output') ? ck_output : '%s.png')\n"
-                    "set datafile missing 'NaN'\n"
-                    "set logscale y\nset title '%s %s'\nset xlabel 'work-groups requested by the matmul stream'\n"
-                    "set ylabel 'time (ms)'\nset key outside right\nset xrange [-0.3:%u.3]\nset xtics (",
+        fprintf(gp,
+                "# Figure 5 (the paper's section 5.4) for %s on %s: gather time of the matmul stream's\n"
+                "# launches (both resizing-barrier forms) and their execution time per class, against the\n"
+                "# groups requested; log scale; the dashed lines are the periods. Re-plot: gnuplot %s.gp\n"
+                "set terminal png size 900,600\nset output (exists('ck_output') ? ck_output : '%s.png')\n"
+                "set datafile missing 'NaN'\n"
+                "set logscale y\nset title '%s %s'\nset xlabel 'work-groups requested by the matmul stream'\n"
+                "set ylabel 'time (ms)'\nset key outside right\nset xrange [-0.3:%u.3]\nset xtics (",
                 it[i].app, it[i].input, base, base, it[i].app, it[i].input, ng ? ng - 1 : 0);
         for (unsigned g = 0; g < ng; ++g)
             fprintf(gp, "%s\"%s\" %u", g ? ", " : "", o->groups[g], g);
@@ -457,8 +472,8 @@ static int fig5(const study_report_options *o, const study_row *rows, size_t n, 
         int first = 1;
         for (int c = 0; c < 5; ++c)
             if (have[c]) {
-                fprintf(gp, "%s'%s.dat' using 1:%d with linespoints lc rgb '%s' title '%s'", first ? "" : ", ",
-                        base, 2 + c, c < 2 ? (c ? "#e7298a" : "#000000") : class_colors[c - 2], titles[c]);
+                fprintf(gp, "%s'%s.dat' using 1:%d with linespoints lc rgb '%s' title '%s'", first ? "" : ", ", base,
+                        2 + c, c < 2 ? (c ? "#e7298a" : "#000000") : class_colors[c - 2], titles[c]);
                 first = 0;
             }
         double shown[3];
@@ -499,7 +514,8 @@ int study_have_gnuplot(void)
         return 0;
     char *copy = strdup(path);
     int found = 0;
-    for (char *save = NULL, *d = copy ? strtok_r(copy, ":", &save) : NULL; d && !found; d = strtok_r(NULL, ":", &save)) {
+    for (char *save = NULL, *d = copy ? strtok_r(copy, ":", &save) : NULL; d && !found;
+         d = strtok_r(NULL, ":", &save)) {
         char p[4096];
         snprintf(p, sizeof p, "%s/gnuplot", d);
         found = access(p, X_OK) == 0;

@@ -25,10 +25,10 @@ typedef struct {
 
 /* Numbers the summary repeats (NAN where there is no data). */
 typedef struct {
-    double t2_geomean[3], t2_max[3];  /* overall, barrier, workstealing */
+    double t2_geomean[3], t2_max[3]; /* overall, barrier, workstealing */
     char t2_argmax[3][64];
     unsigned t2_count[3];
-    char t3_groups[3][8];             /* per class: smallest group expression meeting P, "" none */
+    char t3_groups[3][8]; /* per class: smallest group expression meeting P, "" none */
     double t3_slowdown[3], t3_period[3], t3_model[3];
 } study_report_numbers;
 

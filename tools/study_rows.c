@@ -85,10 +85,7 @@ static void refuse(fields *c, const char *fmt, ...)
 }
 
 /* The next field, NULL once a field before was bad. */
-static const char *next_field(fields *c)
-{
-    return c->bad ? NULL : c->f[c->i];
-}
+static const char *next_field(fields *c) { return c->bad ? NULL : c->f[c->i]; }
 
 static void text_col(fields *c, char *dst, size_t len)
 {
@@ -198,8 +195,8 @@ static int parse_line(char *line, int v1, study_row *r, char *why, size_t why_le
     r->matmul_n = (int)matmul_n;
     time_col(&c, 0, &r->coop_ms);
     time_col(&c, 0, &r->coop_wall_ms);
-    unsigned *counts[] = {&r->kills, &r->forks, &r->resizes, &r->max_active, &r->initial_groups,
-                          &r->mm_launches, &r->mm_missed, &r->mm_bad};
+    unsigned *counts[] = {&r->kills,          &r->forks,       &r->resizes,   &r->max_active,
+                          &r->initial_groups, &r->mm_launches, &r->mm_missed, &r->mm_bad};
     for (size_t k = 0; k < sizeof counts / sizeof *counts; ++k)
         count_col(&c, counts[k]);
     double *stats[] = {&r->gather_med_ms, &r->gather_mean_ms, &r->gather_max_ms,
@@ -265,8 +262,10 @@ int study_rows_read(const char *path, study_row **rows, size_t *n, char *err, si
         if (lr.lineno == 1) {
             v1 = !strcmp(lr.line, STUDY_COLUMNS_V1);
             if (!v1 && strcmp(lr.line, STUDY_COLUMNS)) {
-                snprintf(err, err_len, "%s:1: the header is not ckstudy's runs.csv columns (is this a runs.csv "
-                                       "ckstudy wrote?)", path);
+                snprintf(err, err_len,
+                         "%s:1: the header is not ckstudy's runs.csv columns (is this a runs.csv "
+                         "ckstudy wrote?)",
+                         path);
                 rc = -1;
                 break;
             }

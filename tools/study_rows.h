@@ -11,10 +11,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define STUDY_COLUMNS_HEAD                                                                                         \
-    "app,input,barrier,mode,class,groups_expr,run,workers,coop_groups,mm_groups,period_ms,target_exec_ms,"         \
-    "matmul_n,coop_ms,coop_wall_ms,kills,forks,resizes,max_active,initial_groups,mm_launches,mm_missed,mm_bad,"    \
-    "gather_med_ms,gather_mean_ms,gather_max_ms,exec_med_ms,exec_mean_ms,queue_med_ms,period_med_ms,"              \
+#define STUDY_COLUMNS_HEAD                                                                                          \
+    "app,input,barrier,mode,class,groups_expr,run,workers,coop_groups,mm_groups,period_ms,target_exec_ms,"          \
+    "matmul_n,coop_ms,coop_wall_ms,kills,forks,resizes,max_active,initial_groups,mm_launches,mm_missed,mm_bad,"     \
+    "gather_med_ms,gather_mean_ms,gather_max_ms,exec_med_ms,exec_mean_ms,queue_med_ms,period_med_ms,"               \
     "period_mean_ms,"
 #define STUDY_COLUMNS STUDY_COLUMNS_HEAD "device_ms,round_pos,check,message"
 #define STUDY_NCOLS 35
@@ -33,18 +33,18 @@ typedef struct {
     unsigned run, workers, coop_groups, mm_groups;
     double period_ms, target_exec_ms;
     int matmul_n;
-    double coop_ms, coop_wall_ms;  /* plain: the baseline's time in coop_ms    */
+    double coop_ms, coop_wall_ms; /* plain: the baseline's time in coop_ms    */
     unsigned kills, forks, resizes, max_active, initial_groups;
     unsigned mm_launches, mm_missed, mm_bad;
     double gather_med_ms, gather_mean_ms, gather_max_ms, exec_med_ms, exec_mean_ms, queue_med_ms;
     double period_med_ms, period_mean_ms; /* between launch starts; 0: fewer than 2 launches */
-    double device_ms;    /* the run on the device's clock: alone and stream, the
+    double device_ms;                     /* the run on the device's clock: alone and stream, the
                             launch's exec_ms (ck_launch_stats); plain, the
                             persistent launch's profiling time; -1 unknown      */
-    int round_pos;       /* --table2: the run's place in its round (0 first);
+    int round_pos;                        /* --table2: the run's place in its round (0 first);
                             -1 outside a round                                  */
-    char check[12];      /* PASS, FAIL, ERROR, unchecked                        */
-    char message[256];   /* commas, quotes and line breaks replaced             */
+    char check[12];                       /* PASS, FAIL, ERROR, unchecked                        */
+    char message[256];                    /* commas, quotes and line breaks replaced             */
 } study_row;
 
 /* The configuration a row belongs to, as one string (app/input/barrier/

@@ -237,16 +237,26 @@ static void write_csv(FILE *f, const study_t2_numbers *num)
     fputs("row,app,input,groups,runs_coop,runs_plain,runs_fenced,clock", f);
     for (int c = 0; c < STUDY_T2_CLOCKS; ++c)
         for (int fm = 0; fm < STUDY_T2_FORMS; ++fm)
-            fprintf(f, ",%s_%s_med,%s_%s_min,%s_%s_max", fm == 0 ? "coop" : fm == 1 ? "plain" : "fenced",
-                    study_t2_clock_name(c), fm == 0 ? "coop" : fm == 1 ? "plain" : "fenced", study_t2_clock_name(c),
-                    fm == 0 ? "coop" : fm == 1 ? "plain" : "fenced", study_t2_clock_name(c));
+            fprintf(f, ",%s_%s_med,%s_%s_min,%s_%s_max",
+                    fm == 0   ? "coop"
+                    : fm == 1 ? "plain"
+                              : "fenced",
+                    study_t2_clock_name(c),
+                    fm == 0   ? "coop"
+                    : fm == 1 ? "plain"
+                              : "fenced",
+                    study_t2_clock_name(c),
+                    fm == 0   ? "coop"
+                    : fm == 1 ? "plain"
+                              : "fenced",
+                    study_t2_clock_name(c));
     for (int k = 0; k < STUDY_T2_RATIOS; ++k)
         fprintf(f, ",ratio_%s,ratio_%s_min,ratio_%s_max", ratio_key[k], ratio_key[k], ratio_key[k]);
     fputs(",check\n", f);
     for (size_t i = 0; i < num->n_items; ++i) {
         const study_t2_item *it = &num->items[i];
-        fprintf(f, "item,%s,%s,%u,%u,%u,%u,%s", it->app, it->input, it->groups, it->runs[0], it->runs[1], it->runs[2],
-                study_t2_clock_name(it->clock));
+        fprintf(f, "item,%s,%s,%u,%u,%u,%u,%s", it->app, it->input, it->groups, it->runs[0], it->runs[1],
+                it->runs[2], study_t2_clock_name(it->clock));
         for (int c = 0; c < STUDY_T2_CLOCKS; ++c)
             for (int fm = 0; fm < STUDY_T2_FORMS; ++fm) {
                 csv_num(f, it->med[fm][c]);
@@ -312,17 +322,19 @@ static void md_times(FILE *f, const study_t2_numbers *num, int clock)
 
 static void write_md(FILE *f, const study_t2_numbers *num)
 {
-    fprintf(f, "# Table 2: cooperative kernel alone over the plain persistent kernel\n\n"
-               "Per app/input: the cooperative kernel alone (megakernel, query resizing barrier, nothing else "
-               "running; a fresh context per round, one untimed warm-up launch, then the timed one) against the "
-               "plain persistent kernel (raw OpenCL, one warm session, one untimed warm-up run before each timed "
-               "one) at the same group count N, in rounds whose order alternates; `plain` is built with the "
-               "header's default barrier, `plain-fenced` with -DCK_PLAIN_BARRIER_FENCED. Medians over the "
-               "passing runs with (min..max); a ratio is the ratio of the medians, with the (min..max) of the "
-               "per-round ratios. Runs: cooperative/plain/plain-fenced. A cooperative run that the scheduler "
-               "started on fewer than N groups, or that killed, forked or resized, is not a fair comparison: it "
-               "is redone (up to %d attempts; `redone` counts them) and fails the check if it never was fair. "
-               "docs/STUDY.md \"Table 2\" has the definitions.\n\n", STUDY_T2_COOP_ATTEMPTS);
+    fprintf(f,
+            "# Table 2: cooperative kernel alone over the plain persistent kernel\n\n"
+            "Per app/input: the cooperative kernel alone (megakernel, query resizing barrier, nothing else "
+            "running; a fresh context per round, one untimed warm-up launch, then the timed one) against the "
+            "plain persistent kernel (raw OpenCL, one warm session, one untimed warm-up run before each timed "
+            "one) at the same group count N, in rounds whose order alternates; `plain` is built with the "
+            "header's default barrier, `plain-fenced` with -DCK_PLAIN_BARRIER_FENCED. Medians over the "
+            "passing runs with (min..max); a ratio is the ratio of the medians, with the (min..max) of the "
+            "per-round ratios. Runs: cooperative/plain/plain-fenced. A cooperative run that the scheduler "
+            "started on fewer than N groups, or that killed, forked or resized, is not a fair comparison: it "
+            "is redone (up to %d attempts; `redone` counts them) and fails the check if it never was fair. "
+            "docs/STUDY.md \"Table 2\" has the definitions.\n\n",
+            STUDY_T2_COOP_ATTEMPTS);
     fprintf(f, "## Ratios\n\n"
                "| app | input | groups | clock | cooperative / plain | cooperative / plain-fenced | check | "
                "cooperative runs redone |\n"

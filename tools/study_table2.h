@@ -34,11 +34,11 @@ extern const char *const study_t2_mode[STUDY_T2_FORMS];
 
 typedef struct {
     char app[16], input[32];
-    unsigned groups;                 /* the plain runs' group count (0: none)   */
-    unsigned runs[STUDY_T2_FORMS];   /* usable (PASS or unchecked) runs per form */
-    unsigned redone;                 /* usable cooperative runs redone because an
+    unsigned groups;               /* the plain runs' group count (0: none)   */
+    unsigned runs[STUDY_T2_FORMS]; /* usable (PASS or unchecked) runs per form */
+    unsigned redone;               /* usable cooperative runs redone because an
                                         attempt was not fair (message "redone")  */
-    int clock;                       /* STUDY_T2_DEVICE when every usable run has
+    int clock;                     /* STUDY_T2_DEVICE when every usable run has
                                         a device time, else STUDY_T2_HOST       */
     /* per form and clock: median, min, max over the usable runs (NaN: none,
      * or on the device clock some run without a device time) */
@@ -47,16 +47,16 @@ typedef struct {
     /* on the item's clock: median coop / median plain (-fenced), and the
      * min..max of coop / plain of the same round */
     double ratio[STUDY_T2_RATIOS], ratio_lo[STUDY_T2_RATIOS], ratio_hi[STUDY_T2_RATIOS];
-    char check[12];                  /* PASS, unchecked, FAIL, ERROR            */
-    char message[300];               /* the first problem                        */
+    char check[12];    /* PASS, unchecked, FAIL, ERROR            */
+    char message[300]; /* the first problem                        */
 } study_t2_item;
 
 typedef struct {
-    study_t2_item *items;            /* malloc'd: study_t2_free                 */
+    study_t2_item *items; /* malloc'd: study_t2_free                 */
     size_t n_items;
-    unsigned counted;                /* items in the geomean and max: those whose
+    unsigned counted;                                      /* items in the geomean and max: those whose
                                         check is PASS or unchecked              */
-    int clock;                       /* of the geomean and max: device when every
+    int clock;                                             /* of the geomean and max: device when every
                                         counted item has it, else host          */
     double geomean[STUDY_T2_RATIOS], max[STUDY_T2_RATIOS]; /* NaN: no item      */
     char max_at[STUDY_T2_RATIOS][64];

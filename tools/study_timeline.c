@@ -139,20 +139,20 @@ int study_write_timeline(const char *dir, const char *app, const char *input, co
     unsigned top = 1;
     for (size_t i = 0; i < nt; ++i)
         top = tr[i].active > top ? tr[i].active : top;
-    fprintf(g, "# Timeline of one run (the paper's Figure 1's shape): %s %s, %s.\n"
-               "# Top: active groups M of the cooperative kernel (sampled by the host progress thread);\n"
-               "# bottom: each matmul launch's gather (red) and execution (blue). Re-plot: gnuplot timeline_%s.gp\n"
-               "set terminal png size 1200,600\nset output (exists('ck_output') ? ck_output : 'timeline_%s.png')\n"
-               "set multiplot layout 2,1\n"
-               "set xlabel 'ms since the cooperative launch was sent'\nset xrange [0:%.3f]\n"
-               "set ylabel 'active groups M'\nset yrange [0:%u]\nset title '%s %s: %s'\n"
-               "plot 'timeline_%s.dat' index 0 using 1:2 with steps lw 2 title 'M'\n"
-               "set ylabel 'matmul launch'\nset yrange [-1:%u]\nset title ''\n"
-               "plot 'timeline_%s.dat' index 1 using 2:1:($3-$2):(0) with vectors nohead lw 6 lc rgb 'red' "
-               "title 'gather', '' index 1 using 3:1:($4-$3):(0) with vectors nohead lw 6 lc rgb 'blue' "
-               "title 'execution'\nunset multiplot\n",
-            app, input, desc, app, app, r->coop_wall_ms > 0 ? r->coop_wall_ms : 1, top + 1, app, input,
-            desc, app, r->mm_launches ? r->mm_launches : 1, app);
+    fprintf(g,
+            "# Timeline of one run (the paper's Figure 1's shape): %s %s, %s.\n"
+            "# Top: active groups M of the cooperative kernel (sampled by the host progress thread);\n"
+            "# bottom: each matmul launch's gather (red) and execution (blue). Re-plot: gnuplot timeline_%s.gp\n"
+            "set terminal png size 1200,600\nset output (exists('ck_output') ? ck_output : 'timeline_%s.png')\n"
+            "set multiplot layout 2,1\n"
+            "set xlabel 'ms since the cooperative launch was sent'\nset xrange [0:%.3f]\n"
+            "set ylabel 'active groups M'\nset yrange [0:%u]\nset title '%s %s: %s'\n"
+            "plot 'timeline_%s.dat' index 0 using 1:2 with steps lw 2 title 'M'\n"
+            "set ylabel 'matmul launch'\nset yrange [-1:%u]\nset title ''\n"
+            "plot 'timeline_%s.dat' index 1 using 2:1:($3-$2):(0) with vectors nohead lw 6 lc rgb 'red' "
+            "title 'gather', '' index 1 using 3:1:($4-$3):(0) with vectors nohead lw 6 lc rgb 'blue' "
+            "title 'execution'\nunset multiplot\n",
+            app, input, desc, app, app, r->coop_wall_ms > 0 ? r->coop_wall_ms : 1, top + 1, app, input, desc, app,
+            r->mm_launches ? r->mm_launches : 1, app);
     return commit_files(w);
 }
-

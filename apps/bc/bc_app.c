@@ -68,8 +68,9 @@ static int bc_multi(app_gapp *a, app_gk_plain *p, double deadline_ms, int32_t *l
                 return -1;
             ++launches;
             if (app_now_ms() > deadline_ms) {
-                snprintf(err, err_len, "the plain multi-launch bc did not finish within the timeout (source %d of %d)",
-                         s, sources);
+                snprintf(err, err_len,
+                         "the plain multi-launch bc did not finish within the timeout (source %d of %d)", s,
+                         sources);
                 return -1;
             }
             if (!more)
@@ -104,18 +105,21 @@ static int bc_spec(app_gapp *a, const app_config *c, char *err, size_t err_len)
     s->ints[0] = g->n;
     s->ints[1] = b->sources;
     s->coop_file = APP_BC_COOP_FILE;
-    s->coop = (app_gk_kernel){APP_BC_COOP_KERNEL, 10,
+    s->coop = (app_gk_kernel){APP_BC_COOP_KERNEL,
+                              10,
                               {APP_GK_B(ROW), APP_GK_B(COL), APP_GK_I(0), APP_GK_I(1), APP_GK_B(LEVEL),
                                APP_GK_B(SIGMA), APP_GK_B(DELTA), APP_GK_B(BC), APP_GK_B(FLAGS), APP_GK_BAR}};
     /* the source and level arguments (written I(0) here) are bc_multi's */
     s->plain_file = APP_BC_PLAIN_FILE;
     s->nplain = 4;
-    s->plain[0] = (app_gk_kernel){"bc_init", 5,
-                                  {APP_GK_B(LEVEL), APP_GK_B(SIGMA), APP_GK_B(DELTA), APP_GK_I(0), APP_GK_I(0)}};
-    s->plain[1] = (app_gk_kernel){"bc_forward_step", 7,
+    s->plain[0] =
+        (app_gk_kernel){"bc_init", 5, {APP_GK_B(LEVEL), APP_GK_B(SIGMA), APP_GK_B(DELTA), APP_GK_I(0), APP_GK_I(0)}};
+    s->plain[1] = (app_gk_kernel){"bc_forward_step",
+                                  7,
                                   {APP_GK_B(ROW), APP_GK_B(COL), APP_GK_I(0), APP_GK_B(LEVEL), APP_GK_B(SIGMA),
                                    APP_GK_I(0), APP_GK_B(FLAGS)}};
-    s->plain[2] = (app_gk_kernel){"bc_backward_step", 7,
+    s->plain[2] = (app_gk_kernel){"bc_backward_step",
+                                  7,
                                   {APP_GK_B(ROW), APP_GK_B(COL), APP_GK_I(0), APP_GK_B(LEVEL), APP_GK_B(SIGMA),
                                    APP_GK_B(DELTA), APP_GK_I(0)}};
     s->plain[3] = (app_gk_kernel){"bc_accumulate", 4, {APP_GK_B(LEVEL), APP_GK_B(DELTA), APP_GK_B(BC), APP_GK_I(0)}};
@@ -147,9 +151,15 @@ static int bc_describe(app_gapp *a, char *out, size_t out_len, char *err, size_t
     return 0;
 }
 
-static const app_gapp_ops bc_ops = {.what = "bc", .ref_elem = sizeof(double), .got_elem = sizeof(float),
-                                    .spec = bc_spec, .about = bc_about, .reference = bc_reference,
-                                    .describe = bc_describe, .check = bc_check, .multi = bc_multi};
+static const app_gapp_ops bc_ops = {.what = "bc",
+                                    .ref_elem = sizeof(double),
+                                    .got_elem = sizeof(float),
+                                    .spec = bc_spec,
+                                    .about = bc_about,
+                                    .reference = bc_reference,
+                                    .describe = bc_describe,
+                                    .check = bc_check,
+                                    .multi = bc_multi};
 APP_GAPP_CREATE(bc_create, sizeof(bc_state), bc_ops)
 
 static void bc_corrupt(void *st)

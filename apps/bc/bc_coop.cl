@@ -127,8 +127,8 @@ void bc_forward_level(global const int *row, global const int *col, int n, int s
  * level *d - 1 next, or after level 1 (or no level) the forward phase of
  * the next source. */
 void bc_backward_level(global const int *row, global const int *col, int n, global const int *level,
-                       global const float *sigma, global float *delta, global float *bc, global int *flags,
-                       int *s, int *phase, int *d, volatile global uint *plain_barrier)
+                       global const float *sigma, global float *delta, global float *bc, global int *flags, int *s,
+                       int *phase, int *d, volatile global uint *plain_barrier)
 {
     if (*phase == BC_BACKWARD) {
         int tid = (int)get_global_id(0);

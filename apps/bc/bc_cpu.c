@@ -109,9 +109,9 @@ size_t app_bc_check(const app_csr *g, const float *got, const double *want, doub
     if (msg_len)
         msg[0] = '\0';
 #define BC_PROBLEM(...)                                                                                             \
-    do {                                                                                                           \
-        if (problems++ < 3 && at < msg_len)                                                                        \
-            at += (size_t)snprintf(msg + at, msg_len - at, __VA_ARGS__);                                           \
+    do {                                                                                                            \
+        if (problems++ < 3 && at < msg_len)                                                                         \
+            at += (size_t)snprintf(msg + at, msg_len - at, __VA_ARGS__);                                            \
     } while (0)
     double sum = 0;
     for (int32_t v = 0; v < g->n; ++v) {

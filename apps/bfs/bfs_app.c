@@ -23,8 +23,7 @@ static void bfs_test_config(app_config *c, unsigned variant)
  * would: polling an event per level made this baseline 1.7x slower on the
  * H100, measured) and swaps the frontiers; every level ends by itself, so the
  * deadline is checked between levels. */
-static int bfs_multi(app_gapp *a, app_gk_plain *p, double deadline_ms, int32_t *launches, char *err,
-                     size_t err_len)
+static int bfs_multi(app_gapp *a, app_gk_plain *p, double deadline_ms, int32_t *launches, char *err, size_t err_len)
 {
     (void)a;
     static const size_t level_kernel[] = {0};
@@ -72,13 +71,15 @@ static int bfs_spec(app_gapp *a, const app_config *c, char *err, size_t err_len)
     app_gapp_nodes(a, NULL, APP_GK_KEEP, "frontier 1", NULL);
     app_gapp_buf(a, "frontier sizes", 8, sizes, APP_GK_EACH);
     s->coop_file = APP_BFS_COOP_FILE;
-    s->coop = (app_gk_kernel){APP_BFS_COOP_KERNEL, 7,
+    s->coop = (app_gk_kernel){APP_BFS_COOP_KERNEL,
+                              7,
                               {APP_GK_B(ROW), APP_GK_B(COL), APP_GK_B(LEVELS), APP_GK_B(F0), APP_GK_B(F1),
                                APP_GK_B(SIZES), APP_GK_BAR}};
     /* in, n_in, out and level are bfs_multi's */
     s->plain_file = APP_BFS_PLAIN_FILE;
     s->nplain = 1;
-    s->plain[0] = (app_gk_kernel){"bfs_level", 8,
+    s->plain[0] = (app_gk_kernel){"bfs_level",
+                                  8,
                                   {APP_GK_B(ROW), APP_GK_B(COL), APP_GK_B(LEVELS), APP_GK_B(F0), APP_GK_I(0),
                                    APP_GK_B(F1), APP_GK_B(SIZES), APP_GK_I(0)}};
     s->result = LEVELS;
@@ -86,9 +87,13 @@ static int bfs_spec(app_gapp *a, const app_config *c, char *err, size_t err_len)
     return 0;
 }
 
-static const app_gapp_ops bfs_ops = {
-    .what = "BFS", .spec = bfs_spec, .about = app_gapp_about_source, .reference = app_gapp_bfs_reference,
-    .describe = app_gapp_bfs_describe, .check = app_gapp_bfs_check, .multi = bfs_multi};
+static const app_gapp_ops bfs_ops = {.what = "BFS",
+                                     .spec = bfs_spec,
+                                     .about = app_gapp_about_source,
+                                     .reference = app_gapp_bfs_reference,
+                                     .describe = app_gapp_bfs_describe,
+                                     .check = app_gapp_bfs_check,
+                                     .multi = bfs_multi};
 APP_GAPP_CREATE(bfs_create, sizeof(app_gapp), bfs_ops)
 
 const app_module app_module_bfs =

@@ -10,10 +10,15 @@ static int bfswl_spec(app_gapp *a, const app_config *c, char *err, size_t err_le
     return app_wl_spec(a, c, APP_WL_BFS, err, err_len);
 }
 
-static const app_gapp_ops bfswl_ops = {
-    .what = "bfs-wl", .spec = bfswl_spec, .about = app_gapp_about_source, .reference = app_gapp_bfs_reference,
-    .describe = app_gapp_bfs_describe, .check = app_gapp_bfs_check, .prepare = app_wl_prepare,
-    .multi = app_wl_multi, .after = app_wl_after};
+static const app_gapp_ops bfswl_ops = {.what = "bfs-wl",
+                                       .spec = bfswl_spec,
+                                       .about = app_gapp_about_source,
+                                       .reference = app_gapp_bfs_reference,
+                                       .describe = app_gapp_bfs_describe,
+                                       .check = app_gapp_bfs_check,
+                                       .prepare = app_wl_prepare,
+                                       .multi = app_wl_multi,
+                                       .after = app_wl_after};
 APP_GAPP_CREATE(bfswl_create, sizeof(app_gapp), bfswl_ops)
 
 const app_module app_module_bfswl =

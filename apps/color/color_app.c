@@ -33,16 +33,18 @@ static int color_spec(app_gapp *a, const app_config *c, char *err, size_t err_le
     app_gapp_buf(a, "stop flags", 8, NULL, APP_GK_EACH);
     s->ints[0] = a->g->n;
     s->coop_file = APP_COLOR_COOP_FILE;
-    s->coop = (app_gk_kernel){APP_COLOR_COOP_KERNEL, 8,
+    s->coop = (app_gk_kernel){APP_COLOR_COOP_KERNEL,
+                              8,
                               {APP_GK_B(ROW), APP_GK_B(COL), APP_GK_B(VALUE), APP_GK_B(COLORS), APP_GK_B(MAX_D),
                                APP_GK_B(STOPS), APP_GK_I(0), APP_GK_BAR}};
     s->plain_file = APP_COLOR_PLAIN_FILE;
     s->nplain = 2;
-    s->plain[0] = (app_gk_kernel){"color1", 7,
+    s->plain[0] = (app_gk_kernel){"color1",
+                                  7,
                                   {APP_GK_B(ROW), APP_GK_B(COL), APP_GK_B(VALUE), APP_GK_B(COLORS), APP_GK_B(MAX_D),
                                    APP_GK_B(STOPS), APP_GK_I(0)}};
-    s->plain[1] = (app_gk_kernel){"color2", 5,
-                                  {APP_GK_B(VALUE), APP_GK_B(COLORS), APP_GK_B(MAX_D), APP_GK_I(1), APP_GK_I(0)}};
+    s->plain[1] =
+        (app_gk_kernel){"color2", 5, {APP_GK_B(VALUE), APP_GK_B(COLORS), APP_GK_B(MAX_D), APP_GK_I(1), APP_GK_I(0)}};
     s->flag = STOPS;
     s->round_kernel = 1;
     s->round_arg = 3;
@@ -70,12 +72,15 @@ static void color_corrupt(void *st)
         ((int32_t *)a->ref)[0] += 1;
 }
 
-static const app_gapp_ops color_ops = {
-    .what = "colouring", .spec = color_spec, .reference = color_reference, .stat_format = ", %d colours (rounds)",
-    .check = color_check};
+static const app_gapp_ops color_ops = {.what = "colouring",
+                                       .spec = color_spec,
+                                       .reference = color_reference,
+                                       .stat_format = ", %d colours (rounds)",
+                                       .check = color_check};
 APP_GAPP_CREATE(color_create, sizeof(app_gapp), color_ops)
 
 const app_module app_module_color =
-    APP_GAPP_MODULE("color", NULL, "Pannotia graph colouring (Jones-Plassmann rounds), one resizing barrier per phase",
+    APP_GAPP_MODULE("color", NULL,
+                    "Pannotia graph colouring (Jones-Plassmann rounds), one resizing barrier per phase",
                     APP_MOD_MULTI_LAUNCH, APP_COLOR_COOP_FILE, APP_COLOR_COOP_KERNEL, color_test_config,
                     color_create, color_corrupt);

@@ -23,8 +23,8 @@
 #include "ck_cooperative.h"
 
 kernel void color_coop(global const int *row, global const int *col, global const int *node_value,
-                       volatile global int *colors, volatile global int *max_d, volatile global int *stops,
-                       int n, volatile global uint *plain_barrier)
+                       volatile global int *colors, volatile global int *max_d, volatile global int *stops, int n,
+                       volatile global uint *plain_barrier)
 {
     transmit int color = 0;
     transmit int sel = 0;

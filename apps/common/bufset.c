@@ -94,8 +94,9 @@ void app_bufset_coop_free(app_bufset_coop *b)
     b->nbuf = 0;
 }
 
-int app_bufset_plain_run(app_cl *c, const char *file, const char *kernel, const app_bufset *s, const app_cl_launch *l,
-                         void *const *read_dst, const size_t *read_bytes, app_cl_times *t, char *err, size_t err_len)
+int app_bufset_plain_run(app_cl *c, const char *file, const char *kernel, const app_bufset *s,
+                         const app_cl_launch *l, void *const *read_dst, const size_t *read_bytes, app_cl_times *t,
+                         char *err, size_t err_len)
 {
     t->ms = t->device_ms = -1;
     if (!(l->timeout_s > 0 && l->timeout_s <= 1e9)) {
@@ -132,7 +133,8 @@ int app_bufset_plain_run(app_cl *c, const char *file, const char *kernel, const 
         goto fail;
     for (size_t i = 0; i < s->nbuf; ++i)
         if (read_bytes && read_bytes[i])
-            APP_CL_CHECK(clEnqueueReadBuffer(c->queue, mem[i], CL_TRUE, 0, read_bytes[i], read_dst[i], 0, NULL, NULL),
+            APP_CL_CHECK(clEnqueueReadBuffer(c->queue, mem[i], CL_TRUE, 0, read_bytes[i], read_dst[i], 0, NULL,
+                                             NULL),
                          "clEnqueueReadBuffer");
     rc = 0;
 fail: /* the buffers belong to c (app_cl_buffer) */

@@ -17,11 +17,11 @@
 #define APP_BUFSET_MAX 8
 
 typedef struct {
-    const char *what;                  /* app name for messages                      */
-    size_t nbuf;                       /* buffers                                    */
-    size_t bytes[APP_BUFSET_MAX];      /* each buffer's size for this run (> 0)      */
-    const void *init[APP_BUFSET_MAX];  /* initial contents (bytes[i]), NULL: zeros   */
-    size_t nuint;                      /* uint scalar arguments after the buffers    */
+    const char *what;                 /* app name for messages                      */
+    size_t nbuf;                      /* buffers                                    */
+    size_t bytes[APP_BUFSET_MAX];     /* each buffer's size for this run (> 0)      */
+    const void *init[APP_BUFSET_MAX]; /* initial contents (bytes[i]), NULL: zeros   */
+    size_t nuint;                     /* uint scalar arguments after the buffers    */
     uint32_t uints[APP_BUFSET_MAX];
 } app_bufset;
 
@@ -51,7 +51,8 @@ void app_bufset_coop_free(app_bufset_coop *b);
  * buffers are fresh, uploaded before the timed launch. Afterwards buffer
  * i's first read_bytes[i] bytes (0: none) are copied to read_dst[i]. *t:
  * the launch's host and device times (app_cl_run_persistent). */
-int app_bufset_plain_run(app_cl *c, const char *file, const char *kernel, const app_bufset *s, const app_cl_launch *l,
-                         void *const *read_dst, const size_t *read_bytes, app_cl_times *t, char *err, size_t err_len);
+int app_bufset_plain_run(app_cl *c, const char *file, const char *kernel, const app_bufset *s,
+                         const app_cl_launch *l, void *const *read_dst, const size_t *read_bytes, app_cl_times *t,
+                         char *err, size_t err_len);
 
 #endif

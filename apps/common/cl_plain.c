@@ -382,8 +382,10 @@ int app_cl_run_persistent(app_cl *c, cl_kernel k, const app_cl_launch *l, const 
 {
     t->ms = t->device_ms = -1;
     if (!(l->timeout_s > 0 && l->timeout_s <= 1e9) || l->wg == 0 || l->groups == 0) {
-        snprintf(err, err_len, "%s: bad launch (%u groups of %zu items, timeout %g s): need groups and items above 0 "
-                 "and a finite timeout above 0", what, l->groups, l->wg, l->timeout_s);
+        snprintf(err, err_len,
+                 "%s: bad launch (%u groups of %zu items, timeout %g s): need groups and items above 0 "
+                 "and a finite timeout above 0",
+                 what, l->groups, l->wg, l->timeout_s);
         return -1;
     }
     size_t global = (size_t)l->groups * l->wg, local = l->wg;

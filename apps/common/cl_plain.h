@@ -22,7 +22,7 @@
 #define APP_CL_MAX_PROGRAMS 16
 
 typedef struct {
-    char *key;         /* "<kernel file>\n<extra options>"                   */
+    char *key; /* "<kernel file>\n<extra options>"                   */
     cl_program program;
 } app_cl_program;
 
@@ -31,14 +31,14 @@ typedef struct {
     cl_device_id device;
     cl_context context;
     cl_command_queue queue;
-    char cl_std[16];   /* -cl-std value of the path ("CL3.0", "CL1.2")      */
-    char name[260];    /* "platform / device"                               */
+    char cl_std[16]; /* -cl-std value of the path ("CL3.0", "CL1.2")      */
+    char name[260];  /* "platform / device"                               */
     ck_path path;
     int is_cpu;
-    int stuck;         /* a wait ran out: a kernel may still run; app_cl_close
+    int stuck;    /* a wait ran out: a kernel may still run; app_cl_close
                           then leaves the queue and context to the process's
                           exit (releasing them could wait for the kernel)  */
-    cl_mem *held;      /* app_cl_buffer's buffers, owned here and released by
+    cl_mem *held; /* app_cl_buffer's buffers, owned here and released by
                           app_cl_close (never while a kernel that outlived
                           its deadline may still use them: PoCL crashed
                           when a baseline released them under it)        */
@@ -139,13 +139,13 @@ size_t app_cl_held_mark(const app_cl *c);
  * uploads fresh buffers for every run and drops them after it). Does
  * nothing once c->stuck is set: a kernel may still use them. */
 void app_cl_release_since(app_cl *c, size_t mark);
-#define APP_CL_CHECK(call, what)                                                                                   \
-    do {                                                                                                           \
-        cl_int app_e_ = (call);                                                                                    \
-        if (app_e_ != CL_SUCCESS) {                                                                                \
-            app_cl_fail(app_e_, what, err, err_len);                                                               \
-            goto fail;                                                                                             \
-        }                                                                                                          \
+#define APP_CL_CHECK(call, what)                                                                                    \
+    do {                                                                                                            \
+        cl_int app_e_ = (call);                                                                                     \
+        if (app_e_ != CL_SUCCESS) {                                                                                 \
+            app_cl_fail(app_e_, what, err, err_len);                                                                \
+            goto fail;                                                                                              \
+        }                                                                                                           \
     } while (0)
 
 #endif

@@ -125,8 +125,8 @@ int app_csr_build(const app_edges *e, int symmetric, app_csr *out, char *err, si
             free(row);
             free(col);
             free(fill);
-            return fail(err, err_len, "CSR: edge %zu (%d, %d) names a node outside 0..%d", k, e->src[k],
-                        e->dst[k], n - 1);
+            return fail(err, err_len, "CSR: edge %zu (%d, %d) names a node outside 0..%d", k, e->src[k], e->dst[k],
+                        n - 1);
         }
         if (e->src[k] == e->dst[k])
             continue;

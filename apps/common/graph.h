@@ -23,11 +23,11 @@
 #include <stdint.h>
 
 typedef struct {
-    int32_t n;      /* nodes: ids 0..n-1                      */
-    size_t m;       /* edges stored                           */
+    int32_t n; /* nodes: ids 0..n-1                      */
+    size_t m;  /* edges stored                           */
     size_t cap;
     int32_t *src, *dst;
-    int32_t *w;     /* edge weights (>= 1), or NULL: unweighted */
+    int32_t *w; /* edge weights (>= 1), or NULL: unweighted */
 } app_edges;
 
 /* Compressed sparse rows: the out-edges of v are col[row[v] .. row[v+1]-1],

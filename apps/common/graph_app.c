@@ -17,15 +17,9 @@ struct app_gk_coop {
     ck_buffer buf[APP_GK_MAX_BUFS];
 };
 
-static size_t buf_bytes(const app_gk_buf *b)
-{
-    return b->bytes ? b->bytes : 4;
-}
+static size_t buf_bytes(const app_gk_buf *b) { return b->bytes ? b->bytes : 4; }
 
-static size_t init_bytes(const app_gk_buf *b)
-{
-    return b->init_bytes ? b->init_bytes : b->bytes;
-}
+static size_t init_bytes(const app_gk_buf *b) { return b->init_bytes ? b->init_bytes : b->bytes; }
 
 /* ---- plain */
 
@@ -69,8 +63,10 @@ int app_gk_round(app_gk_plain *p, size_t flag, const size_t *kernels, size_t nk,
 
 int app_gk_timeout(const app_gk_plain *p, int32_t rounds, const char *unit, char *err, size_t err_len)
 {
-    snprintf(err, err_len, "the plain multi-launch %s did not finish within the timeout (%d %s run): raise the "
-             "timeout if the graph is just large", p->spec->what, rounds, unit);
+    snprintf(err, err_len,
+             "the plain multi-launch %s did not finish within the timeout (%d %s run): raise the "
+             "timeout if the graph is just large",
+             p->spec->what, rounds, unit);
     return -1;
 }
 
@@ -83,7 +79,8 @@ static int flag_rounds(app_gk_plain *p, double deadline_ms, int32_t *launches, c
         all[i] = i;
     int32_t rounds = 0, flag = 1;
     while (flag) {
-        if ((s->round_kernel >= 0 && app_gk_set_int(p, (size_t)s->round_kernel, s->round_arg, rounds, err, err_len)) ||
+        if ((s->round_kernel >= 0 &&
+             app_gk_set_int(p, (size_t)s->round_kernel, s->round_arg, rounds, err, err_len)) ||
             app_gk_round(p, s->flag, all, s->nplain, 0, &flag, 4, err, err_len))
             return -1;
         ++rounds;
@@ -110,7 +107,8 @@ static int set_args(app_gk_plain *p, size_t k, const app_gk_kernel *kd, cl_mem b
             cl_mem none = NULL;
             const void *v = a->kind == APP_GK_LOCAL ? NULL : a->kind == APP_GK_NULL ? &none : &barrier;
             cl_int e = clSetKernelArg(p->k[k], (cl_uint)i, bytes, v);
-            rc = e == CL_SUCCESS ? 0 : app_cl_fail(e, "clSetKernelArg (barrier, NULL or local scratch)", err, err_len);
+            rc = e == CL_SUCCESS ? 0
+                                 : app_cl_fail(e, "clSetKernelArg (barrier, NULL or local scratch)", err, err_len);
         }
         if (rc)
             return -1;
@@ -150,7 +148,8 @@ static int plain_run(app_gapp *a, app_cl *c, const app_plain_args *args, app_pla
     }
     int persistent = args->persistent || !s->plain_file;
     if (args->wg == 0 || (persistent && args->groups == 0)) {
-        snprintf(err, err_len, "plain %s: bad work-group size %zu or group count %u", s->what, args->wg, args->groups);
+        snprintf(err, err_len, "plain %s: bad work-group size %zu or group count %u", s->what, args->wg,
+                 args->groups);
         return -1;
     }
     app_gk_plain p;
@@ -312,12 +311,13 @@ int app_gapp_coop_start(void *st, unsigned groups, ck_launch **out, char *err, s
 int app_gapp_read(app_gapp *a, app_gk_plain *p, size_t i, void *dst, size_t bytes, char *err, size_t err_len)
 {
     if ((!p && !a->coop) || i >= a->spec.nbuf || bytes > buf_bytes(&a->spec.buf[i])) {
-        snprintf(err, err_len, "cooperative %s: reading %zu bytes of buffer %zu: out of range", a->spec.what, bytes, i);
+        snprintf(err, err_len, "cooperative %s: reading %zu bytes of buffer %zu: out of range", a->spec.what, bytes,
+                 i);
         return -1;
     }
     if (p) {
-        cl_int e = bytes ? clEnqueueReadBuffer(p->c->queue, p->mem[i], CL_TRUE, 0, bytes, dst, 0, NULL, NULL)
-                         : CL_SUCCESS;
+        cl_int e =
+            bytes ? clEnqueueReadBuffer(p->c->queue, p->mem[i], CL_TRUE, 0, bytes, dst, 0, NULL, NULL) : CL_SUCCESS;
         return e == CL_SUCCESS ? 0 : app_cl_fail(e, "clEnqueueReadBuffer", err, err_len);
     }
     if (bytes && ck_buffer_read(a->coop->ctx, a->coop->buf[i], 0, dst, bytes) != CK_OK)
@@ -346,8 +346,7 @@ static int check(app_gapp *a, char *msg, size_t msg_len)
     return a->ops->check(a, msg, msg_len) ? 1 : 0;
 }
 
-int app_gapp_plain(void *st, app_cl *c, const app_plain_args *args, app_plain_result *res, char *msg,
-                   size_t msg_len)
+int app_gapp_plain(void *st, app_cl *c, const app_plain_args *args, app_plain_result *res, char *msg, size_t msg_len)
 {
     app_gapp *a = st;
     if (plain_run(a, c, args, res, msg, msg_len))
@@ -364,8 +363,8 @@ int app_gapp_coop_check(void *st, char *msg, size_t msg_len)
     return check(a, msg, msg_len);
 }
 
-void *app_gapp_create(size_t size, const app_gapp_ops *ops, const app_config *c, const app_csr *g,
-                      const char *input, char *desc, size_t desc_len, double *cpu_ms, char *err, size_t err_len)
+void *app_gapp_create(size_t size, const app_gapp_ops *ops, const app_config *c, const app_csr *g, const char *input,
+                      char *desc, size_t desc_len, double *cpu_ms, char *err, size_t err_len)
 {
     size_t n1 = g->n ? (size_t)g->n : 1;
     app_gapp *a = calloc(1, size);

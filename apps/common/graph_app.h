@@ -32,9 +32,16 @@
  * the plain persistent kernel's barrier words (NULL in the cooperative
  * form), a NULL global pointer, the local scratch (plain: plain_local(wg)
  * bytes; cooperative: coop_local bytes) or its size in ints. */
-typedef enum { APP_GK_BUF, APP_GK_INT, APP_GK_BARRIER, APP_GK_NULL, APP_GK_LOCAL, APP_GK_LOCAL_INTS } app_gk_arg_kind;
+typedef enum {
+    APP_GK_BUF,
+    APP_GK_INT,
+    APP_GK_BARRIER,
+    APP_GK_NULL,
+    APP_GK_LOCAL,
+    APP_GK_LOCAL_INTS
+} app_gk_arg_kind;
 typedef struct {
-    unsigned char kind;  /* app_gk_arg_kind */
+    unsigned char kind; /* app_gk_arg_kind */
     unsigned char index;
 } app_gk_arg;
 /* clang-format would spread each of these initializers over four lines: they stay as written. */
@@ -56,10 +63,10 @@ typedef enum {
 } app_gk_when;
 
 typedef struct {
-    const char *what;   /* "CSR rows": messages                                       */
-    size_t bytes;       /* size (an empty buffer gets 4 bytes)                        */
-    const void *init;   /* initial contents of the first init_bytes, NULL: zeros      */
-    size_t init_bytes;  /* 0: all bytes                                               */
+    const char *what;  /* "CSR rows": messages                                       */
+    size_t bytes;      /* size (an empty buffer gets 4 bytes)                        */
+    const void *init;  /* initial contents of the first init_bytes, NULL: zeros      */
+    size_t init_bytes; /* 0: all bytes                                               */
     app_gk_when coop;
 } app_gk_buf;
 
@@ -70,13 +77,13 @@ typedef struct {
 } app_gk_kernel;
 
 typedef struct {
-    const char *what;                     /* "colouring", "BFS": messages            */
+    const char *what; /* "colouring", "BFS": messages            */
     size_t nbuf;
     app_gk_buf buf[APP_GK_MAX_BUFS];
-    int32_t ints[APP_GK_MAX_INTS];        /* int scalar arguments                    */
-    const char *coop_file;                /* kernel file of the cooperative kernel   */
-    app_gk_kernel coop;                   /* cooperative and plain persistent kernel */
-    const char *plain_file;               /* multi-launch kernels' file, or NULL     */
+    int32_t ints[APP_GK_MAX_INTS]; /* int scalar arguments                    */
+    const char *coop_file;         /* kernel file of the cooperative kernel   */
+    app_gk_kernel coop;            /* cooperative and plain persistent kernel */
+    const char *plain_file;        /* multi-launch kernels' file, or NULL     */
     size_t nplain;
     app_gk_kernel plain[APP_GK_MAX_KERNELS];
     /* The multi-launch loop when the app gives none (app_gapp_ops.multi
@@ -86,9 +93,9 @@ typedef struct {
     size_t flag;
     int round_kernel;
     unsigned round_arg;
-    size_t (*plain_local)(size_t wg);     /* APP_GK_LOCAL bytes of the plain forms   */
-    size_t coop_local;                    /* APP_GK_LOCAL bytes of the cooperative one */
-    size_t result;                        /* buffer read back after a run            */
+    size_t (*plain_local)(size_t wg); /* APP_GK_LOCAL bytes of the plain forms   */
+    size_t coop_local;                /* APP_GK_LOCAL bytes of the cooperative one */
+    size_t result;                    /* buffer read back after a run            */
     size_t result_bytes;
 } app_gk_spec;
 
@@ -120,8 +127,8 @@ int app_gk_timeout(const app_gk_plain *p, int32_t rounds, const char *unit, char
 /* ---- the shared module state: an app's state struct begins with it */
 typedef struct app_gapp app_gapp;
 typedef struct {
-    const char *what;           /* "colouring", "BFS": messages                  */
-    size_t ref_elem, got_elem;  /* bytes of one reference and one result element (0: 4) */
+    const char *what;          /* "colouring", "BFS": messages                  */
+    size_t ref_elem, got_elem; /* bytes of one reference and one result element (0: 4) */
     /* Fills a->spec (and the app's own fields) from c; -1 with a message in
      * err (a bad option, out of memory). */
     int (*spec)(app_gapp *a, const app_config *c, char *err, size_t err_len);
@@ -154,9 +161,9 @@ struct app_gapp {
     const app_gapp_ops *ops;
     const app_csr *g;
     int skip_reference;
-    int32_t source;           /* for apps with one                           */
-    int32_t ref_stat;         /* what the reference returns, for describe    */
-    void *ref, *got;          /* reference and result: n (at least 1) elements */
+    int32_t source;              /* for apps with one                           */
+    int32_t ref_stat;            /* what the reference returns, for describe    */
+    void *ref, *got;             /* reference and result: n (at least 1) elements */
     void *host[APP_GK_MAX_HOST]; /* host arrays the spec's init points at   */
     app_gk_spec spec;
     struct app_gk_coop *coop; /* cooperative buffers between setup and teardown */
@@ -168,15 +175,15 @@ struct app_gapp {
  * desc: "<input>: N nodes, M directed edges<about><reference part>" (the
  * reference part " (no CPU reference)" when skipped). NULL with a message in
  * err (out of memory: "<what>: out of host memory"). */
-void *app_gapp_create(size_t size, const app_gapp_ops *ops, const app_config *c, const app_csr *g,
-                      const char *input, char *desc, size_t desc_len, double *cpu_ms, char *err, size_t err_len);
+void *app_gapp_create(size_t size, const app_gapp_ops *ops, const app_config *c, const app_csr *g, const char *input,
+                      char *desc, size_t desc_len, double *cpu_ms, char *err, size_t err_len);
 /* The module's create: a function fn over app_gapp_create for a state of
  * `size` bytes and app_gapp_ops ops. */
-#define APP_GAPP_CREATE(fn, size, ops)                                                                             \
+#define APP_GAPP_CREATE(fn, size, ops)                                                                              \
     static void *fn(const app_config *c, const app_csr *g, const char *input, char *desc, size_t desc_len,          \
-                    double *cpu_ms, char *err, size_t err_len)                                                     \
-    {                                                                                                              \
-        return app_gapp_create(size, &(ops), c, g, input, desc, desc_len, cpu_ms, err, err_len);                   \
+                    double *cpu_ms, char *err, size_t err_len)                                                      \
+    {                                                                                                               \
+        return app_gapp_create(size, &(ops), c, g, input, desc, desc_len, cpu_ms, err, err_len);                    \
     }
 /* app_gapp_ops.about of the apps with a source: ", source S". */
 void app_gapp_about_source(const app_gapp *a, char *out, size_t out_len);
@@ -226,12 +233,12 @@ void app_gapp_coop_teardown(void *st);
  * alias (or NULL), summary, flags besides APP_MOD_GRAPH, cooperative kernel
  * file and kernel, test_config (two variants), create and
  * corrupt_reference; the other callbacks are this module's. */
-#define APP_GAPP_MODULE(name_, alias_, summary_, flags_, file_, kernel_, test_config_, create_, corrupt_)          \
-    {                                                                                                              \
+#define APP_GAPP_MODULE(name_, alias_, summary_, flags_, file_, kernel_, test_config_, create_, corrupt_)           \
+    {                                                                                                               \
         .name = name_, .alias = alias_, .summary = summary_, .flags = APP_MOD_GRAPH | (flags_), .coop_file = file_, \
-        .coop_kernel = kernel_, .work_unit = "edges", .test_config = test_config_, .test_variants = 2,             \
-        .reference_work = app_gapp_reference_edges, .create = create_, APP_GAPP_CALLBACKS,                         \
-        .corrupt_reference = corrupt_,                                                                             \
+        .coop_kernel = kernel_, .work_unit = "edges", .test_config = test_config_, .test_variants = 2,              \
+        .reference_work = app_gapp_reference_edges, .create = create_, APP_GAPP_CALLBACKS,                          \
+        .corrupt_reference = corrupt_,                                                                              \
     }
 /* reference_work for apps whose reference walks the edges once: the
  * input's edge count (0 for a file). */

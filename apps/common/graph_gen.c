@@ -89,4 +89,3 @@ int app_gen_grid(unsigned width, unsigned height, unsigned drop_percent, uint64_
         }
     return 0;
 }
-

@@ -77,7 +77,8 @@ int app_gen_road(int32_t n, size_t edges, uint64_t seed, app_edges *out, char *e
         }
     }
     for (size_t k = 0; k < out->m; ++k) {
-        double dx = xy[2 * out->src[k]] - xy[2 * out->dst[k]], dy = xy[2 * out->src[k] + 1] - xy[2 * out->dst[k] + 1];
+        double dx = xy[2 * out->src[k]] - xy[2 * out->dst[k]],
+               dy = xy[2 * out->src[k] + 1] - xy[2 * out->dst[k] + 1];
         int32_t w = (int32_t)floor(sqrt(dx * dx + dy * dy) + 0.5);
         out->w[k] = w < 1 ? 1 : w;
     }
@@ -131,8 +132,10 @@ int app_gen_uniform(int32_t n, size_t edges, uint64_t seed, app_edges *out, char
     memset(out, 0, sizeof *out);
     uint64_t pairs = (uint64_t)n * (uint64_t)(n - 1) / 2;
     if (n < 2 || n > 16384 || edges > pairs / 4 * 3)
-        return fail(err, err_len, "uniform: need 2 <= n <= 16384 and at most 3/4 of the n(n-1)/2 pairs (got %d "
-                    "nodes, %zu edges)", n, edges);
+        return fail(err, err_len,
+                    "uniform: need 2 <= n <= 16384 and at most 3/4 of the n(n-1)/2 pairs (got %d "
+                    "nodes, %zu edges)",
+                    n, edges);
     uint64_t *seen = calloc((size_t)((uint64_t)n * (uint64_t)n / 64 + 1), sizeof *seen);
     if (!seen || app_edges_reserve(out, edges)) {
         free(seen);

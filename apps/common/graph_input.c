@@ -17,10 +17,10 @@ typedef enum { GEN_RMAT, GEN_GRID, GEN_ROAD, GEN_CIRCUIT, GEN_UNIFORM } gen_kind
 typedef struct {
     const char *name;
     gen_kind kind;
-    int32_t nodes;   /* grid: width (height = a); rmat: scale        */
-    int64_t a;       /* edges; grid: height; rmat: edge factor;
+    int32_t nodes; /* grid: width (height = a); rmat: scale        */
+    int64_t a;     /* edges; grid: height; rmat: edge factor;
                         circuit: dropped edges per mille            */
-    int64_t b;       /* circuit: long wires                          */
+    int64_t b;     /* circuit: long wires                          */
     const char *like;
 } named_graph;
 

@@ -11,12 +11,12 @@
 #include "graph.h"
 
 typedef struct {
-    const char *name;       /* generator name or file path                    */
-    unsigned scale;         /* generated: 2^scale nodes                       */
-    unsigned edge_factor;   /* R-MAT edges per node                           */
-    unsigned grid_drop;     /* grid: percent of edges dropped                 */
+    const char *name;     /* generator name or file path                    */
+    unsigned scale;       /* generated: 2^scale nodes                       */
+    unsigned edge_factor; /* R-MAT edges per node                           */
+    unsigned grid_drop;   /* grid: percent of edges dropped                 */
     uint64_t seed;
-    int weighted;           /* give an unweighted input weights 1..max_weight */
+    int weighted; /* give an unweighted input weights 1..max_weight */
     uint32_t max_weight;
 } app_graph_spec;
 

@@ -61,8 +61,10 @@ int app_read_galois(const char *path, app_edges *out, char *err, size_t err_len)
         why = "edge count must be at most 2^31-1", at = 24;
     if (why) {
         fclose(f);
-        return app_graph_fail(err, err_len, "%s: byte %llu: %s (header: version %llu, edge data %llu, nodes %llu, "
-                              "edges %llu)", path, at, why, (unsigned long long)version, (unsigned long long)esize,
+        return app_graph_fail(err, err_len,
+                              "%s: byte %llu: %s (header: version %llu, edge data %llu, nodes %llu, "
+                              "edges %llu)",
+                              path, at, why, (unsigned long long)version, (unsigned long long)esize,
                               (unsigned long long)n, (unsigned long long)m);
     }
     /* Every count is now small enough that the sizes below fit in 64 bits. */
@@ -70,10 +72,12 @@ int app_read_galois(const char *path, app_edges *out, char *err, size_t err_len)
     uint64_t w_at = dst_at + dst_bytes, need = w_at + esize * m;
     if (size != need && !(esize && size == need + (need % 8 ? 8 - need % 8 : 0))) {
         fclose(f);
-        return app_graph_fail(err, err_len, "%s: byte %llu: the header's %llu nodes and %llu edges need %llu bytes, "
-                              "the file has %llu (%s)", path, (unsigned long long)(size < need ? size : need),
-                              (unsigned long long)n, (unsigned long long)m, (unsigned long long)need,
-                              (unsigned long long)size, size < need ? "truncated" : "trailing bytes");
+        return app_graph_fail(err, err_len,
+                              "%s: byte %llu: the header's %llu nodes and %llu edges need %llu bytes, "
+                              "the file has %llu (%s)",
+                              path, (unsigned long long)(size < need ? size : need), (unsigned long long)n,
+                              (unsigned long long)m, (unsigned long long)need, (unsigned long long)size,
+                              size < need ? "truncated" : "trailing bytes");
     }
     unsigned char *buf = malloc(CHUNK * 8);
     uint64_t *ends = malloc((size_t)n * sizeof *ends);
@@ -123,8 +127,9 @@ int app_read_galois(const char *path, app_edges *out, char *err, size_t err_len)
         for (size_t j = 0; j < k; ++j) {
             uint32_t d = le32(buf + 4 * j);
             if (d >= n) {
-                rc = app_graph_fail(err, err_len, "%s: byte %llu: destination %u of edge %llu is not a node (0..%llu)",
-                                    path, (unsigned long long)(dst_at + 4 * (i + j)), d, (unsigned long long)(i + j),
+                rc = app_graph_fail(err, err_len,
+                                    "%s: byte %llu: destination %u of edge %llu is not a node (0..%llu)", path,
+                                    (unsigned long long)(dst_at + 4 * (i + j)), d, (unsigned long long)(i + j),
                                     (unsigned long long)n - 1);
                 break;
             }
@@ -135,7 +140,8 @@ int app_read_galois(const char *path, app_edges *out, char *err, size_t err_len)
         }
     }
     if (!rc && esize && fseek(f, (long)w_at, SEEK_SET) != 0)
-        rc = app_graph_fail(err, err_len, "%s: byte %llu: cannot seek to the edge data", path, (unsigned long long)w_at);
+        rc = app_graph_fail(err, err_len, "%s: byte %llu: cannot seek to the edge data", path,
+                            (unsigned long long)w_at);
     for (uint64_t i = 0; esize && i < m && !rc; i += CHUNK) {
         size_t k = (size_t)(m - i < CHUNK ? m - i : CHUNK);
         if (fread(buf, 4, k, f) != k) {

@@ -80,8 +80,8 @@ int app_read_metis(const char *path, app_edges *out, char *err, size_t err_len)
             break;
         }
         if (got == 0) {
-            rc = app_graph_fail(err, err_len, "%s:%ld: the file ends after %llu of the header's %llu node lines", path,
-                                t.lineno, (unsigned long long)u, (unsigned long long)n);
+            rc = app_graph_fail(err, err_len, "%s:%ld: the file ends after %llu of the header's %llu node lines",
+                                path, t.lineno, (unsigned long long)u, (unsigned long long)n);
             break;
         }
         p = t.line;
@@ -104,8 +104,10 @@ int app_read_metis(const char *path, app_edges *out, char *err, size_t err_len)
                                    (unsigned long long)v);
                 break;
             }
-            if (has_ewgt && app_text_weight(&t, &p, "edge weight", " (fmt xx1: each neighbour is followed by its "
-                                            "edge weight)", &w)) {
+            if (has_ewgt && app_text_weight(&t, &p, "edge weight",
+                                            " (fmt xx1: each neighbour is followed by its "
+                                            "edge weight)",
+                                            &w)) {
                 rc = -1;
                 break;
             }
@@ -127,8 +129,10 @@ int app_read_metis(const char *path, app_edges *out, char *err, size_t err_len)
     if (!rc && got < 0)
         rc = -1;
     if (!rc && out->m != 2 * m)
-        rc = app_graph_fail(err, err_len, "%s:%ld: the header says %llu edges (%llu neighbour entries), the file has "
-                            "%zu entries", path, t.lineno, (unsigned long long)m, (unsigned long long)(2 * m), out->m);
+        rc = app_graph_fail(err, err_len,
+                            "%s:%ld: the header says %llu edges (%llu neighbour entries), the file has "
+                            "%zu entries",
+                            path, t.lineno, (unsigned long long)m, (unsigned long long)(2 * m), out->m);
 done:
     app_text_close(&t);
     if (rc)

@@ -113,8 +113,9 @@ int app_read_mtx(const char *path, app_edges *out, char *err, size_t err_len)
     }
     /* Each entry line takes 4 bytes at least ("1 2\n"). */
     if (!app_nodes_backed(rows, t.size) || nnz > (t.size + 1) / 4) {
-        rc = app_text_fail(&t, "the size line claims %llu rows and %llu entries, more than a %llu-byte file can hold",
-                           (unsigned long long)rows, (unsigned long long)nnz, (unsigned long long)t.size);
+        rc =
+            app_text_fail(&t, "the size line claims %llu rows and %llu entries, more than a %llu-byte file can hold",
+                          (unsigned long long)rows, (unsigned long long)nnz, (unsigned long long)t.size);
         goto done;
     }
     if (app_edges_reserve(out, (size_t)nnz * (symmetric ? 2 : 1))) {

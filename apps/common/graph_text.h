@@ -29,10 +29,10 @@ typedef struct {
     const char *path;
     FILE *f;
     ck_line_reader lines; /* whole lines of any length (file_io.h)        */
-    char *line;      /* the current line, without its "\n" or "\r\n"      */
+    char *line;           /* the current line, without its "\n" or "\r\n"      */
     size_t len;
-    long lineno;     /* 1-based number of the current line */
-    uint64_t size;   /* the file's size in bytes */
+    long lineno;   /* 1-based number of the current line */
+    uint64_t size; /* the file's size in bytes */
     char *err;
     size_t err_len;
 } app_text;

@@ -153,8 +153,10 @@ int app_write_graph(const char *path, app_graph_format fmt, const app_csr *g, ch
         return app_graph_fail(err, err_len, "%s: unknown graph format %d", path, (int)fmt);
     int symmetric = (fmt == APP_FMT_METIS || fmt == APP_FMT_MTX) && app_csr_is_symmetric(g);
     if (fmt == APP_FMT_METIS && !symmetric)
-        return app_graph_fail(err, err_len, "%s: METIS needs a symmetric graph (every edge with its reverse, of the "
-                              "same weight)", path);
+        return app_graph_fail(err, err_len,
+                              "%s: METIS needs a symmetric graph (every edge with its reverse, of the "
+                              "same weight)",
+                              path);
     char why[768];
     ck_file_writer w;
     if (ck_file_writer_open(&w, path, fmt == APP_FMT_GALOIS, why, sizeof why))

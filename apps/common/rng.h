@@ -20,7 +20,10 @@ static inline uint64_t app_rng_next(app_rng *r)
 }
 
 /* Uniform double in [0, 1). */
-static inline double app_rng_unit(app_rng *r) { return (double)(app_rng_next(r) >> 11) * (1.0 / 9007199254740992.0); }
+static inline double app_rng_unit(app_rng *r)
+{
+    return (double)(app_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+}
 
 /* Uniform integer in [0, n), n > 0. */
 static inline uint64_t app_rng_below(app_rng *r, uint64_t n) { return app_rng_next(r) % n; }

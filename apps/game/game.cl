@@ -250,8 +250,8 @@ void gm_process(global int *val, global uint *cnt, global uint *qmeta, global ui
                 if (kind[t] != GM_K_PUSH)
                     continue;
                 ulong ncur = cur ^ mask, nmask = mask | (mask + ((ulong)1 << (7u * t)));
-                uint task[GM_TASK] = {coff + t, level + 1u, (uint)ncur, (uint)(ncur >> 32), (uint)nmask,
-                                      (uint)(nmask >> 32), 0u, 0u};
+                uint task[GM_TASK] = {coff + t,    level + 1u,          (uint)ncur, (uint)(ncur >> 32),
+                                      (uint)nmask, (uint)(nmask >> 32), 0u,         0u};
                 if (!gm_push(qmeta, qtasks, nq, cap, qid, task)) {
                     atomic_inc(&c[GM_OVERFLOW]);
                     device_atomic_sub(&c[GM_PENDING], 1u);

@@ -50,9 +50,9 @@ typedef struct {
 } app_game_pos;
 
 typedef struct {
-    int32_t move[7];  /* value of each root move (APP_GAME_ILLEGAL: full column) */
-    int32_t root;     /* the root's value: max of the legal moves               */
-    uint64_t nodes;   /* legal nodes of the tree, root and terminals included   */
+    int32_t move[7]; /* value of each root move (APP_GAME_ILLEGAL: full column) */
+    int32_t root;    /* the root's value: max of the legal moves               */
+    uint64_t nodes;  /* legal nodes of the tree, root and terminals included   */
 } app_game_result;
 
 /* Parses a position: digits 1..7, the columns played in turn from the empty

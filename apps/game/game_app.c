@@ -96,8 +96,9 @@ static void *gm_create(const app_config *c, const app_csr *g, const char *input,
     char mv[128];
     size_t u = 0;
     for (int m = 0; m < 7 && u < sizeof mv; ++m) {
-        int k = s->ref.move[m] == APP_GAME_ILLEGAL ? snprintf(mv + u, sizeof mv - u, "%s-", m ? " " : "")
-                                                   : snprintf(mv + u, sizeof mv - u, "%s%d", m ? " " : "", s->ref.move[m]);
+        int k = s->ref.move[m] == APP_GAME_ILLEGAL
+                    ? snprintf(mv + u, sizeof mv - u, "%s-", m ? " " : "")
+                    : snprintf(mv + u, sizeof mv - u, "%s%d", m ? " " : "", s->ref.move[m]);
         u += k > 0 ? (size_t)k : 0;
     }
     snprintf(desc + w, desc_len > (size_t)w ? desc_len - (size_t)w : 0, ": %llu nodes, move values %s",
@@ -169,8 +170,8 @@ static int gm_check_run(gm_state *s, const int32_t val8[8], const uint32_t ctr[A
         got.move[m] = val8[1 + m];
         int legal = app_game_can_play(s->root, m);
         if (legal != (got.move[m] != APP_GAME_ILLEGAL)) {
-            snprintf(msg, msg_len, "game: move %u is %s but its value is %d", m + 1, legal ? "legal" : "a full column",
-                     got.move[m]);
+            snprintf(msg, msg_len, "game: move %u is %s but its value is %d", m + 1,
+                     legal ? "legal" : "a full column", got.move[m]);
             return 1;
         }
         if (legal && got.move[m] > best)

@@ -32,10 +32,15 @@ static void lsssp_corrupt(void *st)
     ref[v] = ref[v] == APP_SSSP_INF ? 0 : ref[v] + 1;
 }
 
-static const app_gapp_ops lsssp_ops = {
-    .what = "l-sssp", .spec = lsssp_spec, .about = app_gapp_about_source, .reference = app_gapp_sssp_reference,
-    .describe = lsssp_describe, .check = app_gapp_sssp_check, .prepare = app_wl_prepare,
-    .multi = app_wl_multi, .after = app_wl_after};
+static const app_gapp_ops lsssp_ops = {.what = "l-sssp",
+                                       .spec = lsssp_spec,
+                                       .about = app_gapp_about_source,
+                                       .reference = app_gapp_sssp_reference,
+                                       .describe = lsssp_describe,
+                                       .check = app_gapp_sssp_check,
+                                       .prepare = app_wl_prepare,
+                                       .multi = app_wl_multi,
+                                       .after = app_wl_after};
 APP_GAPP_CREATE(lsssp_create, sizeof(app_gapp), lsssp_ops)
 
 const app_module app_module_lsssp =

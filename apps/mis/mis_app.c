@@ -32,15 +32,18 @@ static int mis_spec(app_gapp *a, const app_config *c, char *err, size_t err_len)
     app_gapp_buf(a, "stop flag", 4, NULL, APP_GK_EACH);
     s->ints[0] = a->g->n;
     s->coop_file = APP_MIS_COOP_FILE;
-    s->coop = (app_gk_kernel){APP_MIS_COOP_KERNEL, 9,
+    s->coop = (app_gk_kernel){APP_MIS_COOP_KERNEL,
+                              9,
                               {APP_GK_B(ROW), APP_GK_B(COL), APP_GK_B(VALUE), APP_GK_B(STATUS), APP_GK_B(UPD),
                                APP_GK_B(MIN_D), APP_GK_B(STOP), APP_GK_I(0), APP_GK_BAR}};
     s->plain_file = APP_MIS_PLAIN_FILE;
     s->nplain = 3;
-    s->plain[0] = (app_gk_kernel){"mis1", 7,
+    s->plain[0] = (app_gk_kernel){"mis1",
+                                  7,
                                   {APP_GK_B(ROW), APP_GK_B(COL), APP_GK_B(VALUE), APP_GK_B(STATUS), APP_GK_B(MIN_D),
                                    APP_GK_B(STOP), APP_GK_I(0)}};
-    s->plain[1] = (app_gk_kernel){"mis2", 7,
+    s->plain[1] = (app_gk_kernel){"mis2",
+                                  7,
                                   {APP_GK_B(ROW), APP_GK_B(COL), APP_GK_B(VALUE), APP_GK_B(STATUS), APP_GK_B(UPD),
                                    APP_GK_B(MIN_D), APP_GK_I(0)}};
     s->plain[2] = (app_gk_kernel){"mis3", 3, {APP_GK_B(STATUS), APP_GK_B(UPD), APP_GK_I(0)}};
@@ -69,9 +72,11 @@ static void mis_corrupt(void *st)
         ((int32_t *)a->ref)[0] = 1 - ((int32_t *)a->ref)[0];
 }
 
-static const app_gapp_ops mis_ops = {
-    .what = "independent set", .spec = mis_spec, .reference = mis_reference,
-    .stat_format = ", independent set of %d nodes", .check = mis_check};
+static const app_gapp_ops mis_ops = {.what = "independent set",
+                                     .spec = mis_spec,
+                                     .reference = mis_reference,
+                                     .stat_format = ", independent set of %d nodes",
+                                     .check = mis_check};
 APP_GAPP_CREATE(mis_create, sizeof(app_gapp), mis_ops)
 
 const app_module app_module_mis =

@@ -57,8 +57,8 @@ app_ot_summary app_octree_summarize(const app_ot_leaf *leaves, uint32_t nleaves)
  * particle exactly once in exactly one leaf, unchanged, inside its leaf's
  * cube; counts summing to n; no leaf above max_children but at the depth
  * limit. 0 valid, 1 invalid (msg says the first problem); -1 out of memory. */
-int app_octree_check(const float *in, uint32_t n, uint32_t max_children, const float *out,
-                     const app_ot_leaf *leaves, uint32_t nleaves, char *msg, size_t msg_len);
+int app_octree_check(const float *in, uint32_t n, uint32_t max_children, const float *out, const app_ot_leaf *leaves,
+                     uint32_t nleaves, char *msg, size_t msg_len);
 /* Pool slots per queue for nq queues (see octree.cl). */
 uint32_t app_octree_capacity(uint32_t n, uint32_t max_children, uint32_t nq);
 

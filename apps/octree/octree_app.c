@@ -17,12 +17,12 @@ typedef struct {
     uint32_t n, clusters, max_children;
     uint64_t seed;
     int skip_reference;
-    float *in;              /* the particles (4 n floats)            */
-    app_ot_summary ref;     /* the CPU run's leaves                   */
+    float *in;          /* the particles (4 n floats)            */
+    app_ot_summary ref; /* the CPU run's leaves                   */
     uint32_t ref_tasks;
     app_bufset_coop coop;
     int have_coop;
-    uint32_t nq;            /* queues of the last cooperative launch */
+    uint32_t nq; /* queues of the last cooperative launch */
     /* scratch for one run's results */
     float *out;
     app_ot_leaf *leaves;
@@ -168,7 +168,8 @@ static int ot_check_run(ot_state *s, const uint32_t ctr[APP_OT_COUNTERS], uint32
     for (uint32_t q = 0; q < nq; ++q)
         left += s->qmeta[(size_t)q * APP_OT_QSTRIDE + APP_OT_HI] - s->qmeta[(size_t)q * APP_OT_QSTRIDE + APP_OT_LO];
     if (ctr[APP_OT_OVERFLOW] || ctr[APP_OT_PENDING] || left || ctr[APP_OT_LEAVES] > s->n) {
-        snprintf(msg, msg_len, "octree: %u tasks lost to full pools, %u pending, %u left in queues, %u leaves (room %u)",
+        snprintf(msg, msg_len,
+                 "octree: %u tasks lost to full pools, %u pending, %u left in queues, %u leaves (room %u)",
                  ctr[APP_OT_OVERFLOW], ctr[APP_OT_PENDING], left, ctr[APP_OT_LEAVES], s->n);
         return 1;
     }
@@ -231,9 +232,13 @@ static int ot_setup(void *st, ck_context *ctx, unsigned max_groups, char *err, s
         size_t t = (size_t)nq * app_octree_capacity(s->n, s->max_children, nq);
         most = t > most ? t : most;
     }
-    size_t sizes[B_COUNT] = {16 * (size_t)s->n, 16 * (size_t)s->n, 16 * (size_t)s->n,
-                             sizeof(app_ot_leaf) * (size_t)s->n, (size_t)max_groups * APP_OT_QSTRIDE * 4,
-                             most * APP_OT_TASK * 4, APP_OT_COUNTERS * 4};
+    size_t sizes[B_COUNT] = {16 * (size_t)s->n,
+                             16 * (size_t)s->n,
+                             16 * (size_t)s->n,
+                             sizeof(app_ot_leaf) * (size_t)s->n,
+                             (size_t)max_groups * APP_OT_QSTRIDE * 4,
+                             most * APP_OT_TASK * 4,
+                             APP_OT_COUNTERS * 4};
     if (app_bufset_coop_alloc(&s->coop, ctx, "cooperative octree", B_COUNT, sizes, err, err_len))
         return -1;
     s->have_coop = 1;

@@ -102,8 +102,10 @@ int app_octree_cpu(const float *p, uint32_t n, uint32_t max_children, float *out
         for (unsigned o = 0; o < 8; ++o) {
             if (!cnt[o])
                 continue;
-            ot_task c = {t.start + first[o], cnt[o], t.depth + 1, t.buf ^ 1, 2 * t.ix + (o & 1),
-                         2 * t.iy + ((o >> 1) & 1), 2 * t.iz + (o >> 2)};
+            ot_task c = {t.start + first[o], cnt[o],
+                         t.depth + 1,        t.buf ^ 1,
+                         2 * t.ix + (o & 1), 2 * t.iy + ((o >> 1) & 1),
+                         2 * t.iz + (o >> 2)};
             if (cnt[o] > max_children && !last_level) {
                 if (top == cap) {
                     ot_task *s2 = realloc(stack, 2 * cap * sizeof *stack);
@@ -143,14 +145,14 @@ app_ot_summary app_octree_summarize(const app_ot_leaf *leaves, uint32_t nleaves)
         const app_ot_leaf *l = &leaves[i];
         if (l->depth > s.max_depth)
             s.max_depth = l->depth;
-        s.leaf_hash += mix64(((uint64_t)l->depth << 58) ^ ((uint64_t)l->ix << 38) ^ ((uint64_t)l->iy << 19) ^
-                             l->iz ^ ((uint64_t)l->count * 0x9E3779B97F4A7C15ull));
+        s.leaf_hash += mix64(((uint64_t)l->depth << 58) ^ ((uint64_t)l->ix << 38) ^ ((uint64_t)l->iy << 19) ^ l->iz ^
+                             ((uint64_t)l->count * 0x9E3779B97F4A7C15ull));
     }
     return s;
 }
 
-int app_octree_check(const float *in, uint32_t n, uint32_t max_children, const float *out,
-                     const app_ot_leaf *leaves, uint32_t nleaves, char *msg, size_t msg_len)
+int app_octree_check(const float *in, uint32_t n, uint32_t max_children, const float *out, const app_ot_leaf *leaves,
+                     uint32_t nleaves, char *msg, size_t msg_len)
 {
     uint8_t *seen = calloc((size_t)n + 1, 1);
     if (!seen)

@@ -49,16 +49,19 @@ static int psssp_spec(app_gapp *a, const app_config *c, char *err, size_t err_le
     app_gapp_buf(a, "flags", 8, flags, APP_GK_KEEP);
     s->ints[0] = g->n;
     s->coop_file = APP_PSSSP_COOP_FILE;
-    s->coop = (app_gk_kernel){APP_PSSSP_COOP_KERNEL, 8,
+    s->coop = (app_gk_kernel){APP_PSSSP_COOP_KERNEL,
+                              8,
                               {APP_GK_B(ROW), APP_GK_B(COL), APP_GK_B(W), APP_GK_I(0), APP_GK_B(DIST),
                                APP_GK_B(DIST_OLD), APP_GK_B(FLAGS), APP_GK_BAR}};
     s->plain_file = APP_PSSSP_PLAIN_FILE;
     s->nplain = 3;
     s->plain[0] = (app_gk_kernel){"psssp_copy", 3, {APP_GK_B(DIST), APP_GK_B(DIST_OLD), APP_GK_I(0)}};
-    s->plain[1] = (app_gk_kernel){"psssp_relax", 6,
+    s->plain[1] = (app_gk_kernel){"psssp_relax",
+                                  6,
                                   {APP_GK_B(ROW), APP_GK_B(COL), APP_GK_B(W), APP_GK_I(0), APP_GK_B(DIST),
                                    APP_GK_B(DIST_OLD)}};
-    s->plain[2] = (app_gk_kernel){"psssp_diff", 4, {APP_GK_B(DIST), APP_GK_B(DIST_OLD), APP_GK_I(0), APP_GK_B(FLAGS)}};
+    s->plain[2] =
+        (app_gk_kernel){"psssp_diff", 4, {APP_GK_B(DIST), APP_GK_B(DIST_OLD), APP_GK_I(0), APP_GK_B(FLAGS)}};
     s->flag = FLAGS;
     s->result = DIST;
     s->result_bytes = n4;
@@ -88,9 +91,12 @@ static void psssp_corrupt(void *st)
     ref[v] = ref[v] == APP_SSSP_INF ? 1 : ref[v] - 1;
 }
 
-static const app_gapp_ops psssp_ops = {
-    .what = "p-sssp", .spec = psssp_spec, .about = app_gapp_about_source, .reference = app_gapp_sssp_reference,
-    .describe = psssp_describe, .check = app_gapp_sssp_check};
+static const app_gapp_ops psssp_ops = {.what = "p-sssp",
+                                       .spec = psssp_spec,
+                                       .about = app_gapp_about_source,
+                                       .reference = app_gapp_sssp_reference,
+                                       .describe = psssp_describe,
+                                       .check = app_gapp_sssp_check};
 APP_GAPP_CREATE(psssp_create, sizeof(app_gapp), psssp_ops)
 
 const app_module app_module_psssp =

@@ -30,9 +30,8 @@
 
 #define PSSSP_INF 0x7fffffff
 
-kernel void psssp_coop(global const int *row, global const int *col, global const int *w, int n,
-                       global int *dist, global int *dist_old, global int *flags,
-                       volatile global uint *plain_barrier)
+kernel void psssp_coop(global const int *row, global const int *col, global const int *w, int n, global int *dist,
+                       global int *dist_old, global int *flags, volatile global uint *plain_barrier)
 {
     transmit int round = 0;
     transmit int phase = 0; /* 0 copy, 1 relax, 2 diff */

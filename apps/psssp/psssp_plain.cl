@@ -12,8 +12,8 @@ kernel void psssp_copy(global const int *dist, global int *dist_old, int n)
         dist_old[v] = dist[v];
 }
 
-kernel void psssp_relax(global const int *row, global const int *col, global const int *w, int n,
-                        global int *dist, global const int *dist_old)
+kernel void psssp_relax(global const int *row, global const int *col, global const int *w, int n, global int *dist,
+                        global const int *dist_old)
 {
     int v = (int)get_global_id(0);
     if (v >= n)

@@ -23,8 +23,8 @@ kernel void tb_mm(global const float *a, global const float *b, global float *c,
     global const float *A = a + (size_t)task * (MM_N * MM_N);
     global const float *B = b + (size_t)task * (MM_N * MM_N);
     global float *C = c + (size_t)task * (MM_N * MM_N);
-    local float *ta = tile;                 /* ta[i * MM_KT + kk] = A[i][k0 + kk] */
-    local float *tb = tile + MM_N * MM_KT;  /* tb[kk * MM_N + j] = B[k0 + kk][j]  */
+    local float *ta = tile;                /* ta[i * MM_KT + kk] = A[i][k0 + kk] */
+    local float *tb = tile + MM_N * MM_KT; /* tb[kk * MM_N + j] = B[k0 + kk][j]  */
     for (int k0 = 0; k0 < MM_N; k0 += MM_KT) {
         for (int e = lid; e < MM_N * MM_KT; e += wg) {
             int i = e / MM_KT, kk = e % MM_KT;

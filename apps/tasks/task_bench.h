@@ -48,27 +48,27 @@ typedef struct {
 } tb_arg;
 
 typedef struct {
-    void *host;   /* malloc'd host copy: inputs filled, outputs zeroed */
+    void *host; /* malloc'd host copy: inputs filled, outputs zeroed */
     size_t bytes;
-    int output;   /* 1 if the kernel writes it (read back and checked)  */
+    int output; /* 1 if the kernel writes it (read back and checked)  */
 } tb_buffer;
 
 typedef struct {
     unsigned n_tasks;
-    unsigned wg;          /* work-items per task (the work-group size) */
+    unsigned wg; /* work-items per task (the work-group size) */
     uint64_t seed;
     tb_buffer buffers[TB_MAX_BUFFERS];
     unsigned n_buffers;
     tb_arg args[TB_MAX_ARGS];
     unsigned n_args;
-    void *priv;           /* the benchmark's own data (per-task sizes...) */
+    void *priv; /* the benchmark's own data (per-task sizes...) */
 } tb_instance;
 
 typedef struct task_bench {
-    const char *name;     /* "mm", "conv", "mb", "fb", "dct", "des3"      */
-    const char *summary;  /* one line for --help and the JSON            */
-    const char *cl_file;  /* relative to the apps kernel dir: "tasks/mm.cl" */
-    const char *kernel;   /* the kernel's name in cl_file                 */
+    const char *name;    /* "mm", "conv", "mb", "fb", "dct", "des3"      */
+    const char *summary; /* one line for --help and the JSON            */
+    const char *cl_file; /* relative to the apps kernel dir: "tasks/mm.cl" */
+    const char *kernel;  /* the kernel's name in cl_file                 */
     /* Smallest and largest wg the kernel supports (wg must be a power of
      * two in [min_wg, max_wg]); create() refuses others with a message. */
     unsigned min_wg, max_wg;

@@ -13,12 +13,7 @@ extern const task_bench tb_bench_fb;
 extern const task_bench tb_bench_des3;
 
 const task_bench *const tb_benches[] = {
-    &tb_bench_mm,
-    &tb_bench_mb,
-    &tb_bench_conv,
-    &tb_bench_dct,
-    &tb_bench_fb,
-    &tb_bench_des3,
+    &tb_bench_mm, &tb_bench_mb, &tb_bench_conv, &tb_bench_dct, &tb_bench_fb, &tb_bench_des3,
 };
 const unsigned tb_n_benches = sizeof tb_benches / sizeof tb_benches[0];
 

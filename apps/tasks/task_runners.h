@@ -64,37 +64,37 @@ extern const char *const tr_form_names[TR_N_FORMS];
 
 typedef struct {
     const task_bench *bench;
-    tb_instance inst;          /* created by the caller */
+    tb_instance inst; /* created by the caller */
 } tr_job;
 
 typedef struct {
     tr_job jobs[TR_MAX_JOBS];
     unsigned n_jobs;
-    unsigned n_total;          /* tasks of all jobs */
+    unsigned n_total; /* tasks of all jobs */
     unsigned job_base[TR_MAX_JOBS];
-    uint8_t *order_job;        /* spawn k: job order_job[k], task order_task[k] */
+    uint8_t *order_job; /* spawn k: job order_job[k], task order_task[k] */
     uint32_t *order_task;
 } tr_set;
 
 typedef struct {
-    unsigned queues;           /* (a): in-order queues, >= 1 */
-    unsigned batch;            /* (b): tasks per NDRange, >= 1 */
-    unsigned threads;          /* (e) and the reference: host threads, >= 1 */
-    unsigned ck_window;        /* (d): launches in flight, >= 1 */
-    unsigned task_batch;       /* (f): 0 = continuous spawning, else batch size */
-    unsigned warmup;           /* tasks per instance run untimed first */
-    int completion_callbacks;  /* (a): 1 = event callbacks instead of the poller */
-    double timeout_s;          /* deadline of every wait */
-    ck_device_options device;  /* (d): the device and path to open */
-    uint64_t chaos_seed;       /* (d), (f): the megakernel's chaos seed (0: none) */
-    int beside;                /* (d), (f): a cooperative kernel runs beside the tasks (tasks/beside.cl) */
+    unsigned queues;          /* (a): in-order queues, >= 1 */
+    unsigned batch;           /* (b): tasks per NDRange, >= 1 */
+    unsigned threads;         /* (e) and the reference: host threads, >= 1 */
+    unsigned ck_window;       /* (d): launches in flight, >= 1 */
+    unsigned task_batch;      /* (f): 0 = continuous spawning, else batch size */
+    unsigned warmup;          /* tasks per instance run untimed first */
+    int completion_callbacks; /* (a): 1 = event callbacks instead of the poller */
+    double timeout_s;         /* deadline of every wait */
+    ck_device_options device; /* (d): the device and path to open */
+    uint64_t chaos_seed;      /* (d), (f): the megakernel's chaos seed (0: none) */
+    int beside;               /* (d), (f): a cooperative kernel runs beside the tasks (tasks/beside.cl) */
 } tr_options;
 
 typedef struct {
     double total_s;
-    double *latency_s;                          /* n_total entries */
-    void *out[TR_MAX_JOBS][TB_MAX_BUFFERS];     /* outputs read back (NULL for inputs) */
-    char note[160];                             /* what the runner chose, e.g. "window 64" */
+    double *latency_s;                      /* n_total entries */
+    void *out[TR_MAX_JOBS][TB_MAX_BUFFERS]; /* outputs read back (NULL for inputs) */
+    char note[160];                         /* what the runner chose, e.g. "window 64" */
 } tr_result;
 
 /* Fills set->n_total, job_base and the interleaved spawn order of the jobs

@@ -20,10 +20,10 @@
 
 static double now_s(void) { return app_now_ms() / 1000.0; }
 
-#define CK_FAIL(what)                                                                                              \
-    do {                                                                                                           \
-        snprintf(err, err_len, "%s: %s", what, ck_last_error());                                                   \
-        goto done;                                                                                                 \
+#define CK_FAIL(what)                                                                                               \
+    do {                                                                                                            \
+        snprintf(err, err_len, "%s: %s", what, ck_last_error());                                                    \
+        goto done;                                                                                                  \
     } while (0)
 
 typedef struct {
@@ -43,9 +43,9 @@ typedef struct {
     ck_arg args[TR_MAX_JOBS][TB_MAX_ARGS];
     unsigned base_arg[TR_MAX_JOBS];
     size_t max_out_bytes;
-    ck_launch *beside;                 /* NULL: none running */
+    ck_launch *beside; /* NULL: none running */
     ck_buffer beside_stop, beside_next, beside_done;
-    uint64_t beside_units;             /* units it counted, once stopped */
+    uint64_t beside_units; /* units it counted, once stopped */
 } ck_setup;
 
 static int setup_context(const tr_set *set, const tr_options *o, int tasks, ck_setup *c, char *err, size_t err_len)
@@ -136,7 +136,8 @@ static int start_beside(ck_setup *c, char *err, size_t err_len)
         snprintf(err, err_len, "out of host memory (the kernel beside the tasks)");
         return -1;
     }
-    if (ck_buffer_alloc(c->ctx, 4, &c->beside_stop) != CK_OK || ck_buffer_alloc(c->ctx, 4, &c->beside_next) != CK_OK ||
+    if (ck_buffer_alloc(c->ctx, 4, &c->beside_stop) != CK_OK ||
+        ck_buffer_alloc(c->ctx, 4, &c->beside_next) != CK_OK ||
         ck_buffer_alloc(c->ctx, BESIDE_SLOTS * 4, &c->beside_done) != CK_OK)
         CK_FAIL("ck_buffer_alloc (the kernel beside the tasks)");
     if (ck_buffer_write(c->ctx, c->beside_stop, 0, zeros, 4) != CK_OK ||
@@ -194,8 +195,10 @@ static int stop_beside(ck_setup *c, char *err, size_t err_len)
         goto done;
     }
     if ((uint32_t)c->beside_units != next) {
-        snprintf(err, err_len, "the cooperative kernel beside the tasks counted %llu units, but its claims "
-                 "say %u (mod 2^32)", (unsigned long long)c->beside_units, next);
+        snprintf(err, err_len,
+                 "the cooperative kernel beside the tasks counted %llu units, but its claims "
+                 "say %u (mod 2^32)",
+                 (unsigned long long)c->beside_units, next);
         goto done;
     }
     rc = 0;

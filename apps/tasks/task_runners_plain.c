@@ -46,8 +46,10 @@ static int probe_group(tr_plain *p, app_cl *cl, unsigned j, size_t wg, size_t km
         return app_cl_finish(cl, app_now_ms() + 30e3, "a group at the asked work-group size", err, err_len);
     if (e == CL_INVALID_WORK_GROUP_SIZE || e == CL_OUT_OF_RESOURCES) {
         *refused = 1;
-        snprintf(err, err_len, "%s: work-group size %zu is above the kernel's limit on this device (it reports %zu; "
-                 "a group of %zu was refused: %s)", name, wg, kmax, wg, app_cl_errstr(e));
+        snprintf(err, err_len,
+                 "%s: work-group size %zu is above the kernel's limit on this device (it reports %zu; "
+                 "a group of %zu was refused: %s)",
+                 name, wg, kmax, wg, app_cl_errstr(e));
         return -1;
     }
     return app_cl_fail(e, "clEnqueueNDRangeKernel (one group at the asked work-group size)", err, err_len);
@@ -186,8 +188,8 @@ typedef struct {
     tr_result *r;
     cl_event *ev;
     unsigned queues;
-    atomic_uint enqueued;   /* spawns 0..enqueued-1 have their event in ev[] */
-    atomic_int stop;        /* the enqueuer failed: give up */
+    atomic_uint enqueued; /* spawns 0..enqueued-1 have their event in ev[] */
+    atomic_int stop;      /* the enqueuer failed: give up */
     double t0_s, deadline_s, last_s;
     int failed;
     char msg[256];
@@ -224,8 +226,8 @@ static void *poll_main(void *arg)
                     break;
                 double t = now_s();
                 unsigned j = set->order_job[k];
-                w->r->latency_s[set->job_base[j] + set->order_task[k]] = t - w->r->latency_s[set->job_base[j] +
-                                                                                             set->order_task[k]];
+                w->r->latency_s[set->job_base[j] + set->order_task[k]] =
+                    t - w->r->latency_s[set->job_base[j] + set->order_task[k]];
                 w->last_s = t;
                 clReleaseEvent(w->ev[k]);
                 w->ev[k] = NULL;
@@ -256,7 +258,7 @@ out:
 typedef struct {
     double *latency_s;
     atomic_uint done;
-    atomic_int error;        /* a task's command failed (its status) */
+    atomic_int error; /* a task's command failed (its status) */
     pthread_mutex_t lock;
     double last_s;
 } cb_shared;

@@ -72,7 +72,7 @@ static int conv_check_task(const tb_instance *inst, unsigned task, const void *c
     (void)inst;
     size_t off = (size_t)task * CONV_PIX;
     return tb_check_floats("conv", task, "output", (const float *)got[CONV_BUF_OUT] + off,
-                                (const float *)ref[CONV_BUF_OUT] + off, CONV_PIX, 1e-4, 1e-5, err, err_len);
+                           (const float *)ref[CONV_BUF_OUT] + off, CONV_PIX, 1e-4, 1e-5, err, err_len);
 }
 
 const task_bench tb_bench_conv = {

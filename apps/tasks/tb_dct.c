@@ -89,7 +89,7 @@ static int dct_check_task(const tb_instance *inst, unsigned task, const void *co
     (void)inst;
     size_t off = (size_t)task * DCT_PIX;
     return tb_check_floats("dct", task, "coefficient", (const float *)got[DCT_BUF_OUT] + off,
-                                (const float *)ref[DCT_BUF_OUT] + off, DCT_PIX, 2e-5, 1e-5, err, err_len);
+                           (const float *)ref[DCT_BUF_OUT] + off, DCT_PIX, 2e-5, 1e-5, err, err_len);
 }
 
 const task_bench tb_bench_dct = {

@@ -48,7 +48,7 @@ static int des3_create(tb_instance *inst, unsigned n_tasks, unsigned wg, uint64_
     if (tb_add_buffer(inst, (size_t)total * 8, 0, "des3", "plaintexts", err, err_len) < 0 ||
         tb_add_buffer(inst, ((size_t)n_tasks + 1) * sizeof(uint32_t), 0, "des3", "offsets", err, err_len) < 0 ||
         tb_add_buffer(inst, (size_t)n_tasks * DES3_KEY_WORDS * sizeof(uint32_t), 0, "des3", "round keys", err,
-                           err_len) < 0 ||
+                      err_len) < 0 ||
         tb_add_buffer(inst, 8 * 64 * sizeof(uint32_t), 0, "des3", "S-box tables", err, err_len) < 0 ||
         tb_add_buffer(inst, (size_t)total * 8, 1, "des3", "ciphertexts", err, err_len) < 0) {
         tb_destroy(inst);
@@ -98,8 +98,8 @@ static void des3_cpu_task(const tb_instance *inst, unsigned task, void *const *o
 {
     const uint32_t *offsets = inst->buffers[DES3_BUF_OFFSETS].host;
     const uint32_t(*sp)[64] = (const uint32_t(*)[64])inst->buffers[DES3_BUF_SP].host;
-    const uint32_t(*rk)[2] = (const uint32_t(*)[2])((const uint32_t *)inst->buffers[DES3_BUF_KEYS].host +
-                                                    (size_t)task * DES3_KEY_WORDS);
+    const uint32_t(*rk)[2] =
+        (const uint32_t(*)[2])((const uint32_t *)inst->buffers[DES3_BUF_KEYS].host + (size_t)task * DES3_KEY_WORDS);
     const unsigned char *in = (const unsigned char *)inst->buffers[DES3_BUF_IN].host + (size_t)offsets[task] * 8;
     unsigned char *o = (unsigned char *)out[DES3_BUF_OUT] + (size_t)offsets[task] * 8;
     size_t n = offsets[task + 1] - offsets[task];

@@ -84,10 +84,10 @@ static void fb_cpu_task(const tb_instance *inst, unsigned task, void *const *out
         sum[n] = 0.0;
     }
     for (int c = 0; c < FB_CH; c++) {
-        fb_fir(coef + c * FB_L, in, v);                    /* analysis filter        */
-        for (int n = 0; n < FB_N; n++)                     /* decimate, then expand  */
+        fb_fir(coef + c * FB_L, in, v); /* analysis filter        */
+        for (int n = 0; n < FB_N; n++)  /* decimate, then expand  */
             up[n] = n % FB_M == 0 ? v[n] : 0.0;
-        fb_fir(coef + (FB_CH + c) * FB_L, up, w);          /* synthesis filter       */
+        fb_fir(coef + (FB_CH + c) * FB_L, up, w); /* synthesis filter       */
         for (int n = 0; n < FB_N; n++)
             sum[n] += w[n];
     }
@@ -101,7 +101,7 @@ static int fb_check_task(const tb_instance *inst, unsigned task, const void *con
     (void)inst;
     size_t off = (size_t)task * FB_N;
     return tb_check_floats("fb", task, "output", (const float *)got[FB_BUF_OUT] + off,
-                                (const float *)ref[FB_BUF_OUT] + off, FB_N, 1e-4, 1e-4, err, err_len);
+                           (const float *)ref[FB_BUF_OUT] + off, FB_N, 1e-4, 1e-4, err, err_len);
 }
 
 const task_bench tb_bench_fb = {

@@ -30,7 +30,7 @@ void tb_init(tb_instance *inst, unsigned n_tasks, unsigned wg, uint64_t seed)
 }
 
 int tb_add_buffer(tb_instance *inst, size_t bytes, int output, const char *bench, const char *what, char *err,
-                       size_t err_len)
+                  size_t err_len)
 {
     if (inst->n_buffers >= TB_MAX_BUFFERS) {
         snprintf(err, err_len, "%s: too many buffers (%s)", bench, what);
@@ -79,15 +79,15 @@ void tb_task_rng(app_rng *r, uint64_t seed, unsigned task, uint64_t salt)
 
 float tb_uniform(app_rng *r, float lo, float hi) { return lo + (hi - lo) * (float)app_rng_unit(r); }
 
-int tb_check_floats(const char *bench, unsigned task, const char *what, const float *got, const float *ref,
-                         size_t n, double abs_tol, double rel_tol, char *err, size_t err_len)
+int tb_check_floats(const char *bench, unsigned task, const char *what, const float *got, const float *ref, size_t n,
+                    double abs_tol, double rel_tol, char *err, size_t err_len)
 {
     for (size_t i = 0; i < n; i++) {
         double g = got[i], w = ref[i];
         double tol = abs_tol + rel_tol * fabs(w);
         if (!isfinite(g) || !(fabs(g - w) <= tol)) {
-            snprintf(err, err_len, "%s task %u: %s[%zu] = %.9g, expected %.9g (tolerance %.3g)", bench, task, what, i,
-                     g, w, tol);
+            snprintf(err, err_len, "%s task %u: %s[%zu] = %.9g, expected %.9g (tolerance %.3g)", bench, task, what,
+                     i, g, w, tol);
             return -1;
         }
     }

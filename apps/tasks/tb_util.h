@@ -20,7 +20,7 @@ void tb_init(tb_instance *inst, unsigned n_tasks, unsigned wg, uint64_t seed);
 /* Adds a zeroed host buffer of `bytes` (0 < bytes) and returns its index, or
  * -1 with "<bench>: out of memory for <what> (<bytes> bytes)" in err. */
 int tb_add_buffer(tb_instance *inst, size_t bytes, int output, const char *bench, const char *what, char *err,
-                       size_t err_len);
+                  size_t err_len);
 /* Appends an argument (the caller keeps to TB_MAX_ARGS). */
 void tb_add_arg(tb_instance *inst, tb_arg_kind kind, int value);
 /* Frees every buffer and priv, and zeroes the counts; safe on a partly built
@@ -35,7 +35,7 @@ float tb_uniform(app_rng *r, float lo, float hi);
  * rel_tol * |ref| (a NaN or infinity never passes). 0 if all pass, else -1
  * with "<bench> task T: <what>[i] = got, expected ref (tolerance ...)" for
  * the first failing element. */
-int tb_check_floats(const char *bench, unsigned task, const char *what, const float *got, const float *ref,
-                         size_t n, double abs_tol, double rel_tol, char *err, size_t err_len);
+int tb_check_floats(const char *bench, unsigned task, const char *what, const float *got, const float *ref, size_t n,
+                    double abs_tol, double rel_tol, char *err, size_t err_len);
 
 #endif

@@ -15,10 +15,7 @@
 /* Buffers after the graph's (row, col and in SSSP mode w). */
 enum { WL_DIST, WL_WL0, WL_WL1, WL_CTL };
 
-static size_t wl_plain_local(size_t wg)
-{
-    return app_wl_local_ints(wg) * 4;
-}
+static size_t wl_plain_local(size_t wg) { return app_wl_local_ints(wg) * 4; }
 
 int32_t app_wl_pick_source(const app_config *c, const app_csr *g)
 {
@@ -51,20 +48,22 @@ int app_wl_spec(app_gapp *a, const app_config *c, app_wl_mode mode, char *err, s
     unsigned char b = (unsigned char)s->nbuf; /* the first buffer after the graph's */
     app_gapp_nodes(a, values, APP_GK_EACH, "values", NULL);
     app_gapp_buf(a, "worklist 0", 0, front, APP_GK_EACH); /* sized by app_wl_prepare */
-    s->buf[b + WL_WL0].init_bytes = 4;                      /* the source */
+    s->buf[b + WL_WL0].init_bytes = 4;                    /* the source */
     app_gapp_buf(a, "worklist 1", 0, NULL, APP_GK_KEEP);
     app_gapp_buf(a, "worklist sizes", 16, ctl, APP_GK_EACH);
     s->ints[1] = (int32_t)mode;
     app_gk_arg w = sssp ? (app_gk_arg)APP_GK_B(2) : (app_gk_arg)APP_GK_NUL;
     s->coop_file = APP_WL_FILE;
-    s->coop = (app_gk_kernel){APP_WL_COOP_KERNEL, 12,
+    s->coop = (app_gk_kernel){APP_WL_COOP_KERNEL,
+                              12,
                               {APP_GK_B(0), APP_GK_B(1), w, APP_GK_B(b + WL_DIST), APP_GK_B(b + WL_WL0),
                                APP_GK_B(b + WL_WL1), APP_GK_B(b + WL_CTL), APP_GK_I(0), APP_GK_I(1), APP_GK_LM,
                                APP_GK_LM_INTS, APP_GK_BAR}};
     /* in, n_in, out and level are app_wl_multi's */
     s->plain_file = APP_WL_FILE;
     s->nplain = 1;
-    s->plain[0] = (app_gk_kernel){APP_WL_STEP_KERNEL, 12,
+    s->plain[0] = (app_gk_kernel){APP_WL_STEP_KERNEL,
+                                  12,
                                   {APP_GK_B(0), APP_GK_B(1), w, APP_GK_B(b + WL_DIST), APP_GK_B(b + WL_WL0),
                                    APP_GK_I(0), APP_GK_B(b + WL_WL1), APP_GK_B(b + WL_CTL), APP_GK_I(0), APP_GK_I(1),
                                    APP_GK_I(0), APP_GK_LM}};
@@ -133,8 +132,10 @@ int app_wl_after(app_gapp *a, app_gk_plain *p, char *err, size_t err_len)
     if (p)
         snprintf(err, err_len, "work-group size %zu: the kernel found too little local scratch", p->wg);
     else
-        snprintf(err, err_len, "cooperative worklist: the megakernel's work-group size needs more than %d bytes "
-                 "of local scratch (4 ints per work-item + 16)", WL_COOP_LOCAL_BYTES);
+        snprintf(err, err_len,
+                 "cooperative worklist: the megakernel's work-group size needs more than %d bytes "
+                 "of local scratch (4 ints per work-item + 16)",
+                 WL_COOP_LOCAL_BYTES);
     return -1;
 }
 

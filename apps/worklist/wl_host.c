@@ -16,8 +16,10 @@ int64_t app_wl_capacity(const app_csr *g, app_wl_mode mode, char *err, size_t er
     if (cap < 1)
         cap = 1;
     if (cap > APP_WL_MAX_CAPACITY) {
-        snprintf(err, err_len, "worklist of %lld entries (%d nodes, %d edges) is above 2^30 entries (int32 "
-                 "indices in the kernel)", (long long)cap, g->n, g->m);
+        snprintf(err, err_len,
+                 "worklist of %lld entries (%d nodes, %d edges) is above 2^30 entries (int32 "
+                 "indices in the kernel)",
+                 (long long)cap, g->n, g->m);
         return -1;
     }
     return test_capacity && cap > test_capacity ? test_capacity : cap;

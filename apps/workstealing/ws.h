@@ -23,12 +23,12 @@ typedef struct {
 } app_ws_params;
 
 typedef struct {
-    uint32_t tasks;     /* tasks processed                                 */
-    uint32_t checksum;  /* sum of the tasks' values, mod 2^32              */
+    uint32_t tasks;    /* tasks processed                                 */
+    uint32_t checksum; /* sum of the tasks' values, mod 2^32              */
     uint32_t max_depth_seen;
-    uint32_t overflow;  /* children lost to full queues (must be 0)        */
-    uint32_t pending;   /* left at the end (must be 0)                     */
-    uint32_t steals;    /* informational                                    */
+    uint32_t overflow; /* children lost to full queues (must be 0)        */
+    uint32_t pending;  /* left at the end (must be 0)                     */
+    uint32_t steals;   /* informational                                    */
 } app_ws_result;
 
 uint32_t app_ws_hash(uint32_t x);
@@ -49,8 +49,8 @@ uint32_t app_ws_capacity(const app_ws_params *p, uint32_t nq);
  * persistent kernel on c with l->groups work-groups (and as many queues) of
  * l->wg items; the kernel must end within l->timeout_s seconds (finite,
  * > 0), else -1 and c->stuck is set. *t: its host and device times. */
-int app_ws_plain_run(app_cl *c, const app_ws_params *p, const app_cl_launch *l, app_ws_result *out,
-                     app_cl_times *t, char *err, size_t err_len);
+int app_ws_plain_run(app_cl *c, const app_ws_params *p, const app_cl_launch *l, app_ws_result *out, app_cl_times *t,
+                     char *err, size_t err_len);
 
 /* Cooperative form: buffers sized for at most max_groups queues. */
 typedef struct app_ws_coop app_ws_coop;

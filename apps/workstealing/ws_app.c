@@ -80,8 +80,8 @@ static void *ws_create(const app_config *c, const app_csr *g, const char *input,
     snprintf(desc, desc_len,
              "task tree: %u roots, depth <= %u, %u x %u hash rounds per task (seed %llu): %u tasks, deepest %u, "
              "checksum 0x%08x",
-             p.roots, p.max_depth, p.units, p.iters, (unsigned long long)c->seed, w->ref.tasks, w->ref.max_depth_seen,
-             w->ref.checksum);
+             p.roots, p.max_depth, p.units, p.iters, (unsigned long long)c->seed, w->ref.tasks,
+             w->ref.max_depth_seen, w->ref.checksum);
     return w;
 }
 

@@ -77,17 +77,17 @@ int app_ws_check(const app_ws_result *got, const app_ws_result *want, char *msg,
     size_t used = 0;
     if (msg && msg_len)
         msg[0] = 0;
-#define FIELD(cond, ...)                                                                                           \
-    if (cond) {                                                                                                    \
-        if (msg && used < msg_len) {                                                                               \
-            int k_ = snprintf(msg + used, msg_len - used, "%s", bad ? "; " : "");                                  \
-            used += k_ > 0 ? (size_t)k_ : 0;                                                                       \
-            if (used < msg_len) {                                                                                  \
-                k_ = snprintf(msg + used, msg_len - used, __VA_ARGS__);                                            \
-                used += k_ > 0 ? (size_t)k_ : 0;                                                                   \
-            }                                                                                                      \
-        }                                                                                                          \
-        ++bad;                                                                                                     \
+#define FIELD(cond, ...)                                                                                            \
+    if (cond) {                                                                                                     \
+        if (msg && used < msg_len) {                                                                                \
+            int k_ = snprintf(msg + used, msg_len - used, "%s", bad ? "; " : "");                                   \
+            used += k_ > 0 ? (size_t)k_ : 0;                                                                        \
+            if (used < msg_len) {                                                                                   \
+                k_ = snprintf(msg + used, msg_len - used, __VA_ARGS__);                                             \
+                used += k_ > 0 ? (size_t)k_ : 0;                                                                    \
+            }                                                                                                       \
+        }                                                                                                           \
+        ++bad;                                                                                                      \
     }
     FIELD(got->tasks != want->tasks, "tasks done: got %u, expected %u", got->tasks, want->tasks)
     FIELD(got->checksum != want->checksum, "checksum: got 0x%08x, expected 0x%08x", got->checksum, want->checksum)

@@ -36,8 +36,8 @@ static int ws_bufset(const app_ws_params *p, uint32_t nq, const char *what, app_
     return 0;
 }
 
-int app_ws_plain_run(app_cl *c, const app_ws_params *p, const app_cl_launch *l, app_ws_result *out,
-                     app_cl_times *t, char *err, size_t err_len)
+int app_ws_plain_run(app_cl *c, const app_ws_params *p, const app_cl_launch *l, app_ws_result *out, app_cl_times *t,
+                     char *err, size_t err_len)
 {
     memset(out, 0, sizeof *out);
     t->ms = t->device_ms = -1;

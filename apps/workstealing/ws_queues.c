@@ -43,5 +43,6 @@ void app_ws_decode(const uint32_t ctr[APP_WS_COUNTERS], const uint32_t *qmeta, u
     out->steals = ctr[APP_WS_STEALS];
     /* Tasks left in a queue would also be pending work. */
     for (uint32_t q = 0; qmeta && q < nq; ++q)
-        out->pending += qmeta[(size_t)q * APP_WS_QSTRIDE + APP_WS_HI] - qmeta[(size_t)q * APP_WS_QSTRIDE + APP_WS_LO];
+        out->pending +=
+            qmeta[(size_t)q * APP_WS_QSTRIDE + APP_WS_HI] - qmeta[(size_t)q * APP_WS_QSTRIDE + APP_WS_LO];
 }

@@ -14,12 +14,12 @@
 enum { N_NODES = 4095, UNITS = 256 };
 enum { PENDING, DONE, SUM, STEALS, N_COUNTERS }; /* as in workstealing.cl */
 
-#define CHECK(call)                                                                   \
-    do {                                                                              \
-        if ((call) != CK_OK) {                                                        \
-            fprintf(stderr, "%s: %s failed: %s\n", argv[0], #call, ck_last_error()); \
-            goto done;                                                                \
-        }                                                                             \
+#define CHECK(call)                                                                                                 \
+    do {                                                                                                            \
+        if ((call) != CK_OK) {                                                                                      \
+            fprintf(stderr, "%s: %s failed: %s\n", argv[0], #call, ck_last_error());                                \
+            goto done;                                                                                              \
+        }                                                                                                           \
     } while (0)
 
 static uint32_t hash(uint32_t x) /* the kernel's hash */
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
     CHECK(ck_buffer_write(ctx, tasks, 0, &root, sizeof root));
     CHECK(ck_buffer_write(ctx, ctr, 0, counters, sizeof counters));
 
-    ck_arg args[] = {ck_arg_buffer(meta), ck_arg_buffer(tasks), ck_arg_buffer(ctr), ck_arg_uint(nq),
+    ck_arg args[] = {ck_arg_buffer(meta),        ck_arg_buffer(tasks), ck_arg_buffer(ctr), ck_arg_uint(nq),
                      ck_arg_uint((uint32_t)cap), ck_arg_uint(N_NODES), ck_arg_uint(UNITS)};
     CHECK(ck_launch_kernel(ctx, "steal", nq, args, 7, &l));
     CHECK(ck_wait(l, 60.0));

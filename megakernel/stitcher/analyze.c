@@ -9,11 +9,16 @@
 
 static const char *prim_name(prim_kind k) {
   switch (k) {
-  case PRIM_OFFER_KILL: return "offer_kill";
-  case PRIM_REQUEST_FORK: return "request_fork";
-  case PRIM_GLOBAL_BARRIER: return "global_barrier";
-  case PRIM_RESIZING_BARRIER: return "resizing_global_barrier";
-  default: return "?";
+  case PRIM_OFFER_KILL:
+    return "offer_kill";
+  case PRIM_REQUEST_FORK:
+    return "request_fork";
+  case PRIM_GLOBAL_BARRIER:
+    return "global_barrier";
+  case PRIM_RESIZING_BARRIER:
+    return "resizing_global_barrier";
+  default:
+    return "?";
   }
 }
 
@@ -30,13 +35,17 @@ static int check_prims(program *pg, func *fn) {
         fn->uses_gb = 1;
         continue;
       }
-      return st_error(pg->dg, st->line, "%s() in helper function '%s': offer_kill, "
+      return st_error(pg->dg, st->line,
+                      "%s() in helper function '%s': offer_kill, "
                       "request_fork and resizing_global_barrier may only be called in the body "
-                      "of a cooperative kernel", p, fn->name);
+                      "of a cooperative kernel",
+                      p, fn->name);
     }
     if (!fn->cooperative)
-      return st_error(pg->dg, st->line, "%s() in kernel '%s', which is not cooperative (list it "
-                      "among the cooperative kernels)", p, fn->name);
+      return st_error(pg->dg, st->line,
+                      "%s() in kernel '%s', which is not cooperative (list it "
+                      "among the cooperative kernels)",
+                      p, fn->name);
     if (st->prim == PRIM_GLOBAL_BARRIER) fn->uses_gb = 1;
   }
   return 0;
@@ -53,16 +62,19 @@ static int check_forks(program *pg, func *fn) {
     if (!pg->inlined || !st_inline_name(name->s)) g = s;
   }
   if (g) {
-    return st_error(pg->dg, g->line, "%s in cooperative kernel '%s', which has fork points "
+    return st_error(pg->dg, g->line,
+                    "%s in cooperative kernel '%s', which has fork points "
                     "(%s() on line %d): goto and labels cannot be combined with fork points",
                     g->kind == ST_GOTO ? "goto" : "a label", fn->name, p0,
                     st_user_line(pg->dg, f0->st->line, NULL));
   }
   if (fn->cond_pp.n) {
     stmt *d = fn->cond_pp.v[0];
-    return st_error(pg->dg, d->line, "conditional preprocessor directive inside cooperative "
+    return st_error(pg->dg, d->line,
+                    "conditional preprocessor directive inside cooperative "
                     "kernel '%s', which has fork points (%s() on line %d): move the #if "
-                    "outside the kernel", fn->name, p0, st_user_line(pg->dg, f0->st->line, NULL));
+                    "outside the kernel",
+                    fn->name, p0, st_user_line(pg->dg, f0->st->line, NULL));
   }
   for (size_t k = 0; k < fn->forks.n; k++) {
     fork_point *fp = fn->forks.v[k];
@@ -71,10 +83,10 @@ static int check_forks(program *pg, func *fn) {
       if (a->kind == ST_SWITCH || a->kind == ST_CASE || a->kind == ST_DEFAULT) {
         stmt *sw = a;
         while (sw->kind != ST_SWITCH && sw->parent) sw = sw->parent;
-        return st_error(pg->dg, fp->st->line, "%s() inside a switch statement (line %d) is not "
-                        "supported in kernel '%s'; move it out of the switch", p,
-                        st_user_line(pg->dg, sw->line, NULL),
-                        fn->name);
+        return st_error(pg->dg, fp->st->line,
+                        "%s() inside a switch statement (line %d) is not "
+                        "supported in kernel '%s'; move it out of the switch",
+                        p, st_user_line(pg->dg, sw->line, NULL), fn->name);
       }
       if (is_loop(a)) fp->outer_loop = a;
     }
@@ -139,8 +151,10 @@ int st_analyze(program *pg) {
     if (fn->cooperative) continue;
     func *c = gb_callee(pg, fn);
     if (c)
-      return st_error(pg->dg, fn->line, "kernel '%s' is not cooperative but calls '%s', which "
-                      "uses global_barrier()", fn->name, c->name);
+      return st_error(pg->dg, fn->line,
+                      "kernel '%s' is not cooperative but calls '%s', which "
+                      "uses global_barrier()",
+                      fn->name, c->name);
   }
   for (size_t k = 0; k < pg->n_coop; k++) {
     const char *n = pg->coop[k];
@@ -149,8 +163,10 @@ int st_analyze(program *pg) {
       return st_error(pg->dg, 1, "cooperative kernel '%s' is not defined in this program",
                       n ? n : "(null)");
     if (!s->fn->is_kernel)
-      return st_error(pg->dg, s->fn->line, "'%s' is listed as a cooperative kernel but is not "
-                      "a kernel", n);
+      return st_error(pg->dg, s->fn->line,
+                      "'%s' is listed as a cooperative kernel but is not "
+                      "a kernel",
+                      n);
   }
   return 0;
 }

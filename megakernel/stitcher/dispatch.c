@@ -18,12 +18,11 @@ static void emit_param(emitter *e, param *p, size_t i) {
     break;
   case CK_PARAM_SCALAR:
     if (p->is_vector)
-      em_genf(e, "  %s ck_a%zu = vload%d(0, (global const %s *)(ck_args + %zu));\n", T, i,
-              p->vec_n, p->vec_elem, w);
+      em_genf(e, "  %s ck_a%zu = vload%d(0, (global const %s *)(ck_args + %zu));\n", T, i, p->vec_n,
+              p->vec_elem, w);
     else if (p->is_bool)
       em_genf(e, "  %s ck_a%zu = *(global const uchar *)(ck_args + %zu) != 0;\n", T, i, w);
-    else
-      em_genf(e, "  %s ck_a%zu = *(global const %s *)(ck_args + %zu);\n", T, i, T, w);
+    else em_genf(e, "  %s ck_a%zu = *(global const %s *)(ck_args + %zu);\n", T, i, T, w);
     break;
   }
 }

@@ -16,8 +16,8 @@
 size_t st_output_cap(const program *pg) {
   size_t n = pg->src_len;
   return n > (SIZE_MAX - ST_OUTPUT_SLACK) / ST_OUTPUT_FACTOR
-             ? SIZE_MAX
-             : n * ST_OUTPUT_FACTOR + ST_OUTPUT_SLACK;
+           ? SIZE_MAX
+           : n * ST_OUTPUT_FACTOR + ST_OUTPUT_SLACK;
 }
 
 void em_init(emitter *e, program *pg) {

@@ -22,11 +22,11 @@
 
 typedef struct ictx ictx;
 struct ictx {
-  func *fn;     /* whose body tokens are emitted */
-  int inst;     /* instance number; 0: a function that is not inlined (no renaming) */
-  ictx *up;     /* the caller's context: arguments are its tokens */
+  func *fn;         /* whose body tokens are emitted */
+  int inst;         /* instance number; 0: a function that is not inlined (no renaming) */
+  ictx *up;         /* the caller's context: arguments are its tokens */
   int *arg0, *arg1; /* per parameter: the substituted argument's tokens, arg0 < 0: none */
-  int need_end; /* a goto to ck_iN_end was written */
+  int need_end;     /* a goto to ck_iN_end was written */
 };
 
 typedef struct {
@@ -42,10 +42,14 @@ typedef struct {
 
 static const char *prim_name(prim_kind k) {
   switch (k) {
-  case PRIM_OFFER_KILL: return "offer_kill";
-  case PRIM_REQUEST_FORK: return "request_fork";
-  case PRIM_RESIZING_BARRIER: return "resizing_global_barrier";
-  default: return "global_barrier";
+  case PRIM_OFFER_KILL:
+    return "offer_kill";
+  case PRIM_REQUEST_FORK:
+    return "request_fork";
+  case PRIM_RESIZING_BARRIER:
+    return "resizing_global_barrier";
+  default:
+    return "global_barrier";
   }
 }
 
@@ -170,16 +174,18 @@ static int check_calls(inl *x, func *fn) {
     func *h = inl_callee(x, i);
     if (!h) continue;
     if (fn->is_kernel && !fn->cooperative)
-      return st_error_at(pg->dg, &t[i], "kernel '%s' is not cooperative but calls '%s', which "
-                         "reaches %s (list it among the cooperative kernels)", fn->name,
-                         h->name, why(x, h));
+      return st_error_at(pg->dg, &t[i],
+                         "kernel '%s' is not cooperative but calls '%s', which "
+                         "reaches %s (list it among the cooperative kernels)",
+                         fn->name, h->name, why(x, h));
     if (!x->acc[i]) {
-      return st_error_at(pg->dg, &t[i], "call of '%s' inside an expression, a condition or "
+      return st_error_at(pg->dg, &t[i],
+                         "call of '%s' inside an expression, a condition or "
                          "a loop header in '%s': '%s' is inlined because it reaches %s, and "
                          "the stitcher inlines only calls written as statements of their own, "
                          "'%s(...);', 'x = %s(...);' or 'T x = %s(...);'; assign the result "
-                         "to a variable first", h->name, fn->name, h->name, why(x, h), h->name,
-                         h->name, h->name);
+                         "to a variable first",
+                         h->name, fn->name, h->name, why(x, h), h->name, h->name, h->name);
     }
     size_t n = 0;
     int m = t[i + 1].match;
@@ -191,8 +197,10 @@ static int check_calls(inl *x, func *fn) {
       }
     }
     if (n != h->n_params)
-      return st_error_at(pg->dg, &t[i], "call of '%s' with %zu arguments; it has %zu "
-                         "parameters", h->name, n, h->n_params);
+      return st_error_at(pg->dg, &t[i],
+                         "call of '%s' with %zu arguments; it has %zu "
+                         "parameters",
+                         h->name, n, h->n_params);
   }
   return 0;
 }
@@ -229,9 +237,11 @@ static int check_params(inl *x, func *h) {
     int pk = param_kind(x, p);
     const char *nm = p->name >= 0 ? t[p->name].s : "?";
     if (pk < 0)
-      return st_error_at(pg->dg, &t[p->t0], "parameter '%s' of helper '%s' is an array in "
+      return st_error_at(pg->dg, &t[p->t0],
+                         "parameter '%s' of helper '%s' is an array in "
                          "global or constant memory; '%s' is inlined (it reaches %s): write "
-                         "the parameter as a pointer", nm, h->name, h->name, why(x, h));
+                         "the parameter as a pointer",
+                         nm, h->name, h->name, why(x, h));
     if (pk != 1 || p->name < 0) continue;
     for (int i = h->lb; i < h->t1; i++) {
       if (!t[i].sym || t[i].sym->kind != SYM_PARAM || t[i].sym->pm != p) continue;
@@ -241,11 +251,13 @@ static int check_params(inl *x, func *h) {
       static const char *const ops[] = {"=", "+=", "-=", NULL};
       for (int o = 0; ops[o] && !is_p(pv, "*"); o++) assigned |= is_p(nx, ops[o]);
       if (assigned)
-        return st_error_at(pg->dg, &t[i], "parameter '%s' of helper '%s' points to private "
+        return st_error_at(pg->dg, &t[i],
+                           "parameter '%s' of helper '%s' points to private "
                            "or local memory and is assigned: '%s' is inlined (it reaches %s) "
                            "and such a parameter is replaced by its argument, since another "
                            "work-group cannot read a private or local address; index it "
-                           "instead of moving it", nm, h->name, h->name, why(x, h));
+                           "instead of moving it",
+                           nm, h->name, h->name, why(x, h));
     }
   }
   return 0;
@@ -294,8 +306,8 @@ static int emit_range(inl *x, ictx *c, int a, int b, int sites) {
     if (c->inst && k->kind == TK_IDENT) {
       symbol *sym = k->sym;
       if (sym && sym->kind == SYM_PARAM && sym->pm >= c->fn->params &&
-          sym->pm < c->fn->params + c->fn->n_params && !(i > 0 && (is_p(&t[i - 1], ".") ||
-          is_p(&t[i - 1], "->")))) {
+          sym->pm < c->fn->params + c->fn->n_params &&
+          !(i > 0 && (is_p(&t[i - 1], ".") || is_p(&t[i - 1], "->")))) {
         size_t pi = (size_t)(sym->pm - c->fn->params);
         if (c->arg0[pi] >= 0) { /* an array's name as it is (a primary expression) */
           int paren = c->arg1[pi] - c->arg0[pi] > 1;
@@ -309,8 +321,9 @@ static int emit_range(inl *x, ictx *c, int a, int b, int sites) {
           continue;
         }
       }
-      if (x->ren[i] || (sym && sym->kind == SYM_PARAM && sym->pm >= c->fn->params &&
-                        sym->pm < c->fn->params + c->fn->n_params) ||
+      if (x->ren[i] ||
+          (sym && sym->kind == SYM_PARAM && sym->pm >= c->fn->params &&
+           sym->pm < c->fn->params + c->fn->n_params) ||
           (sym && sym->owner == c->fn && (sym->kind == SYM_VAR || sym->kind == SYM_TRANSMIT))) {
         if (i > 0 && (is_p(&t[i - 1], ".") || is_p(&t[i - 1], "->"))) {
           out_tok(x, i, NULL);
@@ -328,8 +341,8 @@ static int emit_range(inl *x, ictx *c, int a, int b, int sites) {
 }
 
 static int is_storage(const token *k) {
-  static const char *const w[] = {"static", "inline", "__inline", "__inline__", "extern",
-                                  "__kernel_exec", NULL};
+  static const char *const w[] = {"static", "inline",        "__inline", "__inline__",
+                                  "extern", "__kernel_exec", NULL};
   for (int i = 0; w[i]; i++)
     if (is_id(k, w[i])) return 1;
   return 0;
@@ -388,11 +401,12 @@ static int emit_call(inl *x, ictx *c, stmt *s, int call) {
       int ok = (b == a + 1 && t[a].kind == TK_IDENT) ||
                (b == a + 2 && is_p(&t[a], "&") && t[a + 1].kind == TK_IDENT);
       if (!ok)
-        return st_error_at(x->pg->dg, &t[a], "argument %zu of '%s' must be an array's name "
+        return st_error_at(x->pg->dg, &t[a],
+                           "argument %zu of '%s' must be an array's name "
                            "or '&variable': parameter '%s' points to private or local memory, "
                            "which another work-group cannot read, so when '%s' is inlined (it "
-                           "reaches %s) the argument replaces the parameter", k + 1, h->name,
-                           t[p->name].s, h->name, why(x, h));
+                           "reaches %s) the argument replaces the parameter",
+                           k + 1, h->name, t[p->name].s, h->name, why(x, h));
       sub.arg0[k] = a;
       sub.arg1[k] = b;
     } else if (p->name < 0) {
@@ -463,10 +477,11 @@ static int chain(inl *x, func *fn, int depth, func *root, int at) {
   program *pg = x->pg;
   token *t = x->t;
   if (fn->inl_busy)
-    return st_error_at(pg->dg, &t[at], "'%s' is called recursively through a helper with "
+    return st_error_at(pg->dg, &t[at],
+                       "'%s' is called recursively through a helper with "
                        "fork points ('%s' reaches %s): the stitcher inlines such helpers, so a "
-                       "fork point cannot be reached through recursion", fn->name, fn->name,
-                       why(x, fn));
+                       "fork point cannot be reached through recursion",
+                       fn->name, fn->name, why(x, fn));
   if (fn->inl_height) {
     if (depth + fn->inl_height - 1 > ST_MAX_INLINE_DEPTH) goto deep;
     return 0;
@@ -484,11 +499,12 @@ static int chain(inl *x, func *fn, int depth, func *root, int at) {
   fn->inl_height = h;
   return 0;
 deep:
-  return st_error_at(pg->dg, &t[at], "call of '%s' nests helpers with fork points more than "
+  return st_error_at(pg->dg, &t[at],
+                     "call of '%s' nests helpers with fork points more than "
                      "%d deep (from %s '%s'): the stitcher inlines them and allows at most "
-                     "%d nested helpers with fork points; merge some of them", fn->name,
-                     ST_MAX_INLINE_DEPTH, root->is_kernel ? "kernel" : "function", root->name,
-                     ST_MAX_INLINE_DEPTH);
+                     "%d nested helpers with fork points; merge some of them",
+                     fn->name, ST_MAX_INLINE_DEPTH, root->is_kernel ? "kernel" : "function",
+                     root->name, ST_MAX_INLINE_DEPTH);
 }
 
 static int is_idc(char c) {
@@ -520,9 +536,11 @@ static int check_macros(inl *x) {
       size_t n = strlen(fn->name);
       for (const char *q = strstr(p, fn->name); q; q = strstr(q + 1, fn->name)) {
         if ((q > p && is_idc(q[-1])) || is_idc(q[n])) continue;
-        return st_error_at(pg->dg, &t[k], "a macro names '%s', a helper with fork points (it "
+        return st_error_at(pg->dg, &t[k],
+                           "a macro names '%s', a helper with fork points (it "
                            "reaches %s): the stitcher inlines such helpers and does not expand "
-                           "macros; call '%s' directly", fn->name, why(x, fn), fn->name);
+                           "macros; call '%s' directly",
+                           fn->name, why(x, fn), fn->name);
       }
     }
   }
@@ -565,11 +583,12 @@ static int check_macro_uses(inl *x, func *h) {
       for (int j = h->lp; j < h->t1; j++) {
         if (!x->ren[j]) continue;
         if (define_names(p, t[j].s))
-          return st_error_at(pg->dg, &t[i], "macro '%s' names '%s' of helper '%s', which is "
+          return st_error_at(pg->dg, &t[i],
+                             "macro '%s' names '%s' of helper '%s', which is "
                              "inlined (it reaches %s): the stitcher renames the helper's "
                              "parameters and variables and does not expand macros; pass '%s' "
-                             "to the macro as an argument", t[i].s, t[j].s, h->name,
-                             why(x, h), t[j].s);
+                             "to the macro as an argument",
+                             t[i].s, t[j].s, h->name, why(x, h), t[j].s);
       }
       break;
     }
@@ -587,9 +606,11 @@ int st_inline(program *pg, char **src) {
   for (size_t k = 0; k < pg->funcs.n; k++) { /* transmit only where it will be in a kernel */
     func *fn = pg->funcs.v[k];
     if (fn->tx_tok && !fn->inl)
-      return st_error_at(pg->dg, &x.t[fn->tx_tok], "transmit variable in function '%s': "
+      return st_error_at(pg->dg, &x.t[fn->tx_tok],
+                         "transmit variable in function '%s': "
                          "transmit is only allowed in the body of a cooperative kernel or of a "
-                         "helper function with fork points", fn->name);
+                         "helper function with fork points",
+                         fn->name);
   }
   if (!any) return 0;
   x.ren = st_alloc(pg->ar, pg->tl.n);
@@ -605,10 +626,11 @@ int st_inline(program *pg, char **src) {
     func *other = st_map_get(&defs, fn->name);
     if (other && (fn->inl || other->inl)) {
       func *h = fn->inl ? fn : other;
-      return st_error(pg->dg, fn->line, "helper '%s' with fork points (it reaches %s) is "
+      return st_error(pg->dg, fn->line,
+                      "helper '%s' with fork points (it reaches %s) is "
                       "defined twice (line %d): the stitcher inlines such helpers and does "
-                      "not evaluate #if; define it once", fn->name, why(&x, h),
-                      st_user_line(pg->dg, other->line, NULL));
+                      "not evaluate #if; define it once",
+                      fn->name, why(&x, h), st_user_line(pg->dg, other->line, NULL));
     }
     if (!other && st_map_put(pg->ar, &defs, fn->name, fn))
       return st_error(pg->dg, 1, "out of memory");
@@ -660,9 +682,11 @@ int st_inline(program *pg, char **src) {
   em_newline(&x.e);
   if (x.e.over) {
     sb_free(&x.e.out);
-    return st_error(pg->dg, x.e.over_line, "inlining the helpers with fork points would make "
+    return st_error(pg->dg, x.e.over_line,
+                    "inlining the helpers with fork points would make "
                     "the program larger than %zu bytes (64 times the input plus 1 MiB), the "
-                    "stitcher's output cap: fewer calls of them, or smaller helpers", x.e.cap);
+                    "stitcher's output cap: fewer calls of them, or smaller helpers",
+                    x.e.cap);
   }
   if (x.e.out.failed || pg->ar->failed) {
     sb_free(&x.e.out);

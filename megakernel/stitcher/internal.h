@@ -17,7 +17,7 @@ typedef struct {
   int failed; /* an allocation failed */
 } st_arena;
 
-void *st_alloc(st_arena *a, size_t n);      /* zeroed; NULL on failure */
+void *st_alloc(st_arena *a, size_t n); /* zeroed; NULL on failure */
 char *st_strndup(st_arena *a, const char *s, size_t n);
 char *st_strdup(st_arena *a, const char *s);
 char *st_fmt(st_arena *a, const char *fmt, ...);
@@ -44,16 +44,16 @@ typedef struct {
 typedef struct {
   char *err;
   size_t err_len;
-  const char *file;    /* the input's name */
+  const char *file; /* the input's name */
   int failed;
   st_line_mark *marks; /* in order of phys; filled by the lexer */
   size_t n_marks, cap_marks;
-  st_buf warnings;     /* "file:line: warning: ...\n" lines, in the order found */
-  int error_noted;     /* the recorded error came from st_error_at: a note may follow */
+  st_buf warnings;          /* "file:line: warning: ...\n" lines, in the order found */
+  int error_noted;          /* the recorded error came from st_error_at: a note may follow */
   struct st_listed *listed; /* listed errors (st_error_list_at), with their notes */
   size_t cap_listed;
-  int n_listed;        /* errors listed */
-  int list_failed;     /* an allocation for the list failed */
+  int n_listed;    /* errors listed */
+  int list_failed; /* an allocation for the list failed */
 } st_diag;
 
 /* Errors after which the checks go on (the rule checks): each one is listed with its note;
@@ -109,12 +109,12 @@ void *st_map_get(const st_map *m, const char *key);
 int st_map_put(st_arena *a, st_map *m, const char *key, void *val);
 
 /* Limits that keep every input's cost bounded (README.md, Limits). */
-#define ST_MAX_NESTING 256        /* statements nested inside one another */
-#define ST_MAX_LINE (1 << 30)     /* largest #line number */
-#define ST_MAX_SOURCE ((size_t)1 << 30) /* largest input, in bytes */
-#define ST_OUTPUT_FACTOR 64       /* output cap: 64 times the input ... */
+#define ST_MAX_NESTING 256                /* statements nested inside one another */
+#define ST_MAX_LINE (1 << 30)             /* largest #line number */
+#define ST_MAX_SOURCE ((size_t)1 << 30)   /* largest input, in bytes */
+#define ST_OUTPUT_FACTOR 64               /* output cap: 64 times the input ... */
 #define ST_OUTPUT_SLACK ((size_t)1 << 20) /* ... plus 1 MiB */
-#define ST_MAX_INLINE_DEPTH 8     /* helpers with fork points nested in one another */
+#define ST_MAX_INLINE_DEPTH 8             /* helpers with fork points nested in one another */
 
 /* ---- lexer.c ------------------------------------------------------------------------ */
 
@@ -124,15 +124,15 @@ typedef struct symbol symbol;
 
 typedef struct token_s {
   tok_kind kind;
-  char *s;     /* NUL-terminated text (for TK_PP: the whole directive, spliced, comments
+  char *s;          /* NUL-terminated text (for TK_PP: the whole directive, spliced, comments
                   replaced by a space) */
-  int line;    /* line of its first character in the user's file */
-  int col;     /* characters before it on its (spliced) line */
-  size_t off;  /* offset of its first character in the spliced source */
-  size_t end;  /* offset one past its last character */
-  int match;   /* index of the matching bracket for ( ) [ ] { }, else -1 */
+  int line;         /* line of its first character in the user's file */
+  int col;          /* characters before it on its (spliced) line */
+  size_t off;       /* offset of its first character in the spliced source */
+  size_t end;       /* offset one past its last character */
+  int match;        /* index of the matching bracket for ( ) [ ] { }, else -1 */
   const char *repl; /* if non-NULL, emitted instead of s ("" drops it) */
-  symbol *sym; /* identifiers in function bodies: what the name resolved to (resolve.c) */
+  symbol *sym;      /* identifiers in function bodies: what the name resolved to (resolve.c) */
 } token;
 
 typedef struct {
@@ -146,12 +146,32 @@ int st_tok_is(const token *t, const char *s);
 /* ---- syntax tree and program model (parse_*.c) ------------------------------------- */
 
 typedef enum {
-  ST_BLOCK, ST_DECL, ST_EXPR, ST_IF, ST_FOR, ST_WHILE, ST_DO, ST_SWITCH, ST_CASE,
-  ST_DEFAULT, ST_LABEL, ST_BREAK, ST_CONTINUE, ST_RETURN, ST_GOTO, ST_EMPTY, ST_PP, ST_PRIM
+  ST_BLOCK,
+  ST_DECL,
+  ST_EXPR,
+  ST_IF,
+  ST_FOR,
+  ST_WHILE,
+  ST_DO,
+  ST_SWITCH,
+  ST_CASE,
+  ST_DEFAULT,
+  ST_LABEL,
+  ST_BREAK,
+  ST_CONTINUE,
+  ST_RETURN,
+  ST_GOTO,
+  ST_EMPTY,
+  ST_PP,
+  ST_PRIM
 } st_kind;
 
 typedef enum {
-  PRIM_NONE, PRIM_OFFER_KILL, PRIM_REQUEST_FORK, PRIM_GLOBAL_BARRIER, PRIM_RESIZING_BARRIER
+  PRIM_NONE,
+  PRIM_OFFER_KILL,
+  PRIM_REQUEST_FORK,
+  PRIM_GLOBAL_BARRIER,
+  PRIM_RESIZING_BARRIER
 } prim_kind;
 
 typedef struct func func;
@@ -162,13 +182,13 @@ typedef struct {
   int name;         /* token index of the declared name */
   int init0, init1; /* initializer tokens after '='; init0 < 0 if none */
   int is_ptr, is_array, is_func, incomplete_array;
-  int hoisted;      /* removed from the body: a local variable or a kernel constant */
+  int hoisted; /* removed from the body: a local variable or a kernel constant */
   symbol *sym;
 } declarator;
 
 typedef struct {
-  int s0, s1;       /* declaration specifier tokens */
-  int t0, t1;       /* whole declaration; t1 is one past the ';' (for-init: excluded) */
+  int s0, s1; /* declaration specifier tokens */
+  int t0, t1; /* whole declaration; t1 is one past the ';' (for-init: excluded) */
   size_t n;
   declarator *d;
   int is_typedef, is_transmit, is_local, is_constant, is_const;
@@ -181,57 +201,57 @@ struct stmt {
   st_kind kind;
   stmt *parent;
   int line;
-  int t0, t1;           /* token range of the whole statement */
-  int kw;               /* first keyword / label token */
-  int lp, rp;           /* parentheses of if/for/while/switch/do-while */
-  int e0, e1;           /* condition / expression / case value range */
-  int semi1, semi2;     /* for: the two ';' inside the parentheses */
-  int s0, s1;           /* for: step range */
+  int t0, t1;       /* token range of the whole statement */
+  int kw;           /* first keyword / label token */
+  int lp, rp;       /* parentheses of if/for/while/switch/do-while */
+  int e0, e1;       /* condition / expression / case value range */
+  int semi1, semi2; /* for: the two ';' inside the parentheses */
+  int s0, s1;       /* for: step range */
   int else_kw, while_kw, colon, end_semi;
-  int attr0, attr1;     /* loops: leading __attribute__((...)) tokens, attr0 == attr1 if none */
+  int attr0, attr1;        /* loops: leading __attribute__((...)) tokens, attr0 == attr1 if none */
   stmt *init, *body, *els; /* for-init (ST_DECL/ST_EXPR/NULL), bodies */
-  stmt **items;         /* ST_BLOCK */
+  stmt **items;            /* ST_BLOCK */
   size_t n_items;
-  decl *decl;           /* ST_DECL */
-  prim_kind prim;       /* ST_PRIM */
-  fork_point *fork;     /* ST_PRIM that is a fork point */
-  st_vec peeled;        /* loops: fork points whose outermost enclosing loop this is */
+  decl *decl;       /* ST_DECL */
+  prim_kind prim;   /* ST_PRIM */
+  fork_point *fork; /* ST_PRIM that is a fork point */
+  st_vec peeled;    /* loops: fork points whose outermost enclosing loop this is */
 };
 
 /* A transmit variable (one declarator of a transmit declaration in a cooperative kernel,
  * in any block or for-init). */
 typedef struct {
   const char *name;
-  const char *field;  /* field in ck_tx_<kernel>_t (name, or ck_tx<N>_name if declared twice) */
+  const char *field; /* field in ck_tx_<kernel>_t (name, or ck_tx<N>_name if declared twice) */
   decl *dc;
   declarator *dr;
   symbol *sym;
 } tvar;
 
 struct fork_point {
-  int index;          /* 1-based resume point number */
+  int index; /* 1-based resume point number */
   stmt *st;
-  st_vec tx;          /* tvar* in scope at the call */
-  stmt *outer_loop;   /* outermost loop containing it, NULL if none */
+  st_vec tx;        /* tvar* in scope at the call */
+  stmt *outer_loop; /* outermost loop containing it, NULL if none */
 };
 
 typedef struct {
-  const char *name;  /* field name in ck_locals_<kernel>_t */
+  const char *name; /* field name in ck_locals_<kernel>_t */
   decl *dc;
   declarator *dr;
 } hoisted_local;
 
 typedef struct {
-  const char *name;  /* file-scope name */
+  const char *name; /* file-scope name */
   decl *dc;
   declarator *dr;
 } hoisted_const;
 
 typedef struct {
-  int t0, t1;             /* tokens of the parameter */
-  int name;               /* token index of its name, -1 if unnamed */
-  char *type;             /* normalised type text (metadata) */
-  char *cast_type;        /* type used by the dispatcher */
+  int t0, t1;      /* tokens of the parameter */
+  int name;        /* token index of its name, -1 if unnamed */
+  char *type;      /* normalised type text (metadata) */
+  char *cast_type; /* type used by the dispatcher */
   ck_param_kind kind;
   size_t size;
   size_t word_offset;
@@ -239,73 +259,80 @@ typedef struct {
   const char *vec_elem;
 } param;
 
-typedef enum { SYM_VAR, SYM_TYPEDEF, SYM_FUNC, SYM_PARAM, SYM_LOCAL, SYM_TRANSMIT, SYM_CONST }
-sym_kind;
+typedef enum {
+  SYM_VAR,
+  SYM_TYPEDEF,
+  SYM_FUNC,
+  SYM_PARAM,
+  SYM_LOCAL,
+  SYM_TRANSMIT,
+  SYM_CONST
+} sym_kind;
 
 struct symbol {
   const char *name;
   sym_kind kind;
-  const char *field;  /* SYM_LOCAL: replacement text; SYM_CONST: file-scope name */
-  func *fn;           /* SYM_FUNC */
-  tvar *tv;           /* SYM_TRANSMIT */
-  param *pm;          /* SYM_PARAM */
-  decl *dc;           /* its declaration (file-scope typedefs, body declarations) */
+  const char *field; /* SYM_LOCAL: replacement text; SYM_CONST: file-scope name */
+  func *fn;          /* SYM_FUNC */
+  tvar *tv;          /* SYM_TRANSMIT */
+  param *pm;         /* SYM_PARAM */
+  decl *dc;          /* its declaration (file-scope typedefs, body declarations) */
   declarator *dr;
-  func *owner;        /* declared in the body of this function (NULL: file scope, param) */
-  int var_id;         /* body variables (SYM_VAR, SYM_TRANSMIT): 0..owner->n_vars-1 */
-  int for_init;       /* declared in the init of a for statement */
+  func *owner;  /* declared in the body of this function (NULL: file scope, param) */
+  int var_id;   /* body variables (SYM_VAR, SYM_TRANSMIT): 0..owner->n_vars-1 */
+  int for_init; /* declared in the init of a for statement */
 };
 
 struct func {
   const char *name;
   int name_tok, line;
   int is_kernel, cooperative, index; /* index: kernel index */
-  int t0;              /* first token of the item */
-  int lp, rp;          /* parameter list parentheses */
-  int lb;              /* '{' of the body, -1 for a prototype */
-  int t1;              /* one past the last token */
+  int t0;                            /* first token of the item */
+  int lp, rp;                        /* parameter list parentheses */
+  int lb;                            /* '{' of the body, -1 for a prototype */
+  int t1;                            /* one past the last token */
   stmt *body;
   param *params;
   size_t n_params;
-  int void_params;     /* parameter list is "(void)" */
+  int void_params; /* parameter list is "(void)" */
   size_t reqd_wg;
   /* analysis results */
-  st_vec forks;        /* fork_point* in source order */
-  st_vec prims;        /* stmt* of every primitive */
-  st_vec tvars;        /* tvar* */
-  st_vec locals;       /* hoisted_local* */
-  st_vec consts;       /* hoisted_const* */
-  st_vec calls;        /* func* called (may repeat) */
-  st_vec gotos;        /* stmt* ST_GOTO and ST_LABEL */
-  st_vec cond_pp;      /* stmt* conditional preprocessor directives in the body */
-  int uses_gb;         /* calls global_barrier directly */
-  int reaches_gb;      /* uses_gb, or calls (transitively) a function that does */
-  int linted;          /* lint.c has checked it */
-  st_vec callers;      /* func* definitions that call this definition (analyze.c) */
-  st_map field_names;  /* names of the fields of ck_locals_<kernel>_t taken so far */
-  st_map field_next;   /* local name -> next numeric suffix to try for it */
-  int n_vars;          /* body variables numbered by symbol.var_id */
+  st_vec forks;       /* fork_point* in source order */
+  st_vec prims;       /* stmt* of every primitive */
+  st_vec tvars;       /* tvar* */
+  st_vec locals;      /* hoisted_local* */
+  st_vec consts;      /* hoisted_const* */
+  st_vec calls;       /* func* called (may repeat) */
+  st_vec gotos;       /* stmt* ST_GOTO and ST_LABEL */
+  st_vec cond_pp;     /* stmt* conditional preprocessor directives in the body */
+  int uses_gb;        /* calls global_barrier directly */
+  int reaches_gb;     /* uses_gb, or calls (transitively) a function that does */
+  int linted;         /* lint.c has checked it */
+  st_vec callers;     /* func* definitions that call this definition (analyze.c) */
+  st_map field_names; /* names of the fields of ck_locals_<kernel>_t taken so far */
+  st_map field_next;  /* local name -> next numeric suffix to try for it */
+  int n_vars;         /* body variables numbered by symbol.var_id */
   size_t arg_words;
   /* inline.c: helpers with fork points */
-  int tx_tok;          /* first 'transmit' in the body of a helper (0: none) */
-  int inl;             /* a helper that is inlined: it reaches a fork point or offer_kill */
-  stmt *inl_prim;      /* the primitive that makes it so (in it or in a helper it calls) */
-  st_vec icallers;     /* func* definitions that call this definition */
+  int tx_tok;               /* first 'transmit' in the body of a helper (0: none) */
+  int inl;                  /* a helper that is inlined: it reaches a fork point or offer_kill */
+  stmt *inl_prim;           /* the primitive that makes it so (in it or in a helper it calls) */
+  st_vec icallers;          /* func* definitions that call this definition */
   int inl_busy, inl_height; /* chain walk: on the stack; longest chain of inlined helpers */
-  int varies;          /* rules.c: 0 unknown, 1 its results do not vary, 2 they may, 3 busy */
-  int lock_tok;        /* lint.c: 0 unknown, -1 no lock-like swap, else the token of one */
+  int varies;               /* rules.c: 0 unknown, 1 its results do not vary, 2 they may, 3 busy */
+  int lock_tok;             /* lint.c: 0 unknown, -1 no lock-like swap, else the token of one */
 };
 
 /* A variable that rules.c found read after a fork point before it is assigned, and that
  * inference transmits (ck_stitch_input.infer_transmit): its declaration is made transmit
  * when the pass runs again. */
 typedef struct {
-  size_t off;          /* offset of the declaration's first token in the pass's source */
+  size_t off; /* offset of the declaration's first token in the pass's source */
   const char *name;
-  int decl_tok;        /* token of the declared name */
-  const char *file;    /* its presumed file, line and column: the notes go in this order */
+  int decl_tok;     /* token of the declared name */
+  const char *file; /* its presumed file, line and column: the notes go in this order */
   int line, col;
-  const char *note;    /* the note the stitch reports about it (without position) */
+  const char *note; /* the note the stitch reports about it (without position) */
 } inferred_tx;
 
 typedef enum { TOP_PP, TOP_DECL, TOP_FUNC, TOP_EMPTY } top_kind;
@@ -321,7 +348,7 @@ typedef struct {
   st_diag *dg;
   token_list tl;
   const char *file;
-  int raw;              /* parse structure only: no rewriting, no checks (tests) */
+  int raw; /* parse structure only: no rewriting, no checks (tests) */
   top_item *items;
   size_t n_items;
   st_vec funcs;         /* func*, all function definitions and prototypes */
@@ -332,18 +359,18 @@ typedef struct {
   int (*stop)(void *arg); /* deadline hook of ck_stitch_input (NULL: none) */
   void *stop_arg;
   const char *stop_reason;
-  size_t src_len;       /* bytes of the input (the output cap is derived from it) */
-  st_map const_names;   /* names of the hoisted constants of all kernels */
-  st_map coop_names;    /* the names in coop */
-  st_map macro_locals;  /* local variable name -> macro_local (resolve.c) */
+  size_t src_len;      /* bytes of the input (the output cap is derived from it) */
+  st_map const_names;  /* names of the hoisted constants of all kernels */
+  st_map coop_names;   /* the names in coop */
+  st_map macro_locals; /* local variable name -> macro_local (resolve.c) */
   int macro_locals_ready;
-  size_t tx_bytes;      /* least output the fork points' transmit copies take */
-  int inlined;          /* the source is inline.c's output: ck_i<N>_ names and labels are its */
-  int infer;            /* infer transmit where the rule check finds a variable live */
+  size_t tx_bytes;        /* least output the fork points' transmit copies take */
+  int inlined;            /* the source is inline.c's output: ck_i<N>_ names and labels are its */
+  int infer;              /* infer transmit where the rule check finds a variable live */
   const size_t *force_tx; /* declarations (offsets of their first tokens, ascending) that
                              are transmit as if declared so: inferred by an earlier run */
   size_t n_force_tx;
-  st_vec inferred;      /* inferred_tx* found by st_rules in this run */
+  st_vec inferred; /* inferred_tx* found by st_rules in this run */
 } program;
 
 /* parse_top.c: splits the program into top-level items, finds functions and typedefs. */
@@ -410,18 +437,18 @@ int st_kernel_attributes(program *pg, func *fn);
 /* emit.c: output with #line bookkeeping. */
 typedef struct {
   st_buf out;
-  const char *cur_file;   /* the file the device compiler assigns to the current line */
-  int cur_line;           /* the line the device compiler assigns to the current line */
-  int out_lines;          /* newlines written so far */
+  const char *cur_file; /* the file the device compiler assigns to the current line */
+  int cur_line;         /* the line the device compiler assigns to the current line */
+  int out_lines;        /* newlines written so far */
   int at_bol;
-  int last_tok;           /* index of the last token written, -1 after generated text */
-  int in_gen;             /* #line currently names the stitched output, not the user file */
+  int last_tok; /* index of the last token written, -1 after generated text */
+  int in_gen;   /* #line currently names the stitched output, not the user file */
   program *pg;
-  size_t cap;             /* most bytes of output allowed (see ST_OUTPUT_FACTOR) */
-  int over;               /* the output reached cap: nothing more is written */
-  int over_line;          /* physical line being emitted when it did */
-  int last_line;          /* physical line of the last token or primitive emitted */
-  int peel_line;          /* line of the loop emit_peeled is copying, 0 if none */
+  size_t cap;    /* most bytes of output allowed (see ST_OUTPUT_FACTOR) */
+  int over;      /* the output reached cap: nothing more is written */
+  int over_line; /* physical line being emitted when it did */
+  int last_line; /* physical line of the last token or primitive emitted */
+  int peel_line; /* line of the loop emit_peeled is copying, 0 if none */
 } emitter;
 void em_init(emitter *e, program *pg);
 /* The most bytes of output a program may generate: ST_OUTPUT_FACTOR times its input plus

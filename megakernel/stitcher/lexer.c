@@ -8,8 +8,8 @@
 #include "internal.h"
 
 typedef struct {
-  char *s;        /* spliced source */
-  int *line;      /* line of each spliced character */
+  char *s;   /* spliced source */
+  int *line; /* line of each spliced character */
   size_t n;
 } spliced;
 
@@ -43,9 +43,9 @@ static int splice(st_arena *a, const char *src, spliced *sp) {
 }
 
 static const char *const puncts3[] = {">>=", "<<=", "...", NULL};
-static const char *const puncts2[] = {"->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=",
-                                      "&&", "||", "*=", "/=", "%=", "+=", "-=", "&=", "^=",
-                                      "|=", "##", NULL};
+static const char *const puncts2[] = {"->", "++", "--", "<<", ">>", "<=", ">=",
+                                      "==", "!=", "&&", "||", "*=", "/=", "%=",
+                                      "+=", "-=", "&=", "^=", "|=", "##", NULL};
 
 int st_tok_is(const token *t, const char *s) { return strcmp(t->s, s) == 0; }
 
@@ -88,9 +88,10 @@ static int line_directive(st_arena *a, st_diag *d, token *t, int phys) {
   const char *digits = p;
   long n = strtol(p, (char **)&p, 10); /* LONG_MAX on overflow */
   if (n > ST_MAX_LINE)
-    return st_error(d, t->line, "#line number %.*s is too large: the stitcher accepts line "
-                    "numbers up to %d", (int)(p - digits > 40 ? 40 : p - digits), digits,
-                    ST_MAX_LINE);
+    return st_error(d, t->line,
+                    "#line number %.*s is too large: the stitcher accepts line "
+                    "numbers up to %d",
+                    (int)(p - digits > 40 ? 40 : p - digits), digits, ST_MAX_LINE);
   while (*p == ' ' || *p == '\t') p++;
   const char *file = d->n_marks ? d->marks[d->n_marks - 1].file : d->file;
   if (*p == '"') {
@@ -196,7 +197,8 @@ int st_lex(st_arena *a, st_diag *d, const char *src, token_list *out) {
       continue;
     }
     if (c == '#' && bol) {
-      if (lex_directive(a, d, &sp, &i, &v)) return d->failed ? -1 : st_error(d, line, "out of memory");
+      if (lex_directive(a, d, &sp, &i, &v))
+        return d->failed ? -1 : st_error(d, line, "out of memory");
       continue;
     }
     bol = 0;

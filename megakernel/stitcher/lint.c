@@ -11,12 +11,13 @@
 
 #include "internal.h"
 
-static const char *const sync_api[] = {
-    "device_fence_acquire", "device_fence_release", "device_fence_acq_rel",
-    "device_load_acquire", "device_load_acquire_int", "device_store_release",
-    "device_store_release_int", "device_atomic_add", "device_atomic_sub",
-    "device_atomic_xchg", "device_atomic_cmpxchg", "device_mutex_try_lock",
-    "device_mutex_lock", "device_mutex_unlock"};
+static const char *const sync_api[] = {"device_fence_acquire",     "device_fence_release",
+                                       "device_fence_acq_rel",     "device_load_acquire",
+                                       "device_load_acquire_int",  "device_store_release",
+                                       "device_store_release_int", "device_atomic_add",
+                                       "device_atomic_sub",        "device_atomic_xchg",
+                                       "device_atomic_cmpxchg",    "device_mutex_try_lock",
+                                       "device_mutex_lock",        "device_mutex_unlock"};
 
 int st_is_sync_api(const char *s) {
   for (size_t i = 0; i < sizeof sync_api / sizeof sync_api[0]; i++)
@@ -37,8 +38,7 @@ static int in_list(const char *s, const char *const *list, size_t n) {
 /* Token ranges [t0, t1) of the loops of a statement tree. */
 static int collect_loops(program *pg, stmt *s, st_vec *out) {
   if (!s) return 0;
-  if ((s->kind == ST_FOR || s->kind == ST_WHILE || s->kind == ST_DO) &&
-      st_vec_push(pg->ar, out, s))
+  if ((s->kind == ST_FOR || s->kind == ST_WHILE || s->kind == ST_DO) && st_vec_push(pg->ar, out, s))
     return -1;
   if (collect_loops(pg, s->init, out) || collect_loops(pg, s->body, out) ||
       collect_loops(pg, s->els, out))
@@ -97,12 +97,16 @@ static const char *where(program *pg, func *fn, func *kernel) {
 static const struct {
   const char *name;
   int first, last; /* operands that must be integer constants */
-} swaps[] = {
-    {"atomic_cmpxchg", 1, 2}, {"atom_cmpxchg", 1, 2}, {"atomic_xchg", 1, 1}, {"atom_xchg", 1, 1},
-    {"atomic_compare_exchange_strong", 2, 2}, {"atomic_compare_exchange_weak", 2, 2},
-    {"atomic_compare_exchange_strong_explicit", 2, 2},
-    {"atomic_compare_exchange_weak_explicit", 2, 2}, {"atomic_exchange", 1, 1},
-    {"atomic_exchange_explicit", 1, 1}};
+} swaps[] = {{"atomic_cmpxchg", 1, 2},
+             {"atom_cmpxchg", 1, 2},
+             {"atomic_xchg", 1, 1},
+             {"atom_xchg", 1, 1},
+             {"atomic_compare_exchange_strong", 2, 2},
+             {"atomic_compare_exchange_weak", 2, 2},
+             {"atomic_compare_exchange_strong_explicit", 2, 2},
+             {"atomic_compare_exchange_weak_explicit", 2, 2},
+             {"atomic_exchange", 1, 1},
+             {"atomic_exchange_explicit", 1, 1}};
 
 static int cl20_atomic_name(const char *s);
 
@@ -134,8 +138,7 @@ static int lock_swap(program *pg, func *fn, int i) {
       continue;
     }
     if (k < rp && !is_punct(&t[k], ",")) continue;
-    if (n == 0)
-      ptr_local = local_operand(pg, fn, start, k);
+    if (n == 0) ptr_local = local_operand(pg, fn, start, k);
     else if (n >= swaps[k0].first && n <= swaps[k0].last && !constant_operand(t, start, k))
       constant = 0;
     n++;
@@ -163,8 +166,10 @@ static int lock_in(program *pg, func *fn, int depth) {
      * result nobody reads (a statement of its own: an unlock) decides nothing */
     if (lock_swap(pg, fn, i)) {
       int rp = t[i + 1].match;
-      int alone = i > 0 && (is_punct(&t[i - 1], ";") || is_punct(&t[i - 1], "{") ||
-                            is_punct(&t[i - 1], "}")) && is_punct(&t[rp + 1], ";");
+      int alone =
+        i > 0 &&
+        (is_punct(&t[i - 1], ";") || is_punct(&t[i - 1], "{") || is_punct(&t[i - 1], "}")) &&
+        is_punct(&t[rp + 1], ";");
       if (inside_loop(&loops, i) || alone) continue;
       return fn->lock_tok = i;
     }
@@ -180,12 +185,24 @@ static int lock_in(program *pg, func *fn, int depth) {
 
 /* Is s an OpenCL C 2.0 atomic type, function, memory order or scope? */
 static int cl20_atomic_name(const char *s) {
-  static const char *const types[] = {"atomic_int", "atomic_uint", "atomic_long", "atomic_ulong",
-                                      "atomic_float", "atomic_double", "atomic_intptr_t",
-                                      "atomic_uintptr_t", "atomic_size_t", "atomic_ptrdiff_t",
-                                      "atomic_flag", "atomic_init", "atomic_work_item_fence",
-                                      "atomic_store", "atomic_load", "atomic_exchange",
-                                      "atomic_flag_test_and_set", "atomic_flag_clear"};
+  static const char *const types[] = {"atomic_int",
+                                      "atomic_uint",
+                                      "atomic_long",
+                                      "atomic_ulong",
+                                      "atomic_float",
+                                      "atomic_double",
+                                      "atomic_intptr_t",
+                                      "atomic_uintptr_t",
+                                      "atomic_size_t",
+                                      "atomic_ptrdiff_t",
+                                      "atomic_flag",
+                                      "atomic_init",
+                                      "atomic_work_item_fence",
+                                      "atomic_store",
+                                      "atomic_load",
+                                      "atomic_exchange",
+                                      "atomic_flag_test_and_set",
+                                      "atomic_flag_clear"};
   if (in_list(s, types, sizeof types / sizeof types[0])) return 1;
   if (!strncmp(s, "atomic_compare_exchange_", 24) || !strncmp(s, "atomic_fetch_", 13)) return 1;
   size_t n = strlen(s);
@@ -206,18 +223,22 @@ static int lint_function(program *pg, func *fn, func *kernel) {
       int global = 0;
       for (int k = lp + 1; k < rp; k++) global |= st_tok_is(&t[k], "CLK_GLOBAL_MEM_FENCE");
       if (global)
-        st_warn(pg->dg, t[i].line, "%s(CLK_GLOBAL_MEM_FENCE) in %s does not order global memory "
+        st_warn(pg->dg, t[i].line,
+                "%s(CLK_GLOBAL_MEM_FENCE) in %s does not order global memory "
                 "between work-groups on every device (NVIDIA's OpenCL compiles it too weakly); "
                 "use device_fence_acquire(), device_fence_release() or device_fence_acq_rel() "
                 "from ck_cooperative.h, or device_load_acquire/device_store_release/"
-                "device_mutex_lock", t[i].s, where(pg, fn, kernel));
+                "device_mutex_lock",
+                t[i].s, where(pg, fn, kernel));
       continue;
     }
     if (!inside_loop(&loops, i)) continue;
     if (lock_swap(pg, fn, i)) {
-      st_warn(pg->dg, t[i].line, "%s with constant operands in a loop in %s looks like a "
+      st_warn(pg->dg, t[i].line,
+              "%s with constant operands in a loop in %s looks like a "
               "hand-made spin lock: %s; use device_mutex_lock() and device_mutex_unlock() from "
-              "ck_cooperative.h", t[i].s, where(pg, fn, kernel), lock_reason(t[i].s));
+              "ck_cooperative.h",
+              t[i].s, where(pg, fn, kernel), lock_reason(t[i].s));
       continue;
     }
     /* a helper that makes such a swap, called in a loop: the same lock, written as a
@@ -226,10 +247,12 @@ static int lint_function(program *pg, func *fn, func *kernel) {
     func *callee = cs && cs->kind == SYM_FUNC && cs->fn ? definition(pg, cs->fn) : NULL;
     int at = callee && callee != fn ? lock_in(pg, callee, 0) : -1;
     if (at > 0)
-      st_warn_at(pg->dg, &t[i], "'%s', called in a loop in %s, makes an %s with constant "
-              "operands (line %d): a hand-made spin lock; %s; use device_mutex_lock() and "
-              "device_mutex_unlock() from ck_cooperative.h", t[i].s, where(pg, fn, kernel),
-              t[at].s, st_user_line(pg->dg, t[at].line, NULL), lock_reason(t[at].s));
+      st_warn_at(pg->dg, &t[i],
+                 "'%s', called in a loop in %s, makes an %s with constant "
+                 "operands (line %d): a hand-made spin lock; %s; use device_mutex_lock() and "
+                 "device_mutex_unlock() from ck_cooperative.h",
+                 t[i].s, where(pg, fn, kernel), t[at].s, st_user_line(pg->dg, t[at].line, NULL),
+                 lock_reason(t[at].s));
   }
   return 0;
 }

@@ -151,18 +151,21 @@ int st_kernel_params(program *pg, func *fn) {
       return -1;
     p->type = join(pg, &orig, 0, 0);
     if (!p->type) return st_error(pg->dg, t[p->t0].line, "out of memory");
-    static const char *const unsupported[] = {"sampler_t", "pipe", "event_t", "queue_t",
-                                              "clk_event_t", "reserve_id_t", "read_only",
-                                              "write_only", "read_write", "__read_only",
-                                              "__write_only", "__read_write", NULL};
+    static const char *const unsupported[] = {"sampler_t",   "pipe",         "event_t",
+                                              "queue_t",     "clk_event_t",  "reserve_id_t",
+                                              "read_only",   "write_only",   "read_write",
+                                              "__read_only", "__write_only", "__read_write",
+                                              NULL};
     for (int i = 0; i < ex.n; i++) {
       int bad = !strncmp(ex.w[i], "image", 5) && strstr(ex.w[i], "_t");
       for (int u = 0; unsupported[u]; u++)
         if (!strcmp(ex.w[i], unsupported[u])) bad = 1;
       if (bad)
-        return st_error(pg->dg, t[p->name].line, "parameter '%s' of kernel '%s' has type '%s': "
+        return st_error(pg->dg, t[p->name].line,
+                        "parameter '%s' of kernel '%s' has type '%s': "
                         "images, samplers, pipes and events cannot be passed to stitched "
-                        "kernels", pn, fn->name, p->type);
+                        "kernels",
+                        pn, fn->name, p->type);
     }
     int stars = 0, first_star = ex.n;
     for (int i = 0; i < ex.n; i++)
@@ -171,8 +174,10 @@ int st_kernel_params(program *pg, func *fn) {
         stars++;
       }
     if (stars > 1)
-      return st_error(pg->dg, t[p->name].line, "parameter '%s' of kernel '%s' has type '%s': "
-                      "pointers to pointers cannot be kernel parameters", pn, fn->name, p->type);
+      return st_error(pg->dg, t[p->name].line,
+                      "parameter '%s' of kernel '%s' has type '%s': "
+                      "pointers to pointers cannot be kernel parameters",
+                      pn, fn->name, p->type);
     if (stars == 1) {
       const char *space = NULL;
       for (int i = 0; i < first_star; i++) {
@@ -182,17 +187,21 @@ int st_kernel_params(program *pg, func *fn) {
           space = s;
       }
       if (!space || !strcmp(space, "private"))
-        return st_error(pg->dg, t[p->name].line, "pointer parameter '%s' of kernel '%s' must "
-                        "point to global, constant or local memory", pn, fn->name);
+        return st_error(pg->dg, t[p->name].line,
+                        "pointer parameter '%s' of kernel '%s' must "
+                        "point to global, constant or local memory",
+                        pn, fn->name);
       p->kind = !strcmp(space, "global")     ? CK_PARAM_GLOBAL_PTR
                 : !strcmp(space, "constant") ? CK_PARAM_CONSTANT_PTR
                                              : CK_PARAM_LOCAL_PTR;
       p->size = 8;
       if (p->kind == CK_PARAM_CONSTANT_PTR) {
         if (!has(&orig, "constant"))
-          return st_error(pg->dg, t[p->name].line, "parameter '%s' of kernel '%s': a constant "
+          return st_error(pg->dg, t[p->name].line,
+                          "parameter '%s' of kernel '%s': a constant "
                           "pointer given through a typedef is not supported; write 'constant "
-                          "T *' in the parameter list", pn, fn->name);
+                          "T *' in the parameter list",
+                          pn, fn->name);
         /* the arena is global memory: the kernel gets a global const pointer */
         for (int i = p->t0; i < p->t1; i++)
           if (st_tok_is(&t[i], "constant") || st_tok_is(&t[i], "__constant"))
@@ -202,7 +211,8 @@ int st_kernel_params(program *pg, func *fn) {
     } else {
       for (int i = 0; i < ex.n; i++)
         if (!strcmp(ex.w[i], "struct") || !strcmp(ex.w[i], "union"))
-          return st_error(pg->dg, t[p->name].line, "parameter '%s' of kernel '%s' passes a "
+          return st_error(pg->dg, t[p->name].line,
+                          "parameter '%s' of kernel '%s' passes a "
                           "%s by value (type '%s'); pass a pointer to global memory instead",
                           pn, fn->name, ex.w[i], p->type);
       const char *bad;
@@ -214,7 +224,8 @@ int st_kernel_params(program *pg, func *fn) {
         sz = scalar_size(p, &ex, &bad);
       }
       if (has(&ex, "void") || bad || sz == 0)
-        return st_error(pg->dg, t[p->name].line, "parameter '%s' of kernel '%s' has type '%s', "
+        return st_error(pg->dg, t[p->name].line,
+                        "parameter '%s' of kernel '%s' has type '%s', "
                         "which the stitcher cannot size: only scalars, vectors and pointers "
                         "(or typedefs of them declared in this file) can be kernel parameters",
                         pn, fn->name, p->type);
@@ -247,14 +258,17 @@ static int scan_attributes(program *pg, func *fn, int a, int b) {
     size_t x, y, z;
     int lp = i + 1;
     if (!is_punct(&t[lp], "(") || t[lp].match != lp + 6 || parse_uint(&t[lp + 1], &x) ||
-        !is_punct(&t[lp + 2], ",") || parse_uint(&t[lp + 3], &y) ||
-        !is_punct(&t[lp + 4], ",") || parse_uint(&t[lp + 5], &z))
-      return st_error(pg->dg, t[i].line, "reqd_work_group_size of kernel '%s' must be three "
-                      "integer literals (the stitcher does not expand macros)", fn->name);
+        !is_punct(&t[lp + 2], ",") || parse_uint(&t[lp + 3], &y) || !is_punct(&t[lp + 4], ",") ||
+        parse_uint(&t[lp + 5], &z))
+      return st_error(pg->dg, t[i].line,
+                      "reqd_work_group_size of kernel '%s' must be three "
+                      "integer literals (the stitcher does not expand macros)",
+                      fn->name);
     if (y != 1 || z != 1 || x == 0)
-      return st_error(pg->dg, t[i].line, "reqd_work_group_size(%zu,%zu,%zu) of kernel '%s': "
-                      "stitched kernels support only one-dimensional work-groups, (X,1,1)", x,
-                      y, z, fn->name);
+      return st_error(pg->dg, t[i].line,
+                      "reqd_work_group_size(%zu,%zu,%zu) of kernel '%s': "
+                      "stitched kernels support only one-dimensional work-groups, (X,1,1)",
+                      x, y, z, fn->name);
     fn->reqd_wg = x;
   }
   return 0;
@@ -262,8 +276,7 @@ static int scan_attributes(program *pg, func *fn, int a, int b) {
 
 int st_kernel_attributes(program *pg, func *fn) {
   token *t = pg->tl.t;
-  if (scan_attributes(pg, fn, fn->t0, fn->name_tok) ||
-      scan_attributes(pg, fn, fn->rp + 1, fn->lb))
+  if (scan_attributes(pg, fn, fn->t0, fn->name_tok) || scan_attributes(pg, fn, fn->rp + 1, fn->lb))
     return -1;
   int n_void = 0, other = -1;
   for (int i = fn->t0; i < fn->name_tok; i++) {

@@ -5,24 +5,67 @@
 
 #include "internal.h"
 
-static const char *const type_keywords[] = {
-  "void", "char", "short", "int", "long", "float", "double", "signed", "unsigned", "bool",
-  "_Bool", "half", "uchar", "ushort", "uint", "ulong", "size_t", "ptrdiff_t", "intptr_t",
-  "uintptr_t", "image1d_t", "image1d_array_t", "image1d_buffer_t", "image2d_t",
-  "image2d_array_t", "image3d_t", "image2d_depth_t", "image2d_array_depth_t",
-  "image2d_msaa_t", "image2d_array_msaa_t", "image2d_msaa_depth_t",
-  "image2d_array_msaa_depth_t", "sampler_t", "event_t", "queue_t", "clk_event_t",
-  "reserve_id_t", "ndrange_t", "atomic_int", "atomic_uint", "atomic_long", "atomic_ulong",
-  "atomic_float", "atomic_double", "atomic_intptr_t", "atomic_uintptr_t", "atomic_size_t",
-  "atomic_ptrdiff_t", "atomic_flag", "memory_order", "memory_scope", "cl_mem_fence_flags",
-  NULL};
+static const char *const type_keywords[] = {"void",
+                                            "char",
+                                            "short",
+                                            "int",
+                                            "long",
+                                            "float",
+                                            "double",
+                                            "signed",
+                                            "unsigned",
+                                            "bool",
+                                            "_Bool",
+                                            "half",
+                                            "uchar",
+                                            "ushort",
+                                            "uint",
+                                            "ulong",
+                                            "size_t",
+                                            "ptrdiff_t",
+                                            "intptr_t",
+                                            "uintptr_t",
+                                            "image1d_t",
+                                            "image1d_array_t",
+                                            "image1d_buffer_t",
+                                            "image2d_t",
+                                            "image2d_array_t",
+                                            "image3d_t",
+                                            "image2d_depth_t",
+                                            "image2d_array_depth_t",
+                                            "image2d_msaa_t",
+                                            "image2d_array_msaa_t",
+                                            "image2d_msaa_depth_t",
+                                            "image2d_array_msaa_depth_t",
+                                            "sampler_t",
+                                            "event_t",
+                                            "queue_t",
+                                            "clk_event_t",
+                                            "reserve_id_t",
+                                            "ndrange_t",
+                                            "atomic_int",
+                                            "atomic_uint",
+                                            "atomic_long",
+                                            "atomic_ulong",
+                                            "atomic_float",
+                                            "atomic_double",
+                                            "atomic_intptr_t",
+                                            "atomic_uintptr_t",
+                                            "atomic_size_t",
+                                            "atomic_ptrdiff_t",
+                                            "atomic_flag",
+                                            "memory_order",
+                                            "memory_scope",
+                                            "cl_mem_fence_flags",
+                                            NULL};
 
-static const char *const qualifier_keywords[] = {
-  "const", "volatile", "restrict", "__restrict", "static", "extern", "register", "auto",
-  "inline", "__inline", "typedef", "global", "__global", "local", "__local", "private",
-  "__private", "constant", "__constant", "generic", "__generic", "kernel", "__kernel",
-  "read_only", "__read_only", "write_only", "__write_only", "read_write", "__read_write",
-  "transmit", "pipe", "_Noreturn", "__attribute__", "__attribute", "_Alignas", NULL};
+static const char *const qualifier_keywords[] =
+  {"const",       "volatile",   "restrict",      "__restrict",  "static",       "extern",
+   "register",    "auto",       "inline",        "__inline",    "typedef",      "global",
+   "__global",    "local",      "__local",       "private",     "__private",    "constant",
+   "__constant",  "generic",    "__generic",     "kernel",      "__kernel",     "read_only",
+   "__read_only", "write_only", "__write_only",  "read_write",  "__read_write", "transmit",
+   "pipe",        "_Noreturn",  "__attribute__", "__attribute", "_Alignas",     NULL};
 
 static int in_list(const char *const *l, const char *s) {
   for (; *l; l++)
@@ -31,7 +74,7 @@ static int in_list(const char *const *l, const char *s) {
 }
 
 int st_vector_type(const char *s, const char **elem, int *n) {
-  static const char *const bases[] = {"char", "uchar", "short", "ushort", "int", "uint",
+  static const char *const bases[] = {"char", "uchar", "short", "ushort", "int",  "uint",
                                       "long", "ulong", "float", "double", "half", NULL};
   for (int b = 0; bases[b]; b++) {
     size_t l = strlen(bases[b]);
@@ -71,9 +114,8 @@ int st_skip_attribute(program *pg, int i) {
 }
 
 static int is_attr(const token *t) {
-  return t->kind == TK_IDENT &&
-         (!strcmp(t->s, "__attribute__") || !strcmp(t->s, "__attribute") ||
-          !strcmp(t->s, "_Alignas"));
+  return t->kind == TK_IDENT && (!strcmp(t->s, "__attribute__") || !strcmp(t->s, "__attribute") ||
+                                 !strcmp(t->s, "_Alignas"));
 }
 
 symbol *st_lookup(program *pg, scope *sc, const char *name) {
@@ -120,8 +162,8 @@ int st_is_decl_start(program *pg, scope *sc, int i) {
 static int find_depth0(program *pg, int a, int b, const char *s) {
   token *t = pg->tl.t;
   for (int i = a; i < b; i++) {
-    if (t[i].kind == TK_PUNCT && (is_punct(&t[i], "(") || is_punct(&t[i], "[") ||
-                                  is_punct(&t[i], "{"))) {
+    if (t[i].kind == TK_PUNCT &&
+        (is_punct(&t[i], "(") || is_punct(&t[i], "[") || is_punct(&t[i], "{"))) {
       i = t[i].match;
       continue;
     }
@@ -132,8 +174,8 @@ static int find_depth0(program *pg, int a, int b, const char *s) {
 
 /* Words that combine with other type words in C ("unsigned long int"). */
 static int c_type_word(const char *s) {
-  static const char *const w[] = {"char", "short", "int", "long", "signed", "unsigned",
-                                  "double", NULL};
+  static const char *const w[] = {"char",   "short",    "int",    "long",
+                                  "signed", "unsigned", "double", NULL};
   return in_list(w, s);
 }
 
@@ -158,10 +200,14 @@ int st_check_reserved_name(program *pg, int i0, int b, const char *what) {
     if (t[k].kind == TK_IDENT && !st_is_qualifier_keyword(t[k].s)) typed = 1;
   if (!typed) return 0;
   if (type)
-    return st_error(pg->dg, t[j].line, "'%s' is an OpenCL C type name and cannot be a %s "
-                    "name; rename the %s", t[j].s, what, what);
-  return st_error(pg->dg, t[j].line, "'%s' is an OpenCL C keyword (a qualifier or address "
-                  "space) and cannot be a %s name; rename the %s", t[j].s, what, what);
+    return st_error(pg->dg, t[j].line,
+                    "'%s' is an OpenCL C type name and cannot be a %s "
+                    "name; rename the %s",
+                    t[j].s, what, what);
+  return st_error(pg->dg, t[j].line,
+                  "'%s' is an OpenCL C keyword (a qualifier or address "
+                  "space) and cannot be a %s name; rename the %s",
+                  t[j].s, what, what);
 }
 
 int st_parse_decl(program *pg, scope *sc, int i0, int end, decl *out) {

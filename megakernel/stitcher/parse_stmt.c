@@ -78,11 +78,15 @@ static int reserved(pctx *c, int i) {
   if (c->pg->raw) return 0;
   if (c->pg->inlined && st_inline_name(c->t[i].s)) return 0;
   if (strncmp(c->t[i].s, "ck_", 3) == 0)
-    return st_error_at(c->pg->dg, &c->t[i], "identifier '%s' is reserved: names starting "
-                    "with 'ck_' belong to the stitcher", c->t[i].s);
+    return st_error_at(c->pg->dg, &c->t[i],
+                       "identifier '%s' is reserved: names starting "
+                       "with 'ck_' belong to the stitcher",
+                       c->t[i].s);
   if (st_is_sync_api(c->t[i].s))
-    return st_error_at(c->pg->dg, &c->t[i], "identifier '%s' is reserved: ck_cooperative.h "
-                    "defines it (a portable synchronisation call); rename yours", c->t[i].s);
+    return st_error_at(c->pg->dg, &c->t[i],
+                       "identifier '%s' is reserved: ck_cooperative.h "
+                       "defines it (a portable synchronisation call); rename yours",
+                       c->t[i].s);
   return 0;
 }
 
@@ -156,28 +160,37 @@ static int handle_decl(pctx *c, stmt *st, int i, int semi, int for_init) {
   int tt = dc->transmit_tok >= 0 ? dc->transmit_tok : i; /* where its errors point */
   /* transmit in a helper: allowed if the helper is inlined (inline.c decides) */
   int tx = !pg->raw && dc->is_transmit && fn->is_kernel;
-  if (!pg->raw && dc->is_transmit && !fn->is_kernel && !fn->tx_tok)
-    fn->tx_tok = dc->transmit_tok;
+  if (!pg->raw && dc->is_transmit && !fn->is_kernel && !fn->tx_tok) fn->tx_tok = dc->transmit_tok;
   if (tx) {
     if (!fn->cooperative)
-      return st_error_at(pg->dg, &t[tt], "transmit variable in kernel '%s', "
-                         "which is not cooperative", fname);
+      return st_error_at(pg->dg, &t[tt],
+                         "transmit variable in kernel '%s', "
+                         "which is not cooperative",
+                         fname);
     if (dc->is_typedef)
-      return st_error_at(pg->dg, &t[tt], "'transmit' cannot qualify a typedef "
-                         "(kernel '%s'); put it on the variable", fname);
+      return st_error_at(pg->dg, &t[tt],
+                         "'transmit' cannot qualify a typedef "
+                         "(kernel '%s'); put it on the variable",
+                         fname);
     if (dc->is_local)
-      return st_error_at(pg->dg, &t[tt], "a transmit variable cannot be local "
-                         "(kernel '%s')", fname);
+      return st_error_at(pg->dg, &t[tt],
+                         "a transmit variable cannot be local "
+                         "(kernel '%s')",
+                         fname);
     if (dc->n == 0)
-      return st_error_at(pg->dg, &t[tt], "transmit declaration declares no "
-                         "variable (kernel '%s')", fname);
+      return st_error_at(pg->dg, &t[tt],
+                         "transmit declaration declares no "
+                         "variable (kernel '%s')",
+                         fname);
     /* the transmit struct is declared in front of the kernel: its field types must be
      * visible there */
     for (int j = dc->s0; j < dc->s1; j++) {
       symbol *ts = t[j].kind == TK_IDENT ? st_lookup(pg, c->sc, t[j].s) : NULL;
       if (ts && ts->kind == SYM_TYPEDEF && ts->owner)
-        return st_error_at(pg->dg, &t[j], "transmit variable of type '%s', a typedef declared "
-                           "inside kernel '%s': declare the type at file scope", t[j].s, fname);
+        return st_error_at(pg->dg, &t[j],
+                           "transmit variable of type '%s', a typedef declared "
+                           "inside kernel '%s': declare the type at file scope",
+                           t[j].s, fname);
     }
     if (dc->transmit_tok >= 0) t[dc->transmit_tok].repl = "";
   }
@@ -191,16 +204,18 @@ static int handle_decl(pctx *c, stmt *st, int i, int semi, int for_init) {
     tvar *tv = NULL;
     if (tx) {
       if (d->is_array)
-        return st_error_at(pg->dg, &t[d->name], "transmit array '%s' is not supported "
-                        "(kernel '%s'): transmit a pointer to global memory instead", name,
-                        fname);
+        return st_error_at(pg->dg, &t[d->name],
+                           "transmit array '%s' is not supported "
+                           "(kernel '%s'): transmit a pointer to global memory instead",
+                           name, fname);
       int cnst = dc->is_const && !d->is_ptr;
       for (int j = d->d0; j < d->name; j++)
         if (is_kw(&t[j], "const")) cnst = 1;
       if (cnst)
-        return st_error_at(pg->dg, &t[d->name], "transmit variable '%s' cannot be const: it "
-                        "is assigned when a work-group joins at a fork point (kernel '%s')",
-                        name, fname);
+        return st_error_at(pg->dg, &t[d->name],
+                           "transmit variable '%s' cannot be const: it "
+                           "is assigned when a work-group joins at a fork point (kernel '%s')",
+                           name, fname);
       tv = st_alloc(pg->ar, sizeof *tv);
       if (!tv) return oom(c, i);
       tv->name = name;
@@ -211,12 +226,16 @@ static int handle_decl(pctx *c, stmt *st, int i, int semi, int for_init) {
       kind = SYM_TRANSMIT;
     } else if (!pg->raw && dc->is_local && !d->is_ptr && !dc->is_typedef) {
       if (!fn->is_kernel)
-        return st_error_at(pg->dg, &t[d->name], "local variable '%s' in function '%s': "
-                        "OpenCL allows local variables only in kernels; declare it in the "
-                        "kernel and pass a local pointer", name, fname);
+        return st_error_at(pg->dg, &t[d->name],
+                           "local variable '%s' in function '%s': "
+                           "OpenCL allows local variables only in kernels; declare it in the "
+                           "kernel and pass a local pointer",
+                           name, fname);
       if (d->init0 >= 0)
-        return st_error_at(pg->dg, &t[d->name], "local variable '%s' cannot have an "
-                        "initializer (kernel '%s')", name, fname);
+        return st_error_at(pg->dg, &t[d->name],
+                           "local variable '%s' cannot have an "
+                           "initializer (kernel '%s')",
+                           name, fname);
       hoisted_local *hl = st_alloc(pg->ar, sizeof *hl);
       if (!hl) return oom(c, i);
       hl->name = unique_field(c, name);
@@ -298,12 +317,13 @@ static int tx_over_cap(pctx *c, const tvar *tv, int i) {
   program *pg = c->pg;
   pg->tx_bytes += 2 * strlen(tv->name) + 10;
   if (pg->tx_bytes <= st_output_cap(pg)) return 0;
-  return st_error(pg->dg, c->t[i].line, "the stitched source would exceed %zu bytes (%d times "
+  return st_error(pg->dg, c->t[i].line,
+                  "the stitched source would exceed %zu bytes (%d times "
                   "the input plus 1 MiB), the stitcher's output cap: every fork point copies "
                   "every transmit variable in scope, and kernel '%s' has %zu fork points so "
                   "far and %zu transmit variables; transmit a pointer to a struct in global "
-                  "memory instead", st_output_cap(pg), ST_OUTPUT_FACTOR, c->fn->name,
-                  c->fn->forks.n, c->fn->tvars.n);
+                  "memory instead",
+                  st_output_cap(pg), ST_OUTPUT_FACTOR, c->fn->name, c->fn->forks.n, c->fn->tvars.n);
 }
 
 /* Is symbol s declared in scope sc or one enclosing it? (Each scope maps a name to the
@@ -350,9 +370,10 @@ static stmt *parse_prim_or_expr(pctx *c, int i, int semi, stmt *parent) {
           }
           if (tx_over_cap(c, tv, i)) return NULL;
         } else {
-          st_error_at(c->pg->dg, &t[i], "transmit variable '%s' is hidden by another "
-                   "declaration of '%s' at this %s() (kernel '%s'); rename one of them",
-                   tv->name, tv->name, t[i].s, fn->name);
+          st_error_at(c->pg->dg, &t[i],
+                      "transmit variable '%s' is hidden by another "
+                      "declaration of '%s' at this %s() (kernel '%s'); rename one of them",
+                      tv->name, tv->name, t[i].s, fn->name);
           return NULL;
         }
       }
@@ -432,7 +453,8 @@ static stmt *parse_loop(pctx *c, int i, int end, stmt *parent, int attr0) {
     st->body = parse_stmt(c, &k, end, st);
     if (!st->body) return NULL;
     if (k >= end || !is_kw(&t[k], "while")) {
-      st_error(c->pg->dg, t[k].line, "'do' without 'while': expected "
+      st_error(c->pg->dg, t[k].line,
+               "'do' without 'while': expected "
                "'while' and a condition after the body of the 'do' on line %d",
                st_user_line(c->pg->dg, t[i].line, NULL));
       return NULL;
@@ -462,7 +484,8 @@ static stmt *parse_stmt_at(pctx *c, int *pi, int end, stmt *parent);
  * this parser and of every later pass that walks the tree. */
 static stmt *parse_stmt(pctx *c, int *pi, int end, stmt *parent) {
   if (c->depth >= ST_MAX_NESTING) {
-    st_error(c->pg->dg, c->t[*pi].line, "statements nested more than %d levels deep in "
+    st_error(c->pg->dg, c->t[*pi].line,
+             "statements nested more than %d levels deep in "
              "function '%s' (each block, if, else-if, loop, switch and label counts one): the "
              "stitcher's nesting limit; move the inner code into a helper function",
              ST_MAX_NESTING, c->fn->name);
@@ -519,7 +542,8 @@ static stmt *parse_stmt_at(pctx *c, int *pi, int end, stmt *parent) {
               is_kw(&t[st_skip_attribute(pg, i)], "while") ||
               is_kw(&t[st_skip_attribute(pg, i)], "do"))) {
     int m = i;
-    while (is_kw(&t[m], "__attribute__") || is_kw(&t[m], "__attribute")) m = st_skip_attribute(pg, m);
+    while (is_kw(&t[m], "__attribute__") || is_kw(&t[m], "__attribute"))
+      m = st_skip_attribute(pg, m);
     st = parse_loop(c, m, end, parent, i);
   } else if (is_kw(k, "switch")) {
     st = new_stmt(c, ST_SWITCH, i, parent);
@@ -635,8 +659,10 @@ int st_parse_body(program *pg, func *fn, scope *file_scope) {
     param *p = &fn->params[k];
     for (int i = p->t0; i < p->t1 && !pg->raw; i++)
       if (st_tok_is(&c.t[i], "transmit"))
-        return st_error_at(pg->dg, &c.t[i], "'transmit' can only qualify a variable declared "
-                        "in the body of a cooperative kernel (found in the parameters of '%s')", fn->name);
+        return st_error_at(pg->dg, &c.t[i],
+                           "'transmit' can only qualify a variable declared "
+                           "in the body of a cooperative kernel (found in the parameters of '%s')",
+                           fn->name);
     if (p->name < 0) continue;
     if (reserved(&c, p->name)) return -1;
     symbol *s = st_declare(pg, c.sc, c.t[p->name].s, SYM_PARAM);

@@ -96,8 +96,10 @@ static int register_func(program *pg, func *fn) {
   if (s && s->kind == SYM_FUNC) {
     func *old = s->fn;
     if (old->is_kernel != fn->is_kernel && !pg->raw)
-      return st_error(pg->dg, fn->line, "'%s' is declared both as a kernel and as a function "
-                      "(line %d)", fn->name, st_user_line(pg->dg, old->line, NULL));
+      return st_error(pg->dg, fn->line,
+                      "'%s' is declared both as a kernel and as a function "
+                      "(line %d)",
+                      fn->name, st_user_line(pg->dg, old->line, NULL));
     if (fn->lb >= 0) {
       /* a helper may be defined in several #if branches; a kernel may not */
       if (old->lb >= 0 && fn->is_kernel && !pg->raw)
@@ -124,11 +126,15 @@ static int top_declaration(program *pg, int i, int semi, st_vec *cands) {
     const char *name = t[d->name].s;
     if (d->is_func && !dc->is_typedef) continue; /* handled below */
     if (!pg->raw && !strncmp(name, "ck_", 3))
-      return st_error(pg->dg, t[d->name].line, "identifier '%s' is reserved: names starting "
-                      "with 'ck_' belong to the stitcher", name);
+      return st_error(pg->dg, t[d->name].line,
+                      "identifier '%s' is reserved: names starting "
+                      "with 'ck_' belong to the stitcher",
+                      name);
     if (!pg->raw && st_is_sync_api(name))
-      return st_error(pg->dg, t[d->name].line, "identifier '%s' is reserved: ck_cooperative.h "
-                      "defines it (a portable synchronisation call); rename yours", name);
+      return st_error(pg->dg, t[d->name].line,
+                      "identifier '%s' is reserved: ck_cooperative.h "
+                      "defines it (a portable synchronisation call); rename yours",
+                      name);
     symbol *s = st_declare(pg, pg->fscope, name, dc->is_typedef ? SYM_TYPEDEF : SYM_VAR);
     if (!s) return -1;
     s->dc = dc;
@@ -181,8 +187,7 @@ int st_parse_program(program *pg) {
       }
       if (is_punct(k, "(")) {
         if (!seg_cand && !eq_seen && j > i && t[j - 1].kind == TK_IDENT &&
-            !st_is_qualifier_keyword(t[j - 1].s) && !st_is_type_keyword(t[j - 1].s) &&
-            j - 1 > i) {
+            !st_is_qualifier_keyword(t[j - 1].s) && !st_is_type_keyword(t[j - 1].s) && j - 1 > i) {
           if (st_vec_push(pg->ar, &cands, (void *)(size_t)(j - 1)) ||
               st_vec_push(pg->ar, &cands, (void *)(size_t)j))
             return st_error(pg->dg, k->line, "out of memory");
@@ -246,8 +251,7 @@ int st_parse_program(program *pg) {
 
   /* function bodies */
   for (size_t k = 0; k < pg->n_items; k++)
-    if (pg->items[k].kind == TOP_FUNC && st_parse_body(pg, pg->items[k].fn, pg->fscope))
-      return -1;
+    if (pg->items[k].kind == TOP_FUNC && st_parse_body(pg, pg->items[k].fn, pg->fscope)) return -1;
   if (pg->raw) return 0;
   /* #define bodies, after the bodies so hoisted local names are known */
   for (size_t k = 0; k < pg->tl.n; k++)

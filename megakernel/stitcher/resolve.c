@@ -26,9 +26,9 @@ static const struct {
 /* Names the generated code binds where user code could see them. Other ck_ names may be
  * used (the runtime's prelude functions, e.g. its portable atomics); none may be declared. */
 static int generated_name(const char *s) {
-  static const char *const exact[] = {"ck_ctx", "ck_loc", "ck_resume", "ck_tx_in", "ck_tx",
-                                      "ck_txp", "ck_dispatch", "ck_locals_t", "ck_tx_any_t",
-                                      "ck_wg_t"};
+  static const char *const exact[] = {"ck_ctx",      "ck_loc", "ck_resume",   "ck_tx_in",
+                                      "ck_tx",       "ck_txp", "ck_dispatch", "ck_locals_t",
+                                      "ck_tx_any_t", "ck_wg_t"};
   static const char *const prefix[] = {"ck_pass", "ck_kernel_", "ck_locals_", "ck_tx_"};
   for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
     if (!strcmp(s, exact[i])) return 1;
@@ -90,10 +90,13 @@ static int check_constant_args(program *pg, func *fn, scope *sc, int lp, func *c
       symbol *s = st_lookup(pg, sc, t[a].s);
       if (s && s->kind == SYM_PARAM && s->pm && constant_pointer(t, s->pm) &&
           constant_pointer(t, &callee->params[arg]))
-        return st_error_at(pg->dg, &t[a], "kernel '%s' passes its constant parameter '%s' to "
-                        "'%s', whose parameter %zu is declared constant: stitched kernels receive "
-                        "constant pointer parameters as global const pointers, so declare that "
-                        "parameter 'global const'", fn->name, t[a].s, callee->name, arg + 1);
+        return st_error_at(
+          pg->dg, &t[a],
+          "kernel '%s' passes its constant parameter '%s' to "
+          "'%s', whose parameter %zu is declared constant: stitched kernels receive "
+          "constant pointer parameters as global const pointers, so declare that "
+          "parameter 'global const'",
+          fn->name, t[a].s, callee->name, arg + 1);
     }
     a = b + 1;
   }
@@ -110,15 +113,20 @@ int st_resolve_range(program *pg, func *fn, scope *sc, int a, int b) {
     int call = is_punct(&t[i + 1], "(");
     int empty = call && t[i + 1].match == i + 2;
     if (generated_name(s))
-      return st_error_at(pg->dg, k, "identifier '%s' is reserved: the stitcher generates it "
-                      "(names starting with 'ck_' belong to the stitcher and the runtime)", s);
+      return st_error_at(pg->dg, k,
+                         "identifier '%s' is reserved: the stitcher generates it "
+                         "(names starting with 'ck_' belong to the stitcher and the runtime)",
+                         s);
     if (st_is_primitive(s, NULL))
-      return st_error_at(pg->dg, k, "%s() must be called as a statement of its own, "
-                      "'%s();' (found inside an expression or a loop header in '%s')", s, s,
-                      fn->name);
+      return st_error_at(pg->dg, k,
+                         "%s() must be called as a statement of its own, "
+                         "'%s();' (found inside an expression or a loop header in '%s')",
+                         s, s, fn->name);
     if (!strcmp(s, "transmit"))
-      return st_error_at(pg->dg, k, "'transmit' can only qualify a variable declared in the "
-                      "body of a cooperative kernel (found in '%s')", fn->name);
+      return st_error_at(pg->dg, k,
+                         "'transmit' can only qualify a variable declared in the "
+                         "body of a cooperative kernel (found in '%s')",
+                         fn->name);
     symbol *sym = st_lookup(pg, sc, s);
     k->sym = sym;
     if (!sym && call && id_func(s)) {
@@ -133,15 +141,19 @@ int st_resolve_range(program *pg, func *fn, scope *sc, int a, int b) {
       continue;
     }
     if (!sym && call && unsupported_id(s))
-      return st_error_at(pg->dg, k, "%s() is not supported in stitched kernels (in '%s'); "
-                      "use get_global_id/get_group_id", s, fn->name);
+      return st_error_at(pg->dg, k,
+                         "%s() is not supported in stitched kernels (in '%s'); "
+                         "use get_global_id/get_group_id",
+                         s, fn->name);
     if (!sym) continue;
     if (sym->kind == SYM_LOCAL || (sym->kind == SYM_CONST && sym->field)) {
       k->repl = sym->field;
     } else if (sym->kind == SYM_FUNC && call) {
       if (sym->fn->is_kernel)
-        return st_error_at(pg->dg, k, "'%s' calls kernel '%s': calling a kernel from "
-                        "another function is not supported by the stitcher", fn->name, s);
+        return st_error_at(pg->dg, k,
+                           "'%s' calls kernel '%s': calling a kernel from "
+                           "another function is not supported by the stitcher",
+                           fn->name, s);
       t[i + 1].repl = empty ? "(ck_ctx" : "(ck_ctx, ";
       if (check_constant_args(pg, fn, sc, i + 1, sym->fn)) return -1;
       if (st_vec_push(pg->ar, &fn->calls, sym->fn))
@@ -225,7 +237,8 @@ static int local_in_macro(program *pg, token *t, const char *macro, const char *
   macro_local *ml = st_map_get(&pg->macro_locals, word);
   if (!ml) return 0;
   if (ml->dup)
-    return st_error(pg->dg, t->line, "macro '%s' names local variable '%s', which kernel "
+    return st_error(pg->dg, t->line,
+                    "macro '%s' names local variable '%s', which kernel "
                     "'%s' declares more than once; give the local variables distinct names",
                     macro, word, ml->dup->name);
   *out = st_fmt(pg->ar, "(ck_loc->%s)", word);
@@ -290,8 +303,8 @@ int st_rewrite_define(program *pg, token *t) {
     size_t n = (size_t)(p - w);
     const char *prev = w;
     while (prev > t->s && (prev[-1] == ' ' || prev[-1] == '\t')) prev--;
-    int member = (prev > t->s && prev[-1] == '.') ||
-                 (prev - t->s >= 2 && prev[-1] == '>' && prev[-2] == '-');
+    int member =
+      (prev > t->s && prev[-1] == '.') || (prev - t->s >= 2 && prev[-1] == '>' && prev[-2] == '-');
     char *word = st_strndup(pg->ar, w, n);
     if (!word) {
       sb_free(&b);
@@ -306,9 +319,11 @@ int st_rewrite_define(program *pg, token *t) {
     }
     if (st_is_primitive(word, NULL) || !strcmp(word, "transmit")) {
       sb_free(&b);
-      return st_error(pg->dg, t->line, "macro '%s' uses %s%s: the stitcher does not expand "
+      return st_error(pg->dg, t->line,
+                      "macro '%s' uses %s%s: the stitcher does not expand "
                       "macros, so %s cannot appear in a #define body; write it directly in "
-                      "the kernel", macro, word, strcmp(word, "transmit") ? "()" : "", word);
+                      "the kernel",
+                      macro, word, strcmp(word, "transmit") ? "()" : "", word);
     }
     const char *local = NULL;
     if (local_in_macro(pg, t, macro, word, &local)) {

@@ -43,8 +43,8 @@ typedef struct {
 } dstate;
 
 typedef struct {
-  dstate *brk, *cont;  /* states joined at break / continue of the innermost loop/switch */
-  dstate *sw_entry;    /* innermost switch: the state at its case labels */
+  dstate *brk, *cont; /* states joined at break / continue of the innermost loop/switch */
+  dstate *sw_entry;   /* innermost switch: the state at its case labels */
 } jumps;
 
 typedef struct {
@@ -87,8 +87,8 @@ static int charge(rctx *r, size_t units) {
 static int is_p(const token *t, const char *s) { return t->kind == TK_PUNCT && !strcmp(t->s, s); }
 
 static int is_assign_op(const token *t) {
-  static const char *const ops[] = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=",
-                                    "|=", "^=", NULL};
+  static const char *const ops[] = {"=",   "+=",  "-=", "*=", "/=", "%=",
+                                    "<<=", ">>=", "&=", "|=", "^=", NULL};
   if (t->kind != TK_PUNCT) return 0;
   for (int k = 0; ops[k]; k++)
     if (!strcmp(t->s, ops[k])) return 1;
@@ -215,17 +215,23 @@ static const char *untransmittable(rctx *r, const symbol *s, char *buf, size_t l
       if (!strcmp(r->t[j].s, "const")) cnst = 1;
     const char *other = r->t[o->name].s;
     if (o->is_array) {
-      if (o == dr) return "it is an array, and transmit carries no arrays: keep it in global "
-                          "memory, or recompute it after the fork point";
-      snprintf(buf, len, "it is declared together with the array '%s', and transmit would "
-               "qualify both: declare it in a declaration of its own", other);
+      if (o == dr)
+        return "it is an array, and transmit carries no arrays: keep it in global "
+               "memory, or recompute it after the fork point";
+      snprintf(buf, len,
+               "it is declared together with the array '%s', and transmit would "
+               "qualify both: declare it in a declaration of its own",
+               other);
       return buf;
     }
     if (cnst) {
-      if (o == dr) return "it is const, and a transmit variable is assigned when a group "
-                          "joins: drop the const, or recompute it after the fork point";
-      snprintf(buf, len, "it is declared together with the const '%s', and transmit would "
-               "qualify both: declare it in a declaration of its own", other);
+      if (o == dr)
+        return "it is const, and a transmit variable is assigned when a group "
+               "joins: drop the const, or recompute it after the fork point";
+      snprintf(buf, len,
+               "it is declared together with the const '%s', and transmit would "
+               "qualify both: declare it in a declaration of its own",
+               other);
       return buf;
     }
   }
@@ -233,7 +239,8 @@ static const char *untransmittable(rctx *r, const symbol *s, char *buf, size_t l
   for (int j = dc->s0; j < dc->s1; j++) {
     symbol *ts = r->t[j].kind == TK_IDENT ? r->t[j].sym : NULL;
     if (ts && ts->kind == SYM_TYPEDEF && ts->owner) {
-      snprintf(buf, len, "its type '%s' is declared inside the kernel, and the transmitted "
+      snprintf(buf, len,
+               "its type '%s' is declared inside the kernel, and the transmitted "
                "values' struct is declared in front of it: declare the type at file scope",
                r->t[j].s);
       return buf;
@@ -275,34 +282,41 @@ static int read_var(rctx *r, symbol *s, int i, const dstate *d) {
       x->off = r->t[s->dc->t0].off;
       x->name = s->name;
       x->decl_tok = s->dr->name;
-      x->note = st_fmt(pg->ar, "'%s' is transmitted to the work-groups forked at the %s() on "
-                       "line %d, which read it before they assign it (kernel '%s'; transmit "
-                       "inferred: declare it '%stransmit %s' to say so)", s->name,
-                       prim_name(fs), fline, r->fn->name, s->for_init ? "for (" : "", spec);
+      x->note =
+        st_fmt(pg->ar,
+               "'%s' is transmitted to the work-groups forked at the %s() on "
+               "line %d, which read it before they assign it (kernel '%s'; transmit "
+               "inferred: declare it '%stransmit %s' to say so)",
+               s->name, prim_name(fs), fline, r->fn->name, s->for_init ? "for (" : "", spec);
       if (!x->note) return -1;
       return 0;
     }
     if (why && pg->infer)
-      st_error_list_at(pg->dg, &r->t[i], "'%s' is read after the %s() on line %d before it is "
+      st_error_list_at(pg->dg, &r->t[i],
+                       "'%s' is read after the %s() on line %d before it is "
                        "assigned, but it is not transmit, and it cannot be transmitted: %s "
-                       "(kernel '%s')", s->name, prim_name(fs), fline, why, r->fn->name);
+                       "(kernel '%s')",
+                       s->name, prim_name(fs), fline, why, r->fn->name);
     else
-      st_error_list_at(pg->dg, &r->t[i], "'%s' is read after the %s() on line %d before it is "
+      st_error_list_at(pg->dg, &r->t[i],
+                       "'%s' is read after the %s() on line %d before it is "
                        "assigned, but it is not transmit: a work-group forked there starts with "
                        "only the kernel's arguments and transmit variables set (kernel '%s'); "
                        "declare it transmit where it is declared on line %d ('%stransmit %s') "
-                       "or recompute it after the fork point", s->name, prim_name(fs), fline,
-                       r->fn->name, dline, s->for_init ? "for (" : "", spec);
-    st_note_list(pg->dg, &r->t[fs->t0], "forked work-groups start after this %s()",
-                 prim_name(fs));
+                       "or recompute it after the fork point",
+                       s->name, prim_name(fs), fline, r->fn->name, dline,
+                       s->for_init ? "for (" : "", spec);
+    st_note_list(pg->dg, &r->t[fs->t0], "forked work-groups start after this %s()", prim_name(fs));
     return 0;
   }
   if (s->kind == SYM_TRANSMIT && r->mval[s->var_id] && !r->warned[s->var_id]) {
     r->warned[s->var_id] = 1;
-    st_warn_at(pg->dg, &r->t[i], "transmit variable '%s' holds a value computed from "
+    st_warn_at(pg->dg, &r->t[i],
+               "transmit variable '%s' holds a value computed from "
                "get_num_groups/get_global_size before the %s() on line %d and is read after "
                "it (kernel '%s'): stale once M changes there; read them again after the "
-               "fork point", s->name, prim_name(fs), fline, r->fn->name);
+               "fork point",
+               s->name, prim_name(fs), fline, r->fn->name);
     st_note_warn(pg->dg, &r->t[fs->t0], "M may change at this %s()", prim_name(fs));
   }
   return 0;
@@ -525,8 +539,12 @@ static int check_fork(rctx *r) {
       /* the interrupted iteration ends: step (or do-while condition), then the loop again */
       join(r, &d, &cont);
       if (par->kind == ST_FOR && expr(r, par->s0, par->s1, &d)) goto out;
-      stmt again = {.kind = par->kind == ST_DO ? ST_WHILE : par->kind, .e0 = par->e0,
-                    .e1 = par->e1, .s0 = par->s0, .s1 = par->s1, .body = par->body};
+      stmt again = {.kind = par->kind == ST_DO ? ST_WHILE : par->kind,
+                    .e0 = par->e0,
+                    .e1 = par->e1,
+                    .s0 = par->s0,
+                    .s1 = par->s1,
+                    .body = par->body};
       if (loop_from_top(r, &again, &d)) goto out;
       join(r, &d, &brk);
       brk.live = cont.live = 0; /* the next loop up starts with no jumps */
@@ -568,10 +586,11 @@ static dstate *label_state(rctx *r, const char *name) {
  * functions (a value per sub-group), the scans (a value per work-item), and atomic
  * operations, OpenCL's and ck_cooperative.h's (each work-item gets its own old value). */
 static int varying_builtin(const char *w) {
-  static const char *const ids[] = {"get_global_id", "get_local_id", "get_group_id",
-                                    "get_global_linear_id", "get_local_linear_id",
-                                    "get_sub_group_id", "get_sub_group_local_id",
-                                    "get_sub_group_size", "device_mutex_try_lock", NULL};
+  static const char *const ids[] = {"get_global_id",          "get_local_id",
+                                    "get_group_id",           "get_global_linear_id",
+                                    "get_local_linear_id",    "get_sub_group_id",
+                                    "get_sub_group_local_id", "get_sub_group_size",
+                                    "device_mutex_try_lock",  NULL};
   for (int k = 0; ids[k]; k++)
     if (!strcmp(w, ids[k])) return 1;
   return !strncmp(w, "atomic_", 7) || !strncmp(w, "atom_", 5) || !strncmp(w, "work_item_", 10) ||
@@ -603,8 +622,7 @@ static int mentions_m(const rctx *r, int a, int b) {
   for (int i = a; i < b; i++) {
     const token *k = &r->t[i];
     if (k->kind != TK_IDENT) continue;
-    if ((!strcmp(k->s, "get_num_groups") || !strcmp(k->s, "get_global_size")) && !k->sym)
-      return 1;
+    if ((!strcmp(k->s, "get_num_groups") || !strcmp(k->s, "get_global_size")) && !k->sym) return 1;
     symbol *s = body_var(r, i, a);
     if (s && r->mval[s->var_id]) return 1;
   }
@@ -689,8 +707,7 @@ static int varying_exit(rctx *r, stmt *s, int under, int inner) {
   if (s->kind == ST_IF || s->kind == ST_SWITCH || s->kind == ST_FOR || s->kind == ST_WHILE ||
       s->kind == ST_DO)
     u = under || mentions_v(r, s->e0, s->e1);
-  if (s->kind == ST_SWITCH || s->kind == ST_FOR || s->kind == ST_WHILE || s->kind == ST_DO)
-    in = 1;
+  if (s->kind == ST_SWITCH || s->kind == ST_FOR || s->kind == ST_WHILE || s->kind == ST_DO) in = 1;
   if (varying_exit(r, s->body, u, in) || varying_exit(r, s->els, u, in)) return 1;
   for (size_t k = 0; k < s->n_items; k++)
     if (varying_exit(r, s->items[k], u, in)) return 1;
@@ -700,8 +717,7 @@ static int varying_exit(rctx *r, stmt *s, int under, int inner) {
 static void m_walk(rctx *r, stmt *s, int ctl, int *changed) {
   if (!s || charge(r, 1)) return;
   int inner = ctl;
-  if (s->kind == ST_IF || s->kind == ST_SWITCH)
-    inner = ctl || mentions_v(r, s->e0, s->e1);
+  if (s->kind == ST_IF || s->kind == ST_SWITCH) inner = ctl || mentions_v(r, s->e0, s->e1);
   else if (s->kind == ST_FOR || s->kind == ST_WHILE || s->kind == ST_DO)
     inner = ctl || mentions_v(r, s->e0, s->e1) || varying_exit(r, s->body, 0, 0);
   if (s->kind == ST_DECL) m_decl(r, s->decl, ctl, changed);
@@ -809,12 +825,14 @@ static void check_snapshots(rctx *r) {
       if (read < 0) continue;
       r->warned[s->var_id] = 1;
       const char *prim = c->prim == PRIM_OFFER_KILL ? "offer_kill" : "request_fork";
-      st_warn_at(pg->dg, &r->t[i], "'%s' takes a snapshot of get_num_groups/get_global_size "
+      st_warn_at(pg->dg, &r->t[i],
+                 "'%s' takes a snapshot of get_num_groups/get_global_size "
                  "before the %s() on line %d with no global_barrier() between, and it is read "
                  "after that call on line %d (kernel '%s'): a group that takes its snapshot "
                  "after another group's %s() changed M sees another M, and the groups split "
                  "the work differently; put a global_barrier() between the snapshot and the "
-                 "first %s()", s->name, prim, st_user_line(pg->dg, c->line, NULL),
+                 "first %s()",
+                 s->name, prim, st_user_line(pg->dg, c->line, NULL),
                  st_user_line(pg->dg, r->t[read].line, NULL), fn->name, prim, prim);
       st_note_warn(pg->dg, &r->t[c->t0], "M may change at this %s()", prim);
     }
@@ -848,9 +866,11 @@ static int check_kernel(program *pg, func *fn) {
     rc = check_fork(&r);
   }
   if (r.over) {
-    st_warn(pg->dg, fn->line, "kernel '%s' is too large for the stitcher's rule checks (%zu "
+    st_warn(pg->dg, fn->line,
+            "kernel '%s' is too large for the stitcher's rule checks (%zu "
             "fork points, %d variables): variables live across its fork points were not "
-            "checked", fn->name, fn->forks.n, fn->n_vars);
+            "checked",
+            fn->name, fn->forks.n, fn->n_vars);
     rc = 0;
   }
 out:

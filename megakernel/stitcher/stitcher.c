@@ -18,7 +18,8 @@ static int fill_result(program *pg, char *source, ck_stitch_result *out) {
   char *at = NULL;
   const char *name = NULL;
   if (st_find_cl20_atomics(pg, &at, &name)) return -1;
-  if (at && (!(out->cl20_atomic_at = dup_str(at)) || !(out->cl20_atomic = dup_str(name)))) return -1;
+  if (at && (!(out->cl20_atomic_at = dup_str(at)) || !(out->cl20_atomic = dup_str(name))))
+    return -1;
   out->n_kernels = pg->kernels.n;
   if (!pg->kernels.n) return 0;
   out->kernels = calloc(pg->kernels.n, sizeof(ck_stitch_kernel));
@@ -126,19 +127,18 @@ static int run(program *pg, const char *src, char **source, char **inlined) {
   return st_emit_program(pg, source);
 }
 
-
 /* What transmit inference did over the passes: the runs that inferred, their notes, and
  * for the annotated source the inferred declarations of the final pass. */
 typedef struct {
-  st_arena ar;          /* final_inferred's storage */
-  st_arena kept[3];     /* the arenas of the runs that inferred (final_inferred points in) */
+  st_arena ar;      /* final_inferred's storage */
+  st_arena kept[3]; /* the arenas of the runs that inferred (final_inferred points in) */
   int n_kept;
-  st_buf notes;         /* one note line per inferred variable */
-  size_t *force;        /* offsets in the final pass's source, ascending */
+  st_buf notes;  /* one note line per inferred variable */
+  size_t *force; /* offsets in the final pass's source, ascending */
   size_t n_force;
   size_t n_inferred;
   st_vec final_inferred; /* inferred_tx* of the final pass, in pass order */
-  char *annotated;      /* the user's source with the inferred qualifiers (malloc) */
+  char *annotated;       /* the user's source with the inferred qualifiers (malloc) */
 } infer_run;
 
 static void infer_run_free(infer_run *ir) {
@@ -171,8 +171,10 @@ static int run_inferring(program *pg, const char *src, char **source, char **inl
   program first = *pg;
   int r = run(pg, src, source, inlined);
   for (int again = 0; r == 1; again++) {
-    if (again == 3) return st_error(pg->dg, 0, "internal error: transmit inference does not "
-                                    "settle");
+    if (again == 3)
+      return st_error(pg->dg, 0,
+                      "internal error: transmit inference does not "
+                      "settle");
     size_t n = ir->n_force + pg->inferred.n;
     size_t *f = realloc(ir->force, n * sizeof *f);
     if (!f) return st_error(pg->dg, 0, "out of memory");
@@ -212,8 +214,14 @@ static int run_inferring(program *pg, const char *src, char **source, char **inl
 static size_t raw_offset(const char *src, size_t off) {
   size_t i = 0, s = 0;
   while (src[i]) {
-    if (src[i] == '\\' && src[i + 1] == '\n') { i += 2; continue; }
-    if (src[i] == '\\' && src[i + 1] == '\r' && src[i + 2] == '\n') { i += 3; continue; }
+    if (src[i] == '\\' && src[i + 1] == '\n') {
+      i += 2;
+      continue;
+    }
+    if (src[i] == '\\' && src[i + 1] == '\r' && src[i + 2] == '\n') {
+      i += 3;
+      continue;
+    }
     if (s == off) return i;
     i++, s++;
   }
@@ -301,12 +309,16 @@ int ck_stitch_until(const ck_stitch_input *in, ck_stitch_result *out, char *err,
                     in->n_cooperative);
   for (size_t k = 0; k < in->n_cooperative; k++)
     if (!in->cooperative[k])
-      return st_error(&dg, 0, "ck_stitch: cooperative[%zu] is NULL (%zu names given): pass "
-                      "the name of a kernel there", k, in->n_cooperative);
+      return st_error(&dg, 0,
+                      "ck_stitch: cooperative[%zu] is NULL (%zu names given): pass "
+                      "the name of a kernel there",
+                      k, in->n_cooperative);
   size_t len = strlen(in->source);
   if (len >= ST_MAX_SOURCE)
-    return st_error(&dg, 0, "ck_stitch: the source is %zu bytes; the stitcher accepts sources "
-                    "under %zu bytes", len, ST_MAX_SOURCE);
+    return st_error(&dg, 0,
+                    "ck_stitch: the source is %zu bytes; the stitcher accepts sources "
+                    "under %zu bytes",
+                    len, ST_MAX_SOURCE);
   st_arena ar = {0};
   program pg;
   memset(&pg, 0, sizeof pg);
@@ -337,9 +349,16 @@ int ck_stitch_until(const ck_stitch_input *in, ck_stitch_result *out, char *err,
       else r = st_error(&dg, 0, "out of memory");
     }
     memset(&pg2, 0, sizeof pg2);
-    pg2 = (program){.ar = &ar2, .dg = &dg, .file = file, .coop = in->cooperative,
-                    .n_coop = in->n_cooperative, .stop = stop, .stop_arg = stop_arg,
-                    .stop_reason = reason, .src_len = len, .inlined = 1,
+    pg2 = (program){.ar = &ar2,
+                    .dg = &dg,
+                    .file = file,
+                    .coop = in->cooperative,
+                    .n_coop = in->n_cooperative,
+                    .stop = stop,
+                    .stop_arg = stop_arg,
+                    .stop_reason = reason,
+                    .src_len = len,
+                    .inlined = 1,
                     .infer = in->infer_transmit};
     dg.n_marks = 0;
     fin = &pg2;

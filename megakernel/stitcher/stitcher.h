@@ -20,8 +20,8 @@ typedef enum {
 } ck_param_kind;
 
 typedef struct {
-  char *name;         /* parameter name */
-  char *type;         /* type as written, address spaces normalised to global/constant/
+  char *name; /* parameter name */
+  char *type; /* type as written, address spaces normalised to global/constant/
                          local/private, arrays as pointers: "global int *", "float4" */
   ck_param_kind kind;
   size_t size;        /* bytes of the value: scalar/vector size (3-vectors as 4-vectors);
@@ -31,45 +31,45 @@ typedef struct {
 } ck_stitch_param;
 
 typedef struct {
-  char *name;             /* kernel name as written by the user */
-  int line;               /* line of the kernel's name in the user's file */
-  int cooperative;        /* nonzero if named in ck_stitch_input.cooperative */
+  char *name;      /* kernel name as written by the user */
+  int line;        /* line of the kernel's name in the user's file */
+  int cooperative; /* nonzero if named in ck_stitch_input.cooperative */
   size_t n_params;
   ck_stitch_param *params; /* in declaration order */
-  size_t arg_words;       /* total 64-bit words of the argument area */
-  unsigned n_fork_points; /* request_fork + resizing_global_barrier call sites; resume
+  size_t arg_words;        /* total 64-bit words of the argument area */
+  unsigned n_fork_points;  /* request_fork + resizing_global_barrier call sites; resume
                              points are numbered 1..n_fork_points in source order */
-  size_t reqd_wg_size;    /* X of reqd_work_group_size(X,1,1); 0 if not given */
+  size_t reqd_wg_size;     /* X of reqd_work_group_size(X,1,1); 0 if not given */
 } ck_stitch_kernel;
 
 typedef struct {
-  char *source;           /* generated OpenCL C, NUL-terminated; goes after the prelude */
-  size_t n_kernels;       /* kernel index k (ck_dispatch's ck_kernel) = position here */
+  char *source;     /* generated OpenCL C, NUL-terminated; goes after the prelude */
+  size_t n_kernels; /* kernel index k (ck_dispatch's ck_kernel) = position here */
   ck_stitch_kernel *kernels;
-  char *warnings;         /* NULL, or lines "file:line[:col]: warning: sentence\n", each
+  char *warnings;       /* NULL, or lines "file:line[:col]: warning: sentence\n", each
                              possibly followed by a line "file:line:col: note: sentence\n":
                              code that stitches but is not portable or breaks a rule of
                              the model in a way the stitcher cannot prove (README.md,
                              Warnings and Rule checks); with infer_transmit, also one
                              line "file:line:col: note: sentence\n" of its own for every
                              variable whose transmit was inferred, at its declaration */
-  char *annotated;        /* with infer_transmit and at least one variable inferred: the
+  char *annotated;      /* with infer_transmit and at least one variable inferred: the
                              input's source with "transmit " written in front of each
                              inferred declaration (what the user would write; it
                              stitches without inference); else NULL */
-  size_t n_inferred;      /* variables whose transmit was inferred */
-  char *cl20_atomic;      /* the first OpenCL C 2.0 atomic type, function, memory order or
+  size_t n_inferred;    /* variables whose transmit was inferred */
+  char *cl20_atomic;    /* the first OpenCL C 2.0 atomic type, function, memory order or
                              scope of the input (atomic_int, atomic_load, memory_order_...),
                              which only the cl20 path compiles; NULL when there is none */
-  char *cl20_atomic_at;   /* where it is: "file:line:col"; NULL when there is none */
+  char *cl20_atomic_at; /* where it is: "file:line:col"; NULL when there is none */
 } ck_stitch_result;
 
 typedef struct {
-  const char *source;               /* the user's OpenCL C program, NUL-terminated */
-  const char *file_name;            /* name used in messages and #line; NULL: "<input>" */
-  const char *const *cooperative;   /* names of the kernels that are cooperative */
+  const char *source;             /* the user's OpenCL C program, NUL-terminated */
+  const char *file_name;          /* name used in messages and #line; NULL: "<input>" */
+  const char *const *cooperative; /* names of the kernels that are cooperative */
   size_t n_cooperative;
-  int infer_transmit;               /* nonzero: a private variable that a forked group reads
+  int infer_transmit; /* nonzero: a private variable that a forked group reads
                                        before it assigns it is transmitted as if declared
                                        transmit, when its value can travel (README.md,
                                        Transmit inference); 0: such a read is an error */

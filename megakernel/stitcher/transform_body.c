@@ -20,7 +20,7 @@ typedef struct {
    * goto names the label of the copy being emitted around it. */
   st_map label_copy; /* label -> 1 + copy number of the block being emitted (0: original) */
   int n_copies;
-  int in_copy;       /* emitting a resume block */
+  int in_copy; /* emitting a resume block */
 } bctx;
 
 /* The inline.c label ending block s, or NULL. */
@@ -146,7 +146,8 @@ static void emit_prim(bctx *b, stmt *s) {
   case PRIM_GLOBAL_BARRIER:
     /* A barrier that returns nonzero was cut short by an abort: the group leaves where a
      * bare return can take it; a helper with a value carries on to the next primitive. */
-    em_gen(e, returns_void(b) ? "{ if (ck_global_barrier(ck_ctx)) return; }" : "ck_global_barrier(ck_ctx);");
+    em_gen(e, returns_void(b) ? "{ if (ck_global_barrier(ck_ctx)) return; }"
+                              : "ck_global_barrier(ck_ctx);");
     return;
   default:
     break;
@@ -162,8 +163,10 @@ static void emit_prim(bctx *b, stmt *s) {
   if (s->prim == PRIM_REQUEST_FORK)
     em_genf(e, "if (ck_request_fork(ck_ctx, %du, &ck_tx, (uint)sizeof(ck_tx))) return; }", p);
   else
-    em_genf(e, "if (ck_resizing_global_barrier(ck_ctx, %du, &ck_tx, (uint)sizeof(ck_tx))) "
-            "return; }", p);
+    em_genf(e,
+            "if (ck_resizing_global_barrier(ck_ctx, %du, &ck_tx, (uint)sizeof(ck_tx))) "
+            "return; }",
+            p);
   if (!fp->outer_loop) {
     /* not in a loop: the resumed work-group jumps here from the kernel's start */
     em_genf(e, "ck_res_%d: if (ck_resume == %du) {", p, p);

@@ -44,8 +44,10 @@ static void emit_kernel(emitter *e, func *fn) {
     em_gen(e, ";");
   }
   em_sync(e, fn->line);
-  em_genf(e, "void ck_kernel_%s(ck_wg_t *ck_ctx, uint ck_resume, global const void *ck_tx_in, "
-          "local ck_locals_%s_t *ck_loc", k, k);
+  em_genf(e,
+          "void ck_kernel_%s(ck_wg_t *ck_ctx, uint ck_resume, global const void *ck_tx_in, "
+          "local ck_locals_%s_t *ck_loc",
+          k, k);
   if (fn->n_params) {
     em_gen(e, ",");
     em_range(e, fn->lp + 1, fn->rp);
@@ -123,12 +125,14 @@ int st_emit_program(program *pg, char **source) {
   em_newline(&e);
   if (e.over) {
     sb_free(&e.out);
-    return st_error(pg->dg, e.over_line ? e.over_line : 1, "the stitched source would exceed "
+    return st_error(pg->dg, e.over_line ? e.over_line : 1,
+                    "the stitched source would exceed "
                     "%zu bytes (%d times the input plus 1 MiB), the stitcher's output cap: the "
                     "resume code of a fork point copies the rest of every loop around it, so "
                     "fork points inside deeply nested loops (or many fork points in one loop) "
                     "multiply the code; nest fewer loops around fork points or move inner "
-                    "loops into helper functions", e.cap, ST_OUTPUT_FACTOR);
+                    "loops into helper functions",
+                    e.cap, ST_OUTPUT_FACTOR);
   }
   if (e.out.failed || pg->ar->failed) {
     sb_free(&e.out);

@@ -347,8 +347,7 @@ int st_errors_end(st_diag *d) {
   qsort(d->listed, (size_t)d->n_listed, sizeof *d->listed, cmp_listed);
   st_buf all = {0};
   int shown = d->n_listed < ST_MAX_ERRORS ? d->n_listed : ST_MAX_ERRORS;
-  for (int k = 0; k < shown; k++)
-    sb_printf(&all, "%s%s", k ? "\n" : "", d->listed[k].text.p);
+  for (int k = 0; k < shown; k++) sb_printf(&all, "%s%s", k ? "\n" : "", d->listed[k].text.p);
   if (d->n_listed > shown)
     sb_printf(&all, "\n%s: note: %d more errors not shown (the first %d are listed)", d->file,
               d->n_listed - shown, shown);

@@ -20,14 +20,13 @@
 static const char *path_name;
 static ck_context *built; /* shared by the tests that need a running megakernel */
 
-static const char kernels[] =
-    "kernel void fill(global uint *x, uint v) { x[get_global_id(0)] = v; }\n"
-    "kernel void with_local(global uint *out, local uint *tmp)\n"
-    "{\n"
-    "    tmp[get_local_id(0)] = 1u;\n"
-    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "    if (get_local_id(0) == 0) out[get_group_id(0)] = tmp[0];\n"
-    "}\n";
+static const char kernels[] = "kernel void fill(global uint *x, uint v) { x[get_global_id(0)] = v; }\n"
+                              "kernel void with_local(global uint *out, local uint *tmp)\n"
+                              "{\n"
+                              "    tmp[get_local_id(0)] = 1u;\n"
+                              "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                              "    if (get_local_id(0) == 0) out[get_group_id(0)] = tmp[0];\n"
+                              "}\n";
 
 /* Stitches (no ck_ identifiers, nothing the stitcher rejects) but does not
  * compile: the device compiler does not know the identifier. */
@@ -154,8 +153,8 @@ static void test_occupancy_timeouts_refused(void **state)
 static void test_huge_buffers_refused(void **state)
 {
     ck_buffer b = {0, 0};
-    const size_t sizes[] = {SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - 15, SIZE_MAX - 255, SIZE_MAX - 256,
-                            (SIZE_MAX >> 1) + 1, (size_t)(1u << 20) + 1};
+    const size_t sizes[] = {SIZE_MAX,       SIZE_MAX - 1,        SIZE_MAX - 15,         SIZE_MAX - 255,
+                            SIZE_MAX - 256, (SIZE_MAX >> 1) + 1, (size_t)(1u << 20) + 1};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)
         EXPECT(ck_buffer_alloc(built, sizes[i], &b), CK_ERR_NO_MEMORY, "larger than the whole arena");
     /* The arena is untouched: two real buffers do not alias. */
@@ -377,10 +376,9 @@ static void test_register_cap_as_the_device_allows(void **state)
                 fail_msg("CK_REGISTER_CAP=auto: note '%s', registers %s", r.note, r.known ? "known" : "unknown");
             /* None, or the full-occupancy count or a step of 8 above it,
              * with no spill and the registers within the cap. */
-            if (r.register_cap != 0 &&
-                (r.register_cap < r.full_occupancy_registers ||
-                 (r.register_cap - r.full_occupancy_registers) % 8u != 0 || r.spill_bytes ||
-                 r.registers > r.register_cap))
+            if (r.register_cap != 0 && (r.register_cap < r.full_occupancy_registers ||
+                                        (r.register_cap - r.full_occupancy_registers) % 8u != 0 || r.spill_bytes ||
+                                        r.registers > r.register_cap))
                 fail_msg("CK_REGISTER_CAP=auto capped at %u (full occupancy at %u; %u registers, %u bytes spilled)",
                          r.register_cap, r.full_occupancy_registers, r.registers, r.spill_bytes);
         } else {

@@ -268,8 +268,10 @@ static void test_kernel_handle_beyond_the_task_limit(void **state)
     assert_non_null(src);
     size_t at = 0;
     for (unsigned i = 0; i < 520; ++i)
-        at += (size_t)snprintf(src + at, cap - at, "kernel void k%u(global uint *o) { if (get_global_id(0) == 0) "
-                               "o[0] = %uu; }\n", i, i);
+        at += (size_t)snprintf(src + at, cap - at,
+                               "kernel void k%u(global uint *o) { if (get_global_id(0) == 0) "
+                               "o[0] = %uu; }\n",
+                               i, i);
     ck_context_options o = options();
     o.tasks = 1;
     ck_context *c;

@@ -100,8 +100,8 @@ static void test_chaos_seeds(void **state)
     if (failures)
         fail_msg("%u chaos seeds failed:%s", failures, failed);
     if (!replay && (kills == 0 || forks == 0))
-        fail_msg("chaos seeds %u..%u made %u kills and %u forks: chaos mode must make both", first_seed, end,
-                 kills, forks);
+        fail_msg("chaos seeds %u..%u made %u kills and %u forks: chaos mode must make both", first_seed, end, kills,
+                 forks);
 }
 
 int main(int argc, char **argv)

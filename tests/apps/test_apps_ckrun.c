@@ -101,8 +101,15 @@ static void test_chaos_and_naive_barrier(void **state)
 
 static void test_bad_command_lines(void **state)
 {
-    const char *bad[] = {"", "--app", "--app sssp", "--app bfs --noncoop N/3", "--app bfs --scale 0",
-                         "--app bfs --path cl99", "--app ws --runs 0", "--app bfs --bogus 1", "--app bfs --chaos 0",
+    const char *bad[] = {"",
+                         "--app",
+                         "--app sssp",
+                         "--app bfs --noncoop N/3",
+                         "--app bfs --scale 0",
+                         "--app bfs --path cl99",
+                         "--app ws --runs 0",
+                         "--app bfs --bogus 1",
+                         "--app bfs --chaos 0",
                          "--app bfs extra"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i) {
         char *out;

@@ -76,7 +76,8 @@ static void test_naive_barrier(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3 || ck_path_parse(argv[1], &path) != CK_OK || path == CK_PATH_AUTO || app_kind_parse(argv[2], &kind)) {
+    if (argc < 3 || ck_path_parse(argv[1], &path) != CK_OK || path == CK_PATH_AUTO ||
+        app_kind_parse(argv[2], &kind)) {
         fprintf(stderr, "usage: %s cl20|cl12 APP (one of: %s)\n", argv[0], app_kind_list());
         return 2;
     }

@@ -214,9 +214,9 @@ static void test_weighted_csr(void **state)
     app_edges e;
     memset(&e, 0, sizeof e);
     e.n = 4;
-    assert_int_equal(app_edges_push(&e, 0, 1), 0);          /* unweighted so far */
-    assert_int_equal(app_edges_push_w(&e, 1, 2, 7), 0);      /* now weighted: 0-1 has 1 */
-    assert_int_equal(app_edges_push_w(&e, 2, 1, 3), 0);      /* duplicate of 1-2, lighter */
+    assert_int_equal(app_edges_push(&e, 0, 1), 0);      /* unweighted so far */
+    assert_int_equal(app_edges_push_w(&e, 1, 2, 7), 0); /* now weighted: 0-1 has 1 */
+    assert_int_equal(app_edges_push_w(&e, 2, 1, 3), 0); /* duplicate of 1-2, lighter */
     assert_int_equal(app_edges_push_w(&e, 3, 0, 9), 0);
     app_csr g;
     char err[256];

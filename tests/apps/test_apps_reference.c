@@ -482,13 +482,13 @@ static void test_game_reference_hand_cases(void **state)
     assert_non_null(strstr(err, "full column 1"));
     assert_int_equal(app_game_parse("1212121", &p, err, sizeof err), -1); /* vertical four */
     assert_non_null(strstr(err, "wins"));
-    assert_int_equal(app_game_parse("1122334", &p, err, sizeof err), -1); /* horizontal four */
-    assert_int_equal(app_game_won(0xfull), 1);                                                      /* vertical */
+    assert_int_equal(app_game_parse("1122334", &p, err, sizeof err), -1);                       /* horizontal four */
+    assert_int_equal(app_game_won(0xfull), 1);                                                  /* vertical */
     assert_int_equal(app_game_won((1ull << 0) | (1ull << 7) | (1ull << 14) | (1ull << 21)), 1); /* horizontal */
     assert_int_equal(app_game_won(0x7ull | (1ull << 7)), 0);
     assert_int_equal(app_game_won((1ull << 0) | (1ull << 8) | (1ull << 16) | (1ull << 24)), 1); /* diagonal */
-    assert_int_equal(app_game_won((1ull << 3) | (1ull << 9) | (1ull << 15) | (1ull << 21)), 1);  /* anti-diagonal */
-    assert_int_equal(app_game_won((1ull << 4) | (1ull << 5) | (1ull << 7) | (1ull << 8)), 0);    /* no wrap */
+    assert_int_equal(app_game_won((1ull << 3) | (1ull << 9) | (1ull << 15) | (1ull << 21)), 1); /* anti-diagonal */
+    assert_int_equal(app_game_won((1ull << 4) | (1ull << 5) | (1ull << 7) | (1ull << 8)), 0);   /* no wrap */
     assert_int_equal(app_game_slots(6), 137257);
 
     /* One piece: 3 per line of four through it, 3 more in the centre. */

@@ -298,12 +298,9 @@ int main(int argc, char **argv)
     ckgraph = argv[1];
     ckrun = argv[2];
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bad_command_lines),
-        cmocka_unit_test(test_summary_and_write),
-        cmocka_unit_test(test_not_regular_files),
-        cmocka_unit_test(test_failed_write_keeps_old_file),
-        cmocka_unit_test(test_bad_numbers_in_files),
-        cmocka_unit_test(test_mtx_from_dimacs_same_answer),
+        cmocka_unit_test(test_bad_command_lines),    cmocka_unit_test(test_summary_and_write),
+        cmocka_unit_test(test_not_regular_files),    cmocka_unit_test(test_failed_write_keeps_old_file),
+        cmocka_unit_test(test_bad_numbers_in_files), cmocka_unit_test(test_mtx_from_dimacs_same_answer),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -353,10 +353,14 @@ static void test_not_regular_inputs(void **state)
         reader_fn read;
         const char *name, *ext;
     } readers[] = {
-        {app_read_graph, "app_read_graph", "gr"},       {app_read_graph, "app_read_graph", "txt"},
-        {app_read_graph, "app_read_graph", "graph"},    {app_read_graph, "app_read_graph", "mtx"},
-        {app_read_edge_list, "app_read_edge_list", "el"}, {app_read_dimacs, "app_read_dimacs", "gr"},
-        {app_read_galois, "app_read_galois", "gr"},     {app_read_metis, "app_read_metis", "graph"},
+        {app_read_graph, "app_read_graph", "gr"},
+        {app_read_graph, "app_read_graph", "txt"},
+        {app_read_graph, "app_read_graph", "graph"},
+        {app_read_graph, "app_read_graph", "mtx"},
+        {app_read_edge_list, "app_read_edge_list", "el"},
+        {app_read_dimacs, "app_read_dimacs", "gr"},
+        {app_read_galois, "app_read_galois", "gr"},
+        {app_read_metis, "app_read_metis", "graph"},
         {app_read_mtx, "app_read_mtx", "mtx"},
     };
     for (size_t i = 0; i < sizeof readers / sizeof *readers; ++i) {
@@ -428,10 +432,20 @@ static void test_bad_weights(void **state)
     static const struct {
         const char *field, *value;
     } mtx[] = {
-        {"real", "nan"},     {"real", "inf"},   {"real", "-inf"},  {"real", "1e999"},
-        {"real", "12abc"},   {"real", "3e9"},   {"real", "1,5"},   {"integer", "nan"},
-        {"integer", "1.5"},  {"integer", "12abc"}, {"integer", "1e3"}, {"integer", "99999999999999999999"},
-        {"integer", "-99999999999999999999"}, {"integer", "2147483648"},
+        {"real", "nan"},
+        {"real", "inf"},
+        {"real", "-inf"},
+        {"real", "1e999"},
+        {"real", "12abc"},
+        {"real", "3e9"},
+        {"real", "1,5"},
+        {"integer", "nan"},
+        {"integer", "1.5"},
+        {"integer", "12abc"},
+        {"integer", "1e3"},
+        {"integer", "99999999999999999999"},
+        {"integer", "-99999999999999999999"},
+        {"integer", "2147483648"},
     };
     for (size_t i = 0; i < sizeof mtx / sizeof *mtx; ++i) {
         snprintf(file, sizeof file, "bw%zu.mtx", i);
@@ -442,7 +456,8 @@ static void test_bad_weights(void **state)
     /* Good values of every format still read. */
     app_edges e;
     char err[512];
-    const char *p = write_text("gw.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 -5\n2 3 +7\n");
+    const char *p =
+        write_text("gw.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 -5\n2 3 +7\n");
     if (app_read_graph(p, &e, err, sizeof err))
         fail_msg("%s", err);
     expect_edge(&e, 0, 0, 1, 1);
@@ -590,8 +605,11 @@ static void test_round_trips(void **state)
 {
     (void)state;
     const char *names[] = {"road-ny-ci", "rmat20-ci", "circuit-ci", "bc-1k-ci"};
-    static const char *ext[] = {[APP_FMT_EDGES] = "txt", [APP_FMT_DIMACS] = "gr", [APP_FMT_GALOIS] = "gr",
-                                [APP_FMT_METIS] = "graph", [APP_FMT_MTX] = "mtx"};
+    static const char *ext[] = {[APP_FMT_EDGES] = "txt",
+                                [APP_FMT_DIMACS] = "gr",
+                                [APP_FMT_GALOIS] = "gr",
+                                [APP_FMT_METIS] = "graph",
+                                [APP_FMT_MTX] = "mtx"};
     char err[512], what[256];
     for (size_t i = 0; i < sizeof names / sizeof *names; ++i) {
         app_graph_spec s = {.name = names[i], .seed = 3};
@@ -657,9 +675,15 @@ static void test_named_generators(void **state)
         int32_t edges; /* undirected edges after dedup; 0: not fixed */
         int weighted;
     } ci[] = {
-        {"ecology-ci", 4096, 2 * 64 * 63, 0}, {"circuit-ci", 4096, 0, 0},  {"road-ny-ci", 4096, 5685, 1},
-        {"road-nw-ci", 4096, 4815, 1},        {"road-w-ci", 4096, 4987, 1}, {"rmat20-ci", 4096, 0, 0},
-        {"rmat22-ci", 4096, 0, 0},            {"bc-1k-ci", 256, 4096, 0},  {"bc-2k-ci", 256, 8192, 0},
+        {"ecology-ci", 4096, 2 * 64 * 63, 0},
+        {"circuit-ci", 4096, 0, 0},
+        {"road-ny-ci", 4096, 5685, 1},
+        {"road-nw-ci", 4096, 4815, 1},
+        {"road-w-ci", 4096, 4987, 1},
+        {"rmat20-ci", 4096, 0, 0},
+        {"rmat22-ci", 4096, 0, 0},
+        {"bc-1k-ci", 256, 4096, 0},
+        {"bc-2k-ci", 256, 8192, 0},
     };
     char err[512], what[256];
     for (size_t i = 0; i < sizeof ci / sizeof *ci; ++i) {
@@ -683,9 +707,9 @@ static void test_named_generators(void **state)
     static const struct {
         const char *name;
         double edges;
-    } paper[] = {{"ecology", 1998000}, {"road-ny", 366923}, {"road-nw", 1420104}, {"road-w", 7624073},
-                 {"rmat20", 16777216}, {"rmat22", 67108864}, {"bc-1k", 65536},    {"bc-2k", 524288},
-                 {"circuit", 2.0 * 1585478 + 1585}};
+    } paper[] = {{"ecology", 1998000}, {"road-ny", 366923},  {"road-nw", 1420104},
+                 {"road-w", 7624073},  {"rmat20", 16777216}, {"rmat22", 67108864},
+                 {"bc-1k", 65536},     {"bc-2k", 524288},    {"circuit", 2.0 * 1585478 + 1585}};
     for (size_t i = 0; i < sizeof paper / sizeof *paper; ++i) {
         app_graph_spec s = {.name = paper[i].name};
         assert_true(app_graph_is_generated(paper[i].name));

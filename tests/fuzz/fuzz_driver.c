@@ -57,8 +57,9 @@ static double now_s(void)
 
 static _Noreturn void usage_error(const char *what, const char *value)
 {
-    fprintf(stderr, "fuzz_driver: %s%s%s (usage: fuzz_driver [--seconds S] [--runs N] [--seed N] [--max-len N] "
-                    "[--timeout S] [--rss-limit-mb N] [--dict FILE] [--artifacts DIR] PATH...)\n",
+    fprintf(stderr,
+            "fuzz_driver: %s%s%s (usage: fuzz_driver [--seconds S] [--runs N] [--seed N] [--max-len N] "
+            "[--timeout S] [--rss-limit-mb N] [--dict FILE] [--artifacts DIR] PATH...)\n",
             what, value ? ": " : "", value ? value : "");
     exit(2);
 }
@@ -207,7 +208,10 @@ static size_t below(size_t n) { return n ? (size_t)(rnd() % n) : 0; }
 static char **tokens;
 static size_t n_tokens;
 
-static int hex(int c) { return c >= '0' && c <= '9' ? c - '0' : (c | 32) >= 'a' && (c | 32) <= 'f' ? (c | 32) - 'a' + 10 : -1; }
+static int hex(int c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : (c | 32) >= 'a' && (c | 32) <= 'f' ? (c | 32) - 'a' + 10 : -1;
+}
 
 static void load_dict(const char *path)
 {
@@ -269,7 +273,10 @@ static void delete_bytes(size_t at, size_t n)
     mut_len -= n;
 }
 
-static int is_ident(uint8_t c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+static int is_ident(uint8_t c)
+{
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
 
 /* Replaces the header line with 1..3 identifiers picked from the body. */
 static void new_header(void)
@@ -433,6 +440,7 @@ int main(int argc, char **argv)
         }
     }
     printf("fuzz_driver: %zu inputs and %llu mutants run in %.1f s (seed %llu, max-len %zu, %zu dictionary tokens), "
-           "no finding\n", n_pool, done, now_s() - t0, seed, max_len, n_tokens);
+           "no finding\n",
+           n_pool, done, now_s() - t0, seed, max_len, n_tokens);
     return 0;
 }

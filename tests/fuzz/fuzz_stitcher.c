@@ -51,7 +51,10 @@ static size_t parse_names(const uint8_t *data, size_t len, char buf[][FUZZ_MAX_N
  * inference; a failure a zeroed result and an error message. */
 static void stitch_once(char *src, const char *const *names, size_t n_names, int infer)
 {
-    ck_stitch_input in = {.source = src, .file_name = "fuzz.cl", .cooperative = names, .n_cooperative = n_names,
+    ck_stitch_input in = {.source = src,
+                          .file_name = "fuzz.cl",
+                          .cooperative = names,
+                          .n_cooperative = n_names,
                           .infer_transmit = infer};
     ck_stitch_result r;
     static char err[16384];

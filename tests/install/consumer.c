@@ -13,19 +13,18 @@
 
 /* Round r adds r + 1 to every element; within a round each element belongs to
  * one work-item (stride = the round's global size, fixed between barriers). */
-static const char kernel_source[] =
-    "#include \"ck_cooperative.h\"\n"
-    "kernel void add_rounds(global uint *data, uint n, uint rounds)\n"
-    "{\n"
-    "    transmit uint round = 0;\n"
-    "    while (round < rounds) {\n"
-    "        uint stride = get_global_size(0);\n"
-    "        for (uint i = get_global_id(0); i < n; i += stride)\n"
-    "            data[i] += round + 1u;\n"
-    "        round++;\n"
-    "        resizing_global_barrier();\n"
-    "    }\n"
-    "}\n";
+static const char kernel_source[] = "#include \"ck_cooperative.h\"\n"
+                                    "kernel void add_rounds(global uint *data, uint n, uint rounds)\n"
+                                    "{\n"
+                                    "    transmit uint round = 0;\n"
+                                    "    while (round < rounds) {\n"
+                                    "        uint stride = get_global_size(0);\n"
+                                    "        for (uint i = get_global_id(0); i < n; i += stride)\n"
+                                    "            data[i] += round + 1u;\n"
+                                    "        round++;\n"
+                                    "        resizing_global_barrier();\n"
+                                    "    }\n"
+                                    "}\n";
 
 enum { N = 4096, ROUNDS = 8 };
 
@@ -92,8 +91,8 @@ static int run(ck_context *ctx)
         }
     }
     free(host);
-    printf("consumer: %u rounds on %u of %u groups (largest M %u, %u resizes, %u kills, %u forked): %s\n",
-           ROUNDS, st.initial_groups, st.groups, st.max_active, st.resizes, st.kills, st.forked,
+    printf("consumer: %u rounds on %u of %u groups (largest M %u, %u resizes, %u kills, %u forked): %s\n", ROUNDS,
+           st.initial_groups, st.groups, st.max_active, st.resizes, st.kills, st.forked,
            wrong ? "WRONG" : "all elements right");
     if (wrong) {
         fprintf(stderr, "consumer: %u of %u elements wrong\n", wrong, N);

@@ -8,9 +8,9 @@
 kernel void stale_sum(global const uint *data, global uint *sum, uint n)
 {
     transmit uint groups = 0;
-    groups = get_num_groups(0);          /* the snapshot */
-    resizing_global_barrier();           /* M may change here ... */
-    uint L = get_local_size(0);          /* ... and `groups` is not refreshed */
+    groups = get_num_groups(0); /* the snapshot */
+    resizing_global_barrier();  /* M may change here ... */
+    uint L = get_local_size(0); /* ... and `groups` is not refreshed */
     for (uint i = get_group_id(0) * L + get_local_id(0); i < n; i += groups * L)
         atomic_add(sum, data[i]);
 }

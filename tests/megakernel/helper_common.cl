@@ -32,4 +32,3 @@ uint hf_write_check(global uint *data, uint width, uint round)
     }
     return errs;
 }
-

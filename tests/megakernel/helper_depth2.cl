@@ -26,4 +26,3 @@ kernel void helper_depth2(global uint *bad, global uint *seen, global uint *data
     if (get_group_id(0) == 0 && get_local_id(0) == 0)
         seen[1] = rounds;
 }
-

@@ -7,10 +7,7 @@ kernel void scale(global float *x, float a, uint n)
         x[i] = x[i] * a;
 }
 
-kernel void ids(global uint *out)
-{
-    out[get_global_id(0)] = get_group_id(0) * 1000u + get_num_groups(0);
-}
+kernel void ids(global uint *out) { out[get_global_id(0)] = get_group_id(0) * 1000u + get_num_groups(0); }
 
 kernel void with_local(global uint *out, local uint *tmp)
 {

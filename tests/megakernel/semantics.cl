@@ -26,11 +26,14 @@ kernel void kill_fork_rules(global uint *bad, global uint *seen, global uint *bu
         uint id = get_group_id(0);
         uint m = get_num_groups(0);
         if (get_local_id(0) == 0) {
-            if (id >= m) atomic_inc(&bad[0]);
-            if (atomic_cmpxchg(&busy_id[id], 0u, 1u) != 0u) atomic_inc(&bad[1]);
+            if (id >= m)
+                atomic_inc(&bad[0]);
+            if (atomic_cmpxchg(&busy_id[id], 0u, 1u) != 0u)
+                atomic_inc(&bad[1]);
         }
         barrier(CLK_GLOBAL_MEM_FENCE);
-        if (get_local_id(0) == 0) atomic_xchg(&busy_id[id], 0u);
+        if (get_local_id(0) == 0)
+            atomic_xchg(&busy_id[id], 0u);
         step++;
         /* Every thread holds a different token; a forked group must get the
          * values of thread 0 of the forking group. */
@@ -38,14 +41,18 @@ kernel void kill_fork_rules(global uint *bad, global uint *seen, global uint *bu
         origin = get_group_id(0);
         request_fork();
         if (origin != get_group_id(0)) { /* this group was just forked */
-            if (token != step) atomic_inc(&bad[2]);
-            if (get_local_id(0) == 1) atomic_inc(&seen[2]);
+            if (token != step)
+                atomic_inc(&bad[2]);
+            if (get_local_id(0) == 1)
+                atomic_inc(&seen[2]);
         } else if (token != get_local_id(0) * 1000u + step) {
             atomic_inc(&bad[2]);
         }
-        if (get_local_id(0) == 0) atomic_inc(&seen[0]);
+        if (get_local_id(0) == 0)
+            atomic_inc(&seen[0]);
     }
-    if (get_group_id(0) == 0 && get_local_id(0) == 0) seen[1] = 1u; /* group 0 finished */
+    if (get_group_id(0) == 0 && get_local_id(0) == 0)
+        seen[1] = 1u; /* group 0 finished */
 }
 
 /* Resizing-barrier rules: M is the same at both ends of an interval, ids are
@@ -57,24 +64,30 @@ kernel void resizing_rules(global uint *bad, global uint *seen, global uint *dat
     while (round < rounds) {
         uint m = get_num_groups(0);
         uint id = get_group_id(0);
-        if (id >= m && get_local_id(0) == 0) atomic_inc(&bad[0]);
+        if (id >= m && get_local_id(0) == 0)
+            atomic_inc(&bad[0]);
         for (uint i = get_global_id(0); i < width; i += get_global_size(0))
             data[i] = round * width + i;
-        if (get_num_groups(0) != m && get_local_id(0) == 0) atomic_inc(&bad[2]); /* M moved inside an interval */
+        if (get_num_groups(0) != m && get_local_id(0) == 0)
+            atomic_inc(&bad[2]); /* M moved inside an interval */
         resizing_global_barrier();
         /* Everything written before the barrier, by any group, is visible. */
         for (uint i = get_global_id(0); i < width; i += get_global_size(0)) {
             uint j = (i * 7u + 3u) % width;
-            if (data[j] != round * width + j) atomic_inc(&bad[1]);
+            if (data[j] != round * width + j)
+                atomic_inc(&bad[1]);
         }
         uint m2 = get_num_groups(0);
         round++;
-        if (get_local_id(0) == 0) atomic_inc(&seen[0]);
+        if (get_local_id(0) == 0)
+            atomic_inc(&seen[0]);
         global_barrier();
-        if (get_num_groups(0) != m2 && get_local_id(0) == 0) atomic_inc(&bad[3]); /* M moved without a resize */
+        if (get_num_groups(0) != m2 && get_local_id(0) == 0)
+            atomic_inc(&bad[3]); /* M moved without a resize */
         resizing_global_barrier();
     }
-    if (get_group_id(0) == 0 && get_local_id(0) == 0) seen[1] = round;
+    if (get_group_id(0) == 0 && get_local_id(0) == 0)
+        seen[1] = round;
 }
 
 /* Global-barrier memory ordering with a fixed number of groups: each round
@@ -84,12 +97,15 @@ kernel void barrier_ordering(global uint *bad, global uint *seen, global uint *s
     uint id = get_group_id(0);
     for (uint r = 1; r <= rounds; ++r) {
         uint m = get_num_groups(0);
-        if (get_local_id(0) == 0) slots[id] = r;
+        if (get_local_id(0) == 0)
+            slots[id] = r;
         global_barrier();
         for (uint g = get_local_id(0); g < m; g += get_local_size(0))
-            if (slots[g] != r) atomic_inc(&bad[0]);
+            if (slots[g] != r)
+                atomic_inc(&bad[0]);
         global_barrier();
-        if (get_local_id(0) == 0 && id == 0) atomic_inc(&seen[0]);
+        if (get_local_id(0) == 0 && id == 0)
+            atomic_inc(&seen[0]);
     }
 }
 
@@ -105,7 +121,8 @@ kernel void relaunch_rounds(global uint *count, global uint *mprime, uint rounds
         resizing_global_barrier();
         if (get_local_id(0) == 0) {
             atomic_inc(&count[r]);
-            if (get_group_id(0) == 0) mprime[r] = get_num_groups(0);
+            if (get_group_id(0) == 0)
+                mprime[r] = get_num_groups(0);
         }
         r++;
     }

@@ -17,26 +17,26 @@ kernel void sync_single(global uint *w, global uint *res)
     volatile global int *q = (volatile global int *)(w + 1);
     volatile global uint *m = (volatile global uint *)(w + 2);
     device_store_release(p, 5u);
-    res[0] = device_load_acquire(p);                  /* 5 */
+    res[0] = device_load_acquire(p); /* 5 */
     device_store_release_int(q, -3);
-    res[1] = (uint)device_load_acquire_int(q);        /* (uint)-3 */
-    res[2] = device_atomic_add(p, 4u);                /* 5, now 9 */
-    res[3] = device_atomic_sub(p, 2u);                /* 9, now 7 */
-    res[4] = device_atomic_xchg(p, 11u);              /* 7, now 11 */
-    res[5] = device_atomic_cmpxchg(p, 11u, 12u);      /* 11, now 12 */
-    res[6] = device_atomic_cmpxchg(p, 11u, 99u);      /* 12, unchanged */
-    res[7] = device_load_acquire(p);                  /* 12 */
-    res[8] = (uint)device_mutex_try_lock(m);          /* 1: taken */
-    res[9] = (uint)device_mutex_try_lock(m);          /* 0: already held */
+    res[1] = (uint)device_load_acquire_int(q);   /* (uint)-3 */
+    res[2] = device_atomic_add(p, 4u);           /* 5, now 9 */
+    res[3] = device_atomic_sub(p, 2u);           /* 9, now 7 */
+    res[4] = device_atomic_xchg(p, 11u);         /* 7, now 11 */
+    res[5] = device_atomic_cmpxchg(p, 11u, 12u); /* 11, now 12 */
+    res[6] = device_atomic_cmpxchg(p, 11u, 99u); /* 12, unchanged */
+    res[7] = device_load_acquire(p);             /* 12 */
+    res[8] = (uint)device_mutex_try_lock(m);     /* 1: taken */
+    res[9] = (uint)device_mutex_try_lock(m);     /* 0: already held */
     device_mutex_unlock(m);
-    res[10] = device_load_acquire(m);                 /* 0 */
+    res[10] = device_load_acquire(m); /* 0 */
     device_mutex_lock(m);
-    res[11] = device_load_acquire(m);                 /* 1 */
+    res[11] = device_load_acquire(m); /* 1 */
     device_mutex_unlock(m);
     device_fence_acquire();
     device_fence_release();
     device_fence_acq_rel();
-    res[12] = 1u;                                     /* ran */
+    res[12] = 1u; /* ran */
 }
 
 /* Work-item 0 of every group, iters times: takes mutex (g * 7 + i) % nlocks

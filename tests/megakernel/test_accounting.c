@@ -32,7 +32,10 @@ static const char *path_name, *kernel_file;
 
 static ck_context *open_checked(uint64_t chaos)
 {
-    ck_context_options o = {.timeout_s = 60, .arena_bytes = ARENA, .quiet_warnings = 1, .accounting_checks = 1,
+    ck_context_options o = {.timeout_s = 60,
+                            .arena_bytes = ARENA,
+                            .quiet_warnings = 1,
+                            .accounting_checks = 1,
                             .chaos_seed = chaos};
     const char *coop[] = {"forks"};
     return support_open_context(o, path_name, kernel_file, coop, 1);
@@ -98,17 +101,20 @@ static void expect_report(uint32_t word, uint32_t by, const char *rule, double w
 
 static void test_idle_unit_too_many(void **state)
 {
-    expect_report((uint32_t)(offsetof(ck_sched, idle) / 4u), 1000u, "more workers counted idle than there are workers", 20.0);
+    expect_report((uint32_t)(offsetof(ck_sched, idle) / 4u), 1000u,
+                  "more workers counted idle than there are workers", 20.0);
 }
 
 static void test_promise_without_ticket(void **state)
 {
-    expect_report((uint32_t)(offsetof(ck_sched, promised) / 4u), 1u, "a fork ticket was taken before it was written", 20.0);
+    expect_report((uint32_t)(offsetof(ck_sched, promised) / 4u), 1u, "a fork ticket was taken before it was written",
+                  20.0);
 }
 
 static void test_idle_unit_lost(void **state)
 {
-    expect_report((uint32_t)(offsetof(ck_sched, idle) / 4u), 0xffffffffu, "at rest, not every worker was counted idle", 60.0);
+    expect_report((uint32_t)(offsetof(ck_sched, idle) / 4u), 0xffffffffu,
+                  "at rest, not every worker was counted idle", 60.0);
 }
 
 int main(int argc, char **argv)

@@ -65,8 +65,8 @@ static void test_sizes_near_the_top_are_refused(void **state)
     ck_arena a;
     ck_arena_init(&a, 1 << 20);
     uint64_t o, keep;
-    const uint64_t huge[] = {UINT64_MAX, UINT64_MAX - 1, UINT64_MAX - 15, UINT64_MAX - 255, UINT64_MAX - 256,
-                             (1 << 20) + 1};
+    const uint64_t huge[] = {UINT64_MAX,       UINT64_MAX - 1,   UINT64_MAX - 15,
+                             UINT64_MAX - 255, UINT64_MAX - 256, (1 << 20) + 1};
     for (size_t i = 0; i < sizeof huge / sizeof huge[0]; ++i)
         assert_int_equal(ck_arena_alloc(&a, huge[i], &o), -1);
     assert_int_equal(ck_arena_free_bytes(&a), 1 << 20);

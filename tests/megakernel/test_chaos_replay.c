@@ -82,8 +82,11 @@ static run_result run_once(const char *path_name, uint64_t seed, const char *rec
     ck_launch_stats st;
     assert_int_equal(ck_launch_get_stats(l, &st), CK_OK);
     ck_launch_release(l);
-    run_result r = {.divergences = st.replay_divergences, .initial = st.initial_groups, .max_m = st.max_active,
-                    .kills = st.kills, .forked = st.forked};
+    run_result r = {.divergences = st.replay_divergences,
+                    .initial = st.initial_groups,
+                    .max_m = st.max_active,
+                    .kills = st.kills,
+                    .forked = st.forked};
     assert_int_equal(ck_buffer_read(ctx, s, 0, &r.sum, 4), CK_OK);
     assert_int_equal(ck_context_destroy(ctx), CK_OK);
     return r;
@@ -135,8 +138,8 @@ static void replay_path_test(const char *path_name)
             remove(again);
             if (p.sum != r.sum || p.divergences || strcmp(record, record2) != 0)
                 fail_msg("replay %d of seed %llu: sum %u (recorded run %u), %u divergences; record:\n%s\nrecorded "
-                         "run's record:\n%s", rep, (unsigned long long)seed, p.sum, r.sum, p.divergences, record2,
-                         record);
+                         "run's record:\n%s",
+                         rep, (unsigned long long)seed, p.sum, r.sum, p.divergences, record2, record);
             free(record2);
         }
         /* The printed line itself, as a user would paste it into a new
@@ -166,9 +169,11 @@ static void replay_path_test(const char *path_name)
         snprintf(calm, sizeof calm, "(expected %u; 0 replayed choices diverged)", EXPECTED);
         if (!strstr(out, expect) || !strstr(out, calm) || !WIFEXITED(status) || WEXITSTATUS(status) != 1)
             fail_msg("the printed line (%.*s) did not reproduce sum %u with no divergence in a new process (status "
-                     "%d):\n%s", (int)strcspn(line, "\n"), line, r.sum, status, out);
+                     "%d):\n%s",
+                     (int)strcspn(line, "\n"), line, r.sum, status, out);
         print_message("%s: the record replayed 3 times in-process and once through the printed line in a new "
-                      "process, each with sum %u and no divergence\n", path_name, r.sum);
+                      "process, each with sum %u and no divergence\n",
+                      path_name, r.sum);
         free(record);
         remove(h.path);
         return;

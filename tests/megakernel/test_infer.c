@@ -25,8 +25,8 @@
 
 static const char *path_name, *kernel_file;
 static unsigned chaos_seeds = 30;
-static char *source;     /* infer_kernels.cl */
-static char *annotated;  /* the same with the inferred qualifiers written in */
+static char *source;    /* infer_kernels.cl */
+static char *annotated; /* the same with the inferred qualifiers written in */
 static const char *const COOP[] = {"rounds_inferred", "tasks_inferred", "helper_inferred"};
 #define N_COOP 3
 #define CARRIED 7 /* values the kernels carry undeclared: base, dst, r; scale, slots; step, r */
@@ -51,8 +51,11 @@ static char *read_text(const char *path)
  * (the message is then in ck_last_error()). */
 static ck_context *open_ctx(const char *text, int mode, uint64_t seed, chaos_harness *h)
 {
-    ck_context_options o = {.timeout_s = 60, .arena_bytes = 4u << 20, .quiet_warnings = 1,
-                            .transmit_mode = mode, .chaos_seed = seed};
+    ck_context_options o = {.timeout_s = 60,
+                            .arena_bytes = 4u << 20,
+                            .quiet_warnings = 1,
+                            .transmit_mode = mode,
+                            .chaos_seed = seed};
     if (ck_path_parse(path_name, &o.device.path) != CK_OK)
         fail_msg("bad path %s", path_name);
     if (seed)
@@ -213,8 +216,11 @@ int main(int argc, char **argv)
     if (argc > 3)
         chaos_seeds = (unsigned)strtoul(argv[3], NULL, 10);
     source = read_text(kernel_file);
-    ck_stitch_input in = {.source = source, .file_name = "infer_kernels.cl", .cooperative = COOP,
-                          .n_cooperative = N_COOP, .infer_transmit = 1};
+    ck_stitch_input in = {.source = source,
+                          .file_name = "infer_kernels.cl",
+                          .cooperative = COOP,
+                          .n_cooperative = N_COOP,
+                          .infer_transmit = 1};
     ck_stitch_result r;
     static char err[16384];
     if (ck_stitch(&in, &r, err, sizeof err) != 0 || !r.annotated) {

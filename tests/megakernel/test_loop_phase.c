@@ -35,7 +35,9 @@ static unsigned total_forked, total_kills, total_resizes; /* over the chaos seed
 
 static ck_context *open_ctx_mode(const char *path_name, uint64_t seed, chaos_harness *h, int transmit_mode)
 {
-    ck_context_options o = {.chaos_seed = seed, .timeout_s = 120, .transmit_mode = transmit_mode,
+    ck_context_options o = {.chaos_seed = seed,
+                            .timeout_s = 120,
+                            .transmit_mode = transmit_mode,
                             .quiet_warnings = 1};
     if (seed)
         chaos_harness_begin(h, &o);
@@ -156,8 +158,9 @@ static void run_seed(const char *path_name, uint64_t seed)
     }
     if (wrong)
         fail_msg("%s, chaos seed %llu: %u wrong words, the first d[%u] = %u, not %u (M from %u to %u, %u kills, "
-                 "%u forked, %u resizes)", path_name, (unsigned long long)seed, wrong, first, d[first],
-                 9u * (first * 7u + 1u) + 35u, st.initial_groups, st.max_active, st.kills, st.forked, st.resizes);
+                 "%u forked, %u resizes)",
+                 path_name, (unsigned long long)seed, wrong, first, d[first], 9u * (first * 7u + 1u) + 35u,
+                 st.initial_groups, st.max_active, st.kills, st.forked, st.resizes);
     assert_int_equal(ck_context_destroy(ctx), CK_OK);
 }
 
@@ -169,14 +172,23 @@ static void path_test(const char *path_name)
     for (uint64_t seed = 0; seed <= seeds; ++seed)
         run_seed(path_name, seed);
     print_message("%s: right under the scheduler's choices and chaos seeds 1..%u (%u groups forked, %u kills, "
-                  "%u resizes in all)\n", path_name, seeds, total_forked, total_kills, total_resizes);
+                  "%u resizes in all)\n",
+                  path_name, seeds, total_forked, total_kills, total_resizes);
     /* the point of the test: groups did resume after the barrier inside the loop */
     if (seeds >= 10)
         assert_true(total_forked > 0);
 }
 
-static void test_first_path(void **state) { (void)state; path_test(paths[0]); }
-static void test_second_path(void **state) { (void)state; path_test(paths[1]); }
+static void test_first_path(void **state)
+{
+    (void)state;
+    path_test(paths[0]);
+}
+static void test_second_path(void **state)
+{
+    (void)state;
+    path_test(paths[1]);
+}
 
 int main(int argc, char **argv)
 {

@@ -177,7 +177,8 @@ static void test_same_source_through_the_framework(void **state)
                 first = i;
         if (wrong)
             fail_msg("chaos seed %llu: %d of %d values wrong, first at %d (initial groups %u, at most %u, %u kills, "
-                     "%u forked)", (unsigned long long)seed, wrong, N, first, st.initial_groups, st.max_active, st.kills,
+                     "%u forked)",
+                     (unsigned long long)seed, wrong, N, first, st.initial_groups, st.max_active, st.kills,
                      st.forked);
         assert_int_equal(ck_context_destroy(c), CK_OK);
     }

@@ -39,14 +39,14 @@ static void test_wave_taken(void **state)
 static void test_coop_start(void **state)
 {
     (void)state;
-    assert_int_equal(ck_policy_coop_start(4, 7, 7, 1, 0, 0), 0);     /* one is running */
-    assert_int_equal(ck_policy_coop_start(4, 0, 7, 0, 3, 99), 0);    /* nobody idle */
-    assert_int_equal(ck_policy_coop_start(4, 3, 7, 0, 0, 10), 0);    /* the first waits for all 7 */
-    assert_int_equal(ck_policy_coop_start(9, 7, 7, 0, 0, 10), 7);    /* ... and gets them */
+    assert_int_equal(ck_policy_coop_start(4, 7, 7, 1, 0, 0), 0);                     /* one is running */
+    assert_int_equal(ck_policy_coop_start(4, 0, 7, 0, 3, 99), 0);                    /* nobody idle */
+    assert_int_equal(ck_policy_coop_start(4, 3, 7, 0, 0, 10), 0);                    /* the first waits for all 7 */
+    assert_int_equal(ck_policy_coop_start(9, 7, 7, 0, 0, 10), 7);                    /* ... and gets them */
     assert_int_equal(ck_policy_coop_start(9, 3, 7, 0, 0, CK_FIRST_START_PASSES), 3); /* waited enough */
     assert_int_equal(ck_policy_coop_start(9, 3, 7, 0, 0, CK_FIRST_START_PASSES - 1u), 0);
-    assert_int_equal(ck_policy_coop_start(9, 3, 7, 0, 1, 0), 3);     /* a later launch: what is idle */
-    assert_int_equal(ck_policy_coop_start(2, 7, 7, 0, 1, 0), 2);     /* no more than it asks */
+    assert_int_equal(ck_policy_coop_start(9, 3, 7, 0, 1, 0), 3); /* a later launch: what is idle */
+    assert_int_equal(ck_policy_coop_start(2, 7, 7, 0, 1, 0), 2); /* no more than it asks */
 }
 
 /* Task demand is the published groups less the taken, never below zero,
@@ -87,10 +87,10 @@ static void test_may_stop(void **state)
     (void)state;
     assert_true(ck_policy_may_stop(0, 0, 0, 0));
     assert_true(ck_policy_may_stop(0, 5, 5, 5));
-    assert_false(ck_policy_may_stop(1, 5, 5, 5)); /* a launch still holds a slot */
-    assert_false(ck_policy_may_stop(0, 6, 5, 5)); /* a posted task not yet visible */
-    assert_false(ck_policy_may_stop(0, 5, 5, 4)); /* a visible task not finished */
-    assert_true(ck_policy_may_stop(0, 4, 5, 5));  /* the hint read behind the visible count */
+    assert_false(ck_policy_may_stop(1, 5, 5, 5));                     /* a launch still holds a slot */
+    assert_false(ck_policy_may_stop(0, 6, 5, 5));                     /* a posted task not yet visible */
+    assert_false(ck_policy_may_stop(0, 5, 5, 4));                     /* a visible task not finished */
+    assert_true(ck_policy_may_stop(0, 4, 5, 5));                      /* the hint read behind the visible count */
     assert_false(ck_policy_may_stop(0, 1, 0xffffffffu, 0xffffffffu)); /* across the wrap */
 }
 
@@ -137,18 +137,18 @@ static void test_task_spread(void **state)
     (void)state;
     assert_int_equal(ck_policy_task_spread(3, 0, 0), 3);
     assert_int_equal(ck_policy_task_spread(3, 7, 0), 10);
-    assert_int_equal(ck_policy_task_spread(3, 15, 0), 0);  /* four lost races: from the head */
+    assert_int_equal(ck_policy_task_spread(3, 15, 0), 0); /* four lost races: from the head */
     assert_int_equal(ck_policy_task_spread(3, 255, 0), 0);
-    assert_int_equal(ck_policy_task_spread(3, 1, 1), 0);   /* the poller */
+    assert_int_equal(ck_policy_task_spread(3, 1, 1), 0); /* the poller */
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_wave),         cmocka_unit_test(test_wave_taken), cmocka_unit_test(test_coop_start),
-        cmocka_unit_test(test_task_demand),  cmocka_unit_test(test_demand),     cmocka_unit_test(test_kills_wanted),
-        cmocka_unit_test(test_may_stop),     cmocka_unit_test(test_hot_clusters), cmocka_unit_test(test_all_look),
-        cmocka_unit_test(test_backoff),      cmocka_unit_test(test_task_spread),
+        cmocka_unit_test(test_wave),        cmocka_unit_test(test_wave_taken),   cmocka_unit_test(test_coop_start),
+        cmocka_unit_test(test_task_demand), cmocka_unit_test(test_demand),       cmocka_unit_test(test_kills_wanted),
+        cmocka_unit_test(test_may_stop),    cmocka_unit_test(test_hot_clusters), cmocka_unit_test(test_all_look),
+        cmocka_unit_test(test_backoff),     cmocka_unit_test(test_task_spread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

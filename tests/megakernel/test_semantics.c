@@ -28,10 +28,10 @@
 static const char *path_name, *kernel_file;
 static unsigned chaos_seeds = 20;
 static char self[PATH_MAX], kernel_abs[PATH_MAX];
-static uint64_t only_seed;      /* nonzero: run only the contexts of this chaos seed */
-static chaos_harness harness;   /* the open chaos context's record               */
+static uint64_t only_seed;    /* nonzero: run only the contexts of this chaos seed */
+static chaos_harness harness; /* the open chaos context's record               */
 static int harness_open;
-static const char *test_name;   /* the running test, for the replay command      */
+static const char *test_name; /* the running test, for the replay command      */
 
 /* Contexts to run: all, or only the one seed a replay command names (the
  * non-chaos contexts are skipped then). */
@@ -165,8 +165,8 @@ static void check_kill_fork(fixture *f, unsigned stream, unsigned *kills, unsign
     if (bad[0] || bad[1] || bad[2])
         fail_msg("kill/fork rules broken: %u live groups with id >= M, %u duplicate ids, %u wrong transmit values",
                  bad[0], bad[1], bad[2]);
-    assert_true(seen[0] >= 300);      /* group 0 alone does 300 steps */
-    assert_int_equal(seen[1], 1);     /* group 0 finished: never killed */
+    assert_true(seen[0] >= 300);  /* group 0 alone does 300 steps */
+    assert_int_equal(seen[1], 1); /* group 0 finished: never killed */
     *kills += st.kills;
     *forked_threads += seen[2];
 }
@@ -205,7 +205,8 @@ static void check_resizing(fixture *f, unsigned stream, unsigned *resizes)
     read_words(f, f->seen, seen, 4);
     if (bad[0] || bad[1] || bad[2] || bad[3])
         fail_msg("resizing rules broken: %u ids >= M, %u stale reads after a barrier, %u changes of M inside an "
-                 "interval, %u changes across a plain barrier", bad[0], bad[1], bad[2], bad[3]);
+                 "interval, %u changes across a plain barrier",
+                 bad[0], bad[1], bad[2], bad[3]);
     assert_int_equal(seen[1], 60);
     *resizes += st.resizes;
 }
@@ -261,8 +262,9 @@ static void check_rounds(fixture *f, unsigned rounds, const char *where, char *w
     read_words(f, f->extra, mprime, rounds);
     for (unsigned r = 0; r < rounds && !why[0]; ++r)
         if (mprime[r] == 0 || count[r] != mprime[r])
-            snprintf(why, why_len, "%s, round %u: %u groups counted themselves after a barrier that released M' = %u",
-                     where, r, count[r], mprime[r]);
+            snprintf(why, why_len,
+                     "%s, round %u: %u groups counted themselves after a barrier that released M' = %u", where, r,
+                     count[r], mprime[r]);
 }
 
 /* Back-to-back launches of one cooperative kernel in one context, under
@@ -449,8 +451,8 @@ static void check_helper_tasks(fixture *f, unsigned stream, helper_totals *t)
     enum { TASKS = 3000 };
     static uint32_t done[TASKS];
     zero(f, f->extra);
-    ck_arg a[5] = {ck_arg_buffer(f->bad), ck_arg_buffer(f->seen), ck_arg_buffer(f->extra),
-                   ck_arg_buffer(f->scratch), ck_arg_int(TASKS)};
+    ck_arg a[5] = {ck_arg_buffer(f->bad), ck_arg_buffer(f->seen), ck_arg_buffer(f->extra), ck_arg_buffer(f->scratch),
+                   ck_arg_int(TASKS)};
     ck_launch_stats st = run(f, "helper_tasks", a, 5, stream);
     uint32_t bad[4], seen[4];
     read_words(f, f->bad, bad, 4);

@@ -37,8 +37,11 @@ static const char *const coop[] = {"loop_offer", "loop_fork", "loop_barrier", "l
 
 static ck_context *open_ctx(int tasks, double shutdown_s)
 {
-    ck_context_options o = {.timeout_s = 120, .shutdown_timeout_s = shutdown_s, .arena_bytes = 1u << 20,
-                            .quiet_warnings = 1, .tasks = tasks};
+    ck_context_options o = {.timeout_s = 120,
+                            .shutdown_timeout_s = shutdown_s,
+                            .arena_bytes = 1u << 20,
+                            .quiet_warnings = 1,
+                            .tasks = tasks};
     return support_open_context(o, path_name, kernel_file, coop, N_COOP);
 }
 

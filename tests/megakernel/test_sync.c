@@ -163,7 +163,8 @@ static void plain_suite(const char *std)
     check_records(r, nd, ne, where);
 
     unsigned rounds = relay_rounds(f.groups);
-    cl_mem turn = plain_buffer(&f, 1, NULL), payload = plain_buffer(&f, WORDS, NULL), err2 = plain_buffer(&f, 1, NULL);
+    cl_mem turn = plain_buffer(&f, 1, NULL), payload = plain_buffer(&f, WORDS, NULL),
+           err2 = plain_buffer(&f, 1, NULL);
     cl_mem b3[3] = {turn, payload, err2};
     cl_uint s3[2] = {WORDS, rounds};
     int at3[2] = {2, 3};
@@ -257,7 +258,7 @@ static void test_framework_under_chaos(void **state)
         ck_buffer locks = zeroed(c, NLOCKS * STRIDE), rec = zeroed(c, NLOCKS * REC), err = zeroed(c, 1),
                   done = zeroed(c, 1);
         ck_arg a2[6] = {ck_arg_buffer(locks), ck_arg_buffer(rec), ck_arg_uint(NLOCKS),
-                        ck_arg_uint(iters), ck_arg_buffer(err), ck_arg_buffer(done)};
+                        ck_arg_uint(iters),   ck_arg_buffer(err), ck_arg_buffer(done)};
         launch(c, "sync_mutex", W, a2, 6);
         uint32_t r[NLOCKS * REC], ne, nd;
         assert_int_equal(ck_buffer_read(c, rec, 0, r, sizeof r), CK_OK);

@@ -34,8 +34,12 @@ static unsigned wg;
 /* A context with tasks; `group_size` 0 is the default work-group size. */
 static ck_context *make_sized(uint64_t seed, int launch_path, unsigned group_size)
 {
-    ck_context_options o = {.timeout_s = 120, .chaos_seed = seed, .quiet_warnings = 1, .tasks = 1,
-                            .launch_path = launch_path, .work_group_size = group_size};
+    ck_context_options o = {.timeout_s = 120,
+                            .chaos_seed = seed,
+                            .quiet_warnings = 1,
+                            .tasks = 1,
+                            .launch_path = launch_path,
+                            .work_group_size = group_size};
     ck_path_parse(path_name, &o.device.path);
     o.device.device = getenv("CK_DEVICE") ? NULL : "Portable Computing Language";
     ck_context *c;
@@ -698,8 +702,8 @@ static void test_tasks_beside_a_cooperative_kernel_under_chaos(void **state)
     for (unsigned i = 0; i < chaos_seeds; ++i) {
         /* The last seed sends its launches to the scheduler as messages. */
         int by_message = chaos_seeds > 1 && i == chaos_seeds - 1;
-        ck_context *c = make_with(0x7a5c0000u + i * 7919u, by_message ? CK_LAUNCH_PATH_SCHEDULER
-                                                                      : CK_LAUNCH_PATH_AUTO);
+        ck_context *c =
+            make_with(0x7a5c0000u + i * 7919u, by_message ? CK_LAUNCH_PATH_SCHEDULER : CK_LAUNCH_PATH_AUTO);
         ck_kernel k = find(c, "bump");
         ck_buffer b;
         assert_int_equal(ck_buffer_alloc(c, 4, &b), CK_OK);

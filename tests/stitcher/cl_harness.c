@@ -103,8 +103,8 @@ int clh_run(clh *h, const clh_run_cfg *c, const uint64_t *args, size_t n_words,
                             (size_t)CKT_MAX_VISITS * (CKT_TX_MAX + CKT_DATA), snap_out, 0, NULL,
                             NULL);
   if (e == CL_SUCCESS && log_out)
-    e = clEnqueueReadBuffer(h->queue, h->log, CL_TRUE, 0, (1 + CKT_LOG_MAX) * 4, log_out, 0,
-                            NULL, NULL);
+    e = clEnqueueReadBuffer(h->queue, h->log, CL_TRUE, 0, (1 + CKT_LOG_MAX) * 4, log_out, 0, NULL,
+                            NULL);
   return e;
 }
 

@@ -15,7 +15,7 @@
 #define CKT_TX_MAX 256u
 #define CKT_MAX_VISITS 24u
 #define CKT_LOG_MAX 1024u
-#define CKT_DATA 4096u         /* arena bytes snapshotted at fork points */
+#define CKT_DATA 4096u /* arena bytes snapshotted at fork points */
 #define CKT_ARENA 32768u
 #define CKT_MAX_WORDS 64u
 

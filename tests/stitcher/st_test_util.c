@@ -248,9 +248,7 @@ out:
   return checked;
 }
 
-void st_assert_reducible(const char *generated)
-{
-    char err[512];
-    if (st_check_reducible(generated, err, sizeof err) < 0)
-        fail_msg("%s\n%s", err, generated);
+void st_assert_reducible(const char *generated) {
+  char err[512];
+  if (st_check_reducible(generated, err, sizeof err) < 0) fail_msg("%s\n%s", err, generated);
 }

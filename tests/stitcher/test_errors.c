@@ -40,8 +40,10 @@ static void test_primitives_in_non_cooperative_kernel(void **st) {
                                       "resizing_global_barrier"};
   for (size_t i = 0; i < 4; i++) {
     char src[256];
-    snprintf(src, sizeof src, "kernel void a(void) { }\nkernel void k(global int *o) {\n"
-                              "  o[0] = 1;\n  %s();\n}\n", prims[i]);
+    snprintf(src, sizeof src,
+             "kernel void a(void) { }\nkernel void k(global int *o) {\n"
+             "  o[0] = 1;\n  %s();\n}\n",
+             prims[i]);
     const char *m = st_fail(src, "a", NULL);
     MSG(4, prims[i], "kernel 'k'", "not cooperative");
   }
@@ -122,7 +124,8 @@ static void test_transmit_misuse(void **st) {
   /* nested blocks and for-inits may hold transmit variables (test_rules.c), but the
    * transmit struct is declared in front of the kernel: no types declared inside it */
   m = st_fail("kernel void k(global int *o) {\n  typedef int T;\n  if (o[0]) {\n"
-              "    transmit T x;\n  }\n}\n", "k", NULL);
+              "    transmit T x;\n  }\n}\n",
+              "k", NULL);
   MSG(4, "transmit variable of type 'T'", "declared inside kernel 'k'", "file scope");
   m = st_fail("kernel void k(global int *o) {\n  transmit typedef int T;\n}\n", "k", NULL);
   MSG(2, "'transmit' cannot qualify a typedef");
@@ -130,13 +133,12 @@ static void test_transmit_misuse(void **st) {
   MSG(2, "transmit array 'a'", "pointer to global memory");
   m = st_fail("kernel void k(global int *o) {\n  transmit const int c = 1;\n}\n", "k", NULL);
   MSG(2, "transmit variable 'c' cannot be const");
-  m = st_fail("kernel void k(global int *o) {\n  transmit global int *const p = o;\n}\n", "k",
-              NULL);
+  m =
+    st_fail("kernel void k(global int *o) {\n  transmit global int *const p = o;\n}\n", "k", NULL);
   MSG(2, "transmit variable 'p' cannot be const");
   m = st_fail("kernel void k(global int *o) {\n  transmit local int l;\n}\n", "k", NULL);
   MSG(2, "transmit variable cannot be local");
-  m = st_fail("kernel void k(global int *o) {\n  int x = 0;\n  o[transmit] = x;\n}\n", "k",
-              NULL);
+  m = st_fail("kernel void k(global int *o) {\n  int x = 0;\n  o[transmit] = x;\n}\n", "k", NULL);
   MSG(3, "'transmit' can only qualify a variable");
   m = st_fail("kernel void k(transmit int x) { }\n", "k", NULL);
   MSG(1, "'transmit' can only qualify a variable");
@@ -195,8 +197,7 @@ static void test_constant_parameter_to_constant_helper(void **st) {
                           "  o[0] = f(1, w);\n"
                           "}\n",
                           NULL);
-  MSG(3, "kernel 'k' passes its constant parameter 'w' to 'f'", "parameter 2",
-      "global const");
+  MSG(3, "kernel 'k' passes its constant parameter 'w' to 'f'", "parameter 2", "global const");
   ck_stitch_result r;
   st_ok("float f(int i, global const float *w) { return w[i]; }\n"
         "constant float tab[2] = {1, 2};\n"
@@ -233,8 +234,8 @@ static void test_kernel_shape(void **st) {
 
 static void test_unsupported_builtins_and_reserved_names(void **st) {
   (void)st;
-  const char *m = st_fail("kernel void k(global int *o) {\n  o[get_global_linear_id()] = 1;\n}\n",
-                          NULL);
+  const char *m =
+    st_fail("kernel void k(global int *o) {\n  o[get_global_linear_id()] = 1;\n}\n", NULL);
   MSG(2, "get_global_linear_id()", "not supported");
   m = st_fail("kernel void k(global int *o) {\n  int ck_x = 0;\n}\n", NULL);
   MSG(2, "identifier 'ck_x' is reserved");
@@ -250,8 +251,9 @@ static void test_unsupported_builtins_and_reserved_names(void **st) {
   MSG(3, "identifier 'ck_kernel_k' is reserved");
   /* the runtime's prelude functions may be used */
   ck_stitch_result r;
-  st_ok("kernel void k(volatile global uint *o) { ck_store_relaxed(o, ck_load_relaxed(o) + 1u); }\n",
-        &r, NULL);
+  st_ok(
+    "kernel void k(volatile global uint *o) { ck_store_relaxed(o, ck_load_relaxed(o) + 1u); }\n",
+    &r, NULL);
   st_assert_has(r.source, "ck_store_relaxed(o, ck_load_relaxed(o) + 1u);");
   ck_stitch_result_free(&r);
 }

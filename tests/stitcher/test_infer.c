@@ -19,21 +19,24 @@ static char err[16384];
 /* Stitches src (file "t.cl", cooperative kernel "k") with inference on or off. */
 static int stitch(const char *src, int infer, ck_stitch_result *r) {
   static const char *const coop[] = {"k"};
-  ck_stitch_input in = {.source = src, .file_name = "t.cl", .cooperative = coop,
-                        .n_cooperative = 1, .infer_transmit = infer};
+  ck_stitch_input in = {.source = src,
+                        .file_name = "t.cl",
+                        .cooperative = coop,
+                        .n_cooperative = 1,
+                        .infer_transmit = infer};
   return ck_stitch(&in, r, err, sizeof err);
 }
 
 /* A kernel that carries four values across a resizing barrier without transmit. */
-#define FOUR                                                                                 \
-  "kernel void k(global int *o, int n) {\n"                                                  \
-  "  int a = n * 2;\n"                                                                       \
-  "  float b = 1.5f;\n"                                                                      \
-  "  global int *p = o + 1;\n"                                                               \
-  "  for (int i = 0; i < n; i++) {\n"                                                        \
-  "    resizing_global_barrier();\n"                                                         \
-  "    if (get_global_id(0) == 0) p[i] = a + (int)b;\n"                                      \
-  "  }\n"                                                                                    \
+#define FOUR                                                                                       \
+  "kernel void k(global int *o, int n) {\n"                                                        \
+  "  int a = n * 2;\n"                                                                             \
+  "  float b = 1.5f;\n"                                                                            \
+  "  global int *p = o + 1;\n"                                                                     \
+  "  for (int i = 0; i < n; i++) {\n"                                                              \
+  "    resizing_global_barrier();\n"                                                               \
+  "    if (get_global_id(0) == 0) p[i] = a + (int)b;\n"                                            \
+  "  }\n"                                                                                          \
   "}\n"
 
 static void test_every_error_at_once(void **st) {
@@ -44,7 +47,8 @@ static void test_every_error_at_once(void **st) {
   /* four errors, each with the note at the fork point, in the order found */
   assert_int_equal(st_count(err, ": error: "), 4);
   assert_int_equal(st_count(err, "note: forked work-groups start after this "
-                                 "resizing_global_barrier()"), 4);
+                                 "resizing_global_barrier()"),
+                   4);
   const char *pa = strstr(err, "'a' is read"), *pb = strstr(err, "'b' is read");
   const char *pp = strstr(err, "'p' is read"), *pi = strstr(err, "'i' is read");
   assert_non_null(pa);
@@ -64,7 +68,8 @@ static void test_errors_capped(void **st) {
   (void)st;
   char src[8192];
   size_t n = (size_t)snprintf(src, sizeof src, "kernel void k(global int *o) {\n");
-  for (int v = 0; v < 25; v++) n += (size_t)snprintf(src + n, sizeof src - n, "  int v%d = o[%d];\n", v, v);
+  for (int v = 0; v < 25; v++)
+    n += (size_t)snprintf(src + n, sizeof src - n, "  int v%d = o[%d];\n", v, v);
   n += (size_t)snprintf(src + n, sizeof src - n, "  resizing_global_barrier();\n  o[0] = 0");
   for (int v = 0; v < 25; v++) n += (size_t)snprintf(src + n, sizeof src - n, " + v%d", v);
   snprintf(src + n, sizeof src - n, ";\n}\n");
@@ -150,18 +155,19 @@ static void test_values_that_cannot_travel(void **st) {
   static const struct {
     const char *decl, *use, *why;
   } cases[] = {
-      {"int g = get_group_id(0);", "o[g] = 1;", "may differ between the work-items of a group or between groups"},
-      {"int l = get_local_id(0) + 1;", "o[l] = 1;", "may differ between the work-items"},
-      {"int t = atomic_inc(o);", "o[t] = 1;", "an atomic operation"},
-      {"int m = get_num_groups(0);", "o[0] = m;", "computed from get_num_groups/get_global_size"},
-      {"uint d = device_atomic_add((global uint *)o, 1u);", "o[d] = 1;", "may differ between"},
-      {"int sc = work_group_scan_inclusive_add(o[0]);", "o[0] = sc;", "may differ between"},
-      {"int sg = sub_group_reduce_add(o[0]);", "o[0] = sg;", "may differ between"},
-      {"int s = 0; if (get_local_id(0) == 0) s = 1;", "o[0] = s;", "under a condition that is"},
-      {"int arr[4] = {0};", "o[0] = arr[1];", "it is an array"},
-      {"int x = 1; int *q = &x;", "o[0] = *q;", "points to private or local memory"},
-      {"const int c = o[1];", "o[0] = c;", "it is const"},
-      {"int u = 1, w[2];", "o[0] = u;", "declared together with the array 'w'"},
+    {"int g = get_group_id(0);", "o[g] = 1;",
+     "may differ between the work-items of a group or between groups"},
+    {"int l = get_local_id(0) + 1;", "o[l] = 1;", "may differ between the work-items"},
+    {"int t = atomic_inc(o);", "o[t] = 1;", "an atomic operation"},
+    {"int m = get_num_groups(0);", "o[0] = m;", "computed from get_num_groups/get_global_size"},
+    {"uint d = device_atomic_add((global uint *)o, 1u);", "o[d] = 1;", "may differ between"},
+    {"int sc = work_group_scan_inclusive_add(o[0]);", "o[0] = sc;", "may differ between"},
+    {"int sg = sub_group_reduce_add(o[0]);", "o[0] = sg;", "may differ between"},
+    {"int s = 0; if (get_local_id(0) == 0) s = 1;", "o[0] = s;", "under a condition that is"},
+    {"int arr[4] = {0};", "o[0] = arr[1];", "it is an array"},
+    {"int x = 1; int *q = &x;", "o[0] = *q;", "points to private or local memory"},
+    {"const int c = o[1];", "o[0] = c;", "it is const"},
+    {"int u = 1, w[2];", "o[0] = u;", "declared together with the array 'w'"},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     char src[1024];
@@ -298,15 +304,15 @@ static void test_annotation_positions(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_every_error_at_once),
-      cmocka_unit_test(test_errors_capped),
-      cmocka_unit_test(test_inferred),
-      cmocka_unit_test(test_values_that_cannot_travel),
-      cmocka_unit_test(test_uniform_values_travel),
-      cmocka_unit_test(test_mixed_errors_and_inference),
-      cmocka_unit_test(test_inferred_in_inlined_helper),
-      cmocka_unit_test(test_annotation_positions),
-      cmocka_unit_test(test_helper_result_not_inferred),
+    cmocka_unit_test(test_every_error_at_once),
+    cmocka_unit_test(test_errors_capped),
+    cmocka_unit_test(test_inferred),
+    cmocka_unit_test(test_values_that_cannot_travel),
+    cmocka_unit_test(test_uniform_values_travel),
+    cmocka_unit_test(test_mixed_errors_and_inference),
+    cmocka_unit_test(test_inferred_in_inlined_helper),
+    cmocka_unit_test(test_annotation_positions),
+    cmocka_unit_test(test_helper_result_not_inferred),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

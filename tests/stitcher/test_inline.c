@@ -25,19 +25,19 @@
 static void test_three_call_forms_and_returns(void **st) {
   (void)st;
   ck_stitch_result r;
-  st_ok("int h(global int *o, int v) {\n"      /* 1 */
-        "  transmit int w = v + 1;\n"           /* 2 */
-        "  request_fork();\n"                   /* 3 */
-        "  if (w < 0) return -1;\n"             /* 4 */
-        "  o[0] = w;\n"                         /* 5 */
-        "  return w;\n"                         /* 6 */
-        "}\n"                                   /* 7 */
+  st_ok("int h(global int *o, int v) {\n"         /* 1 */
+        "  transmit int w = v + 1;\n"             /* 2 */
+        "  request_fork();\n"                     /* 3 */
+        "  if (w < 0) return -1;\n"               /* 4 */
+        "  o[0] = w;\n"                           /* 5 */
+        "  return w;\n"                           /* 6 */
+        "}\n"                                     /* 7 */
         "kernel void k(global int *o, int n) {\n" /* 8 */
-        "  h(o, 1);\n"                          /* 9 */
-        "  transmit int a = h(o, n);\n"         /* 10 */
-        "  a = h(o, a);\n"                      /* 11 */
-        "  if (a) h(o, 2);\n"                   /* 12 */
-        "  o[1] = a;\n"                         /* 13 */
+        "  h(o, 1);\n"                            /* 9 */
+        "  transmit int a = h(o, n);\n"           /* 10 */
+        "  a = h(o, a);\n"                        /* 11 */
+        "  if (a) h(o, 2);\n"                     /* 12 */
+        "  o[1] = a;\n"                           /* 13 */
         "}\n",
         &r, "k", NULL);
   assert_int_equal(r.kernels[0].n_fork_points, 4);
@@ -161,20 +161,20 @@ static void test_programs_without_helper_fork_points_are_unchanged(void **st) {
 static void test_helper_names_like_the_result(void **st) {
   (void)st;
   ck_stitch_result r;
-  st_ok("int h(global int *o, int ret_) {\n"   /* 1 */
-        "  transmit int ret = ret_ * 2;\n"     /* 2 */
-        "  request_fork();\n"                  /* 3 */
-        "  o[0] = ret;\n"                      /* 4 */
-        "  return ret + 1;\n"                  /* 5 */
-        "}\n"                                  /* 6 */
+  st_ok("int h(global int *o, int ret_) {\n"      /* 1 */
+        "  transmit int ret = ret_ * 2;\n"        /* 2 */
+        "  request_fork();\n"                     /* 3 */
+        "  o[0] = ret;\n"                         /* 4 */
+        "  return ret + 1;\n"                     /* 5 */
+        "}\n"                                     /* 6 */
         "kernel void k(global int *o, int n) {\n" /* 7 */
-        "  transmit int a = h(o, n);\n"        /* 8 */
-        "  o[1] = a;\n"                        /* 9 */
+        "  transmit int a = h(o, n);\n"           /* 8 */
+        "  o[1] = a;\n"                           /* 9 */
         "}\n",
         &r, "k", NULL);
-  HAS(r, "int ck_i1_ret__ = (");                /* the parameter ret_ */
-  HAS(r, "int ck_i1_ret_ = ck_i1_ret__ * 2;");  /* the local ret */
-  HAS(r, "ck_i1_ret = ( ck_i1_ret_ + 1);");     /* the result */
+  HAS(r, "int ck_i1_ret__ = (");               /* the parameter ret_ */
+  HAS(r, "int ck_i1_ret_ = ck_i1_ret__ * 2;"); /* the local ret */
+  HAS(r, "ck_i1_ret = ( ck_i1_ret_ + 1);");    /* the result */
   assert_int_equal(st_count(r.source, "int ck_i1_ret;"), 1);
   LACKS(r, "int ck_i1_ret =");
   st_assert_reducible(r.source);
@@ -252,19 +252,19 @@ static const char *with_h(const char *kernel) {
 
 static void test_call_inside_expression_rejected(void **st) {
   (void)st;
-  const char *m = st_fail(with_h("kernel void k(global int *o) {\n  o[1] = 1 + h(o);\n}\n"),
-                          "k", NULL);
+  const char *m =
+    st_fail(with_h("kernel void k(global int *o) {\n  o[1] = 1 + h(o);\n}\n"), "k", NULL);
   MSG(3, "call of 'h' inside an expression", "request_fork() on line 1", "'x = h(...);'");
   m = st_fail(with_h("kernel void k(global int *o) {\n  while (h(o)) { }\n}\n"), "k", NULL);
   MSG(3, "call of 'h'", "assign the result to a variable first");
   m = st_fail(with_h("kernel void k(global int *o) {\n  for (int i = h(o); i < 2; i++) { }\n}\n"),
               "k", NULL);
   MSG(3, "call of 'h'");
-  m = st_fail(with_h("kernel void k(global int *o) {\n  int a = o[0] ? h(o) : 0;\n}\n"), "k",
-              NULL);
+  m = st_fail(with_h("kernel void k(global int *o) {\n  int a = o[0] ? h(o) : 0;\n}\n"), "k", NULL);
   MSG(3, "call of 'h'");
   m = st_fail(with_h("int g(global int *o) {\n  return h(o);\n}\n"
-                     "kernel void k(global int *o) { int a = g(o); }\n"), "k", NULL);
+                     "kernel void k(global int *o) { int a = g(o); }\n"),
+              "k", NULL);
   MSG(3, "call of 'h'", "in 'g'");
 }
 
@@ -314,8 +314,10 @@ static void test_inlining_respects_the_output_cap(void **st) {
   for (int i = 0; i < 100; i++) n += (size_t)snprintf(src + n, cap - n, " o[%d] = %d;", i, i);
   n += (size_t)snprintf(src + n, cap - n, " }\n");
   for (int i = 1; i <= 7; i++)
-    n += (size_t)snprintf(src + n, cap - n, "void h%d(global int *o) { h%d(o); h%d(o); h%d(o); "
-                          "h%d(o); }\n", i, i - 1, i - 1, i - 1, i - 1);
+    n += (size_t)snprintf(src + n, cap - n,
+                          "void h%d(global int *o) { h%d(o); h%d(o); h%d(o); "
+                          "h%d(o); }\n",
+                          i, i - 1, i - 1, i - 1, i - 1);
   snprintf(src + n, cap - n, "kernel void k(global int *o) { h7(o); }\n");
   const char *m = st_fail(src, "k", NULL);
   free(src);
@@ -325,8 +327,9 @@ static void test_inlining_respects_the_output_cap(void **st) {
 
 static void test_macro_naming_helper_rejected(void **st) {
   (void)st;
-  const char *m = st_fail(with_h("#define GET(o) h(o)\nkernel void k(global int *o) { int a = GET(o); }\n"),
-                          "k", NULL);
+  const char *m =
+    st_fail(with_h("#define GET(o) h(o)\nkernel void k(global int *o) { int a = GET(o); }\n"), "k",
+            NULL);
   MSG(2, "a macro names 'h'", "does not expand macros");
   /* a macro used in an inlined helper may not name the helper's own names... */
   m = st_fail("#define AT(i) o[base + (i)]\n"
@@ -403,8 +406,8 @@ static void test_helper_defined_twice_rejected(void **st) {
 static void test_non_cooperative_kernel_reaching_helper_rejected(void **st) {
   (void)st;
   const char *m = st_fail(with_h("kernel void a(void) { }\n"
-                                 "kernel void k(global int *o) { int v = h(o); }\n"), "a",
-                          NULL);
+                                 "kernel void k(global int *o) { int v = h(o); }\n"),
+                          "a", NULL);
   MSG(3, "kernel 'k' is not cooperative but calls 'h'", "request_fork() on line 1");
 }
 

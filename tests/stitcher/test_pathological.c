@@ -81,8 +81,8 @@ typedef struct {
 typedef char *(*generator)(void);
 
 /* Stitches gen() in a child and returns what happened; fills *maxrss_kb. */
-static report run_child(const char *name, generator gen, const char *const *coop,
-                        size_t n_coop, long *maxrss_kb) {
+static report run_child(const char *name, generator gen, const char *const *coop, size_t n_coop,
+                        long *maxrss_kb) {
   int fd[2];
   assert_int_equal(pipe(fd), 0);
   fflush(NULL);
@@ -196,8 +196,8 @@ static char *gen_self_twice(void) {
 static char *gen_chain30_twice(void) {
   buf b = {0};
   put(&b, "int h29(int x) { return x + 1; }\n");
-  for (int i = 28; i >= 0; i--) put(&b, "int h%d(int x) { return h%d(x) + h%d(x + 1); }\n", i,
-                                    i + 1, i + 1);
+  for (int i = 28; i >= 0; i--)
+    put(&b, "int h%d(int x) { return h%d(x) + h%d(x + 1); }\n", i, i + 1, i + 1);
   put(&b, "kernel void k(global int *o) { o[0] = h0(1) + h0(2); }\n");
   return b.p;
 }
@@ -219,8 +219,9 @@ static void test_call_graph(void **state) {
   expect_ok("self-calls-twice-coop", gen_self_twice, K, 1);
   expect_ok("chain-30-twice", gen_chain30_twice, NULL, 0);
   expect_ok("chain-30-twice-coop", gen_chain30_twice, K, 1);
-  expect_error("chain-20000", gen_chain_long, NULL, 0, "t.cl:20001: error: ",
-               "kernel 'k' is not cooperative but calls 'h0'", "global_barrier", NULL);
+  expect_error("chain-20000", gen_chain_long, NULL, 0,
+               "t.cl:20001: error: ", "kernel 'k' is not cooperative but calls 'h0'",
+               "global_barrier", NULL);
   expect_ok("chain-20000-coop", gen_chain_long, K, 1);
 }
 
@@ -240,7 +241,8 @@ static char *gen_long_line(void) {
 static char *gen_many_line_directives(void) {
   buf b = {0};
   put(&b, "kernel void k(global int *o) {\n");
-  for (int i = 0; i < 8000; i++) put(&b, "#line %d \"f%d.cl\"\n  o[%d] = %d;\n", 10 * i + 5, i % 7, i, i);
+  for (int i = 0; i < 8000; i++)
+    put(&b, "#line %d \"f%d.cl\"\n  o[%d] = %d;\n", 10 * i + 5, i % 7, i, i);
   put(&b, "  o[0] = 1\n}\n"); /* a missing ';': the error names the last #line's place */
   return b.p;
 }
@@ -267,14 +269,14 @@ static char *gen_line_limit(void) {
 static void test_lexer(void **state) {
   (void)state;
   expect_ok("long-line-300KB", gen_long_line, NULL, 0);
-  expect_error("line-directives-8000", gen_many_line_directives, NULL, 0, "f5.cl:79996:3: error: ",
-               "expected ';'", NULL);
-  expect_error("line-2147483647", gen_line_max, NULL, 0, "t.cl:1: error: ", "#line",
-               "2147483647", "too large", "1073741824", NULL);
-  expect_error("line-overflow", gen_line_huge, NULL, 0, "t.cl:1: error: ", "#line",
-               "too large", NULL);
-  expect_error("line-1073741824", gen_line_limit, NULL, 0, "t.cl:1073741826:3: error: ",
-               "expected ';'", NULL);
+  expect_error("line-directives-8000", gen_many_line_directives, NULL, 0,
+               "f5.cl:79996:3: error: ", "expected ';'", NULL);
+  expect_error("line-2147483647", gen_line_max, NULL, 0, "t.cl:1: error: ", "#line", "2147483647",
+               "too large", "1073741824", NULL);
+  expect_error("line-overflow", gen_line_huge, NULL, 0, "t.cl:1: error: ", "#line", "too large",
+               NULL);
+  expect_error("line-1073741824", gen_line_limit, NULL, 0,
+               "t.cl:1073741826:3: error: ", "expected ';'", NULL);
 }
 
 /* ---- nesting ----------------------------------------------------------------------- */
@@ -343,8 +345,8 @@ static void test_nesting(void **state) {
                "256 levels", "'k'", "helper function", NULL);
   expect_ok("braces-255", gen_braces_255, NULL, 0);
   expect_error("ifs-30000", gen_ifs_30000, NULL, 0, "t.cl:258: error: ", "256 levels", NULL);
-  expect_error("else-ifs-30000", gen_else_ifs_30000, NULL, 0, "t.cl:257: error: ",
-               "256 levels", NULL);
+  expect_error("else-ifs-30000", gen_else_ifs_30000, NULL, 0, "t.cl:257: error: ", "256 levels",
+               NULL);
   expect_ok("parens-30000", gen_parens_30000, NULL, 0);
   expect_ok("initializer-braces-30000", gen_initializer_braces, NULL, 0);
 }
@@ -385,8 +387,8 @@ static void test_output_growth(void **state) {
     assert_non_null(strstr(r.msg, "the stitched source would exceed"));
     assert_null(strchr(r.msg, '\n'));
   }
-  expect_error("forks-3000-in-a-loop", gen_many_forks, K, 1, "t.cl:2: error: ",
-               "would exceed", "64 times the input", NULL);
+  expect_error("forks-3000-in-a-loop", gen_many_forks, K, 1, "t.cl:2: error: ", "would exceed",
+               "64 times the input", NULL);
 }
 
 /* ---- one name declared in many blocks ---------------------------------------------- */
@@ -436,7 +438,8 @@ static char *gen_kernel_prototypes(void) {
 #define MANY_KERNELS 20000
 static char *gen_many_kernels(void) {
   buf b = {0};
-  for (int i = 0; i < MANY_KERNELS; i++) put(&b, "kernel void q%d(global int *o) { o[0] = %d; }\n", i, i);
+  for (int i = 0; i < MANY_KERNELS; i++)
+    put(&b, "kernel void q%d(global int *o) { o[0] = %d; }\n", i, i);
   return b.p;
 }
 
@@ -478,8 +481,10 @@ static char *gen_long_name(void) {
   char name[5001];
   memset(name, 'n', 5000);
   name[5000] = 0;
-  put(&b, "kernel void %s(global int *o) {\n  transmit int t = 1;\n  resizing_global_barrier();\n"
-          "  request_fork();\n  o[0] = t;\n}\n", name);
+  put(&b,
+      "kernel void %s(global int *o) {\n  transmit int t = 1;\n  resizing_global_barrier();\n"
+      "  request_fork();\n  o[0] = t;\n}\n",
+      name);
   return b.p;
 }
 
@@ -487,10 +492,10 @@ static void test_arguments_and_names(void **state) {
   (void)state;
   static const char *const null_first[] = {NULL};
   static const char *const null_second[] = {"k", NULL};
-  expect_error("cooperative-NULL", gen_small_kernel, null_first, 1, "t.cl:0: error: ",
-               "cooperative[0] is NULL", NULL);
-  expect_error("cooperative-k-NULL", gen_small_kernel, null_second, 2, "t.cl:0: error: ",
-               "cooperative[1] is NULL", NULL);
+  expect_error("cooperative-NULL", gen_small_kernel, null_first, 1,
+               "t.cl:0: error: ", "cooperative[0] is NULL", NULL);
+  expect_error("cooperative-k-NULL", gen_small_kernel, null_second, 2,
+               "t.cl:0: error: ", "cooperative[1] is NULL", NULL);
   static char name[5001];
   memset(name, 'n', 5000);
   static const char *const long_coop[] = {name};
@@ -543,8 +548,8 @@ static void test_type_names_as_variables(void **state) {
                "OpenCL C type name", NULL);
   expect_error("variable-float4", gen_float4_decl, NULL, 0, "t.cl:2: error: ", "'float4'",
                "OpenCL C type name", NULL);
-  expect_error("variable-global", gen_global_var, NULL, 0, "t.cl:2: error: ", "'global'",
-               "keyword", NULL);
+  expect_error("variable-global", gen_global_var, NULL, 0, "t.cl:2: error: ", "'global'", "keyword",
+               NULL);
   expect_error("parameter-half", gen_half_param, NULL, 0, "t.cl:3: error: ", "'half'",
                "OpenCL C type name", "cannot be a parameter name", NULL);
   expect_ok("unnamed-parameters", gen_unnamed_params, NULL, 0);
@@ -558,30 +563,31 @@ static char *gen_do_no_while(void) {
 
 static char *gen_do_no_while_nested(void) {
   buf b = {0};
-  put(&b, "kernel void k(global int *o) {\n  if (o[1]) {\n    do { o[0]++; }\n  }\n  o[2] = 0;\n}\n");
+  put(&b,
+      "kernel void k(global int *o) {\n  if (o[1]) {\n    do { o[0]++; }\n  }\n  o[2] = 0;\n}\n");
   return b.p;
 }
 
 static void test_do_without_while(void **state) {
   (void)state;
-  expect_error("do-without-while", gen_do_no_while, NULL, 0, "t.cl:4: error: ",
-               "'do' without 'while'", "line 2", NULL);
-  expect_error("do-without-while-nested", gen_do_no_while_nested, NULL, 0, "t.cl:4: error: ",
-               "'do' without 'while'", "line 3", NULL);
+  expect_error("do-without-while", gen_do_no_while, NULL, 0,
+               "t.cl:4: error: ", "'do' without 'while'", "line 2", NULL);
+  expect_error("do-without-while-nested", gen_do_no_while_nested, NULL, 0,
+               "t.cl:4: error: ", "'do' without 'while'", "line 3", NULL);
 }
 
 int main(void) {
   if (UNDER_ASAN) printf("pathological: AddressSanitizer build: no address-space limit\n");
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_call_graph),
-      cmocka_unit_test(test_lexer),
-      cmocka_unit_test(test_nesting),
-      cmocka_unit_test(test_output_growth),
-      cmocka_unit_test(test_repeated_names),
-      cmocka_unit_test(test_many_names),
-      cmocka_unit_test(test_arguments_and_names),
-      cmocka_unit_test(test_type_names_as_variables),
-      cmocka_unit_test(test_do_without_while),
+    cmocka_unit_test(test_call_graph),
+    cmocka_unit_test(test_lexer),
+    cmocka_unit_test(test_nesting),
+    cmocka_unit_test(test_output_growth),
+    cmocka_unit_test(test_repeated_names),
+    cmocka_unit_test(test_many_names),
+    cmocka_unit_test(test_arguments_and_names),
+    cmocka_unit_test(test_type_names_as_variables),
+    cmocka_unit_test(test_do_without_while),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,8 +20,8 @@
 #include "cl_harness.h"
 #include "st_test_util.h"
 
-#define WI 8u                 /* work-items in the one work-group */
-#define MAXT 400u             /* trace entries per work-item (CKT_MAXT in the .cl) */
+#define WI 8u     /* work-items in the one work-group */
+#define MAXT 400u /* trace entries per work-item (CKT_MAXT in the .cl) */
 #define TRACE_OFF 4096u
 #define CNT_OFF (TRACE_OFF + WI * MAXT * 4u)
 #define VALS_OFF 0u
@@ -32,17 +32,16 @@
 #define MARK(p) (0x7F000000 | (p))
 #define SLOT (CKT_TX_MAX + CKT_DATA)
 
-static const char *const COOP[] = {"nested_for", "whiles", "switchy", "graph_app",
-                                   "steal",      "straight", "deep",  "forinit",
-                                   "scoped",     "helpers"};
+static const char *const COOP[] = {"nested_for", "whiles", "switchy", "graph_app", "steal",
+                                   "straight",   "deep",   "forinit", "scoped",    "helpers"};
 
 typedef struct {
-  char *user;                 /* cl/resume_kernels.cl */
+  char *user; /* cl/resume_kernels.cl */
   ck_stitch_result res;
   clh h;
   int ready;
-  cl_program ref;             /* the user program as plain OpenCL (reference runs) */
-  int resumes;                /* resumed runs checked */
+  cl_program ref; /* the user program as plain OpenCL (reference runs) */
+  int resumes;    /* resumed runs checked */
 } state;
 
 static state S;
@@ -51,13 +50,13 @@ static unsigned char snaps[CKT_MAX_VISITS * SLOT];
 static uint32_t logw[1 + CKT_LOG_MAX];
 
 static const char *SHIM =
-    "#define CKT_REFERENCE 1\n"
-    "#define transmit\n"
-    "#define offer_kill() ((void)0)\n"
-    "#define request_fork() ((void)0)\n"
-    "#define global_barrier() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)\n"
-    "#define resizing_global_barrier() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)\n"
-    "#line 1 \"resume_kernels.cl\"\n";
+  "#define CKT_REFERENCE 1\n"
+  "#define transmit\n"
+  "#define offer_kill() ((void)0)\n"
+  "#define request_fork() ((void)0)\n"
+  "#define global_barrier() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)\n"
+  "#define resizing_global_barrier() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)\n"
+  "#line 1 \"resume_kernels.cl\"\n";
 
 static int setup(const char *std) {
   memset(&S, 0, sizeof S);
@@ -198,8 +197,7 @@ static void prepare(const ck_stitch_kernel *k, packer pk, uint64_t *w, unsigned 
 }
 
 static void run(int idx, clh_run_cfg *c, const uint64_t *w, const ck_stitch_kernel *k,
-                const unsigned char *in, unsigned char *out, unsigned char *snap,
-                uint32_t *log) {
+                const unsigned char *in, unsigned char *out, unsigned char *snap, uint32_t *log) {
   c->kernel = (uint32_t)idx;
   if (!c->local_size) c->local_size = WI;
   if (!c->num_groups) c->num_groups = 1;
@@ -234,8 +232,8 @@ static void run_reference(const ck_stitch_kernel *k, const uint64_t *w, const un
   }
   size_t g = WI;
   assert_int_equal(clEnqueueNDRangeKernel(S.h.queue, kr, 1, NULL, &g, &g, 0, NULL, NULL), 0);
-  assert_int_equal(clEnqueueReadBuffer(S.h.queue, arena, CL_TRUE, 0, CKT_ARENA, out, 0, NULL,
-                                       NULL), 0);
+  assert_int_equal(clEnqueueReadBuffer(S.h.queue, arena, CL_TRUE, 0, CKT_ARENA, out, 0, NULL, NULL),
+                   0);
   for (int i = 0; i < n_subs; i++) clReleaseMemObject(subs[i]);
   clReleaseMemObject(arena);
   clReleaseKernel(kr);
@@ -296,7 +294,7 @@ static void check_kernel(const char *name, packer pk) {
     for (unsigned v = 1; v <= upto; v++) {
       const unsigned char *slot = snaps + (size_t)(v - 1) * SLOT;
       memcpy(arena_b, init, CKT_ARENA);
-      memcpy(arena_b, slot + CKT_TX_MAX, CKT_DATA);        /* data as of the visit */
+      memcpy(arena_b, slot + CKT_TX_MAX, CKT_DATA);          /* data as of the visit */
       memset(arena_b + TRACE_OFF, 0, CKT_ARENA - TRACE_OFF); /* empty traces */
       clh_run_cfg r = {0};
       r.resume = p;
@@ -312,8 +310,8 @@ static void check_kernel(const char *name, packer pk) {
           uint32_t i = 0;
           while (i < nr && i < want && tr[i] == tf[from + i]) i++;
           fail_msg("%s: resumed at point %u, visit %u: work-item %u's trace differs at entry "
-                   "%u (got %d, want %d; %u vs %u entries)", name, p, v, wi, i,
-                   i < nr ? tr[i] : -1, i < want ? tf[from + i] : -1, nr, want);
+                   "%u (got %d, want %d; %u vs %u entries)",
+                   name, p, v, wi, i, i < nr ? tr[i] : -1, i < want ? tf[from + i] : -1, nr, want);
         }
       }
       if (memcmp(arena_c, arena_a, CKT_DATA))
@@ -447,7 +445,8 @@ static void test_args(void **st) {
   uint32_t ui = 4000000000u;
   int64_t l = -5000000000LL;
   uint64_t ul = 0xFEDCBA9876543210ULL;
-  float f = 1.5f, r = -2.25f, v3[4] = {0.5f, 1.5f, 2.5f, 0.0f}, v8[8] = {0, 0, 0, 0, 0, 0, 0, 7.75f};
+  float f = 1.5f, r = -2.25f, v3[4] = {0.5f, 1.5f, 2.5f, 0.0f},
+        v8[8] = {0, 0, 0, 0, 0, 0, 0, 7.75f};
   double d = 3.125;
   uint64_t sz = 123456789012ULL;
   int32_t v2[2] = {-7, 9}, v4[4] = {1, 2, 3, -44};
@@ -530,13 +529,13 @@ static void test_generated_is_reducible(void **st) {
 /* CL1.2 runs everything. CL3.0 builds the whole program (the language rules are what
  * differ between the two) and runs the cheaper kernels: PoCL's per-kernel work-group
  * compile, the slow part, does not depend on the language version. */
-#define TESTS_CHEAP                                                                       \
-  cmocka_unit_test(test_generated_is_reducible), cmocka_unit_test(test_args),           \
-      cmocka_unit_test(test_ids), cmocka_unit_test(test_resume_graph_figure4),          \
-      cmocka_unit_test(test_resume_work_stealing), cmocka_unit_test(test_resume_straight), \
-      cmocka_unit_test(test_resume_forinit), cmocka_unit_test(test_resume_scoped),       \
-      cmocka_unit_test(test_resume_switch), cmocka_unit_test(test_resume_helpers),      \
-      cmocka_unit_test(test_kill)
+#define TESTS_CHEAP                                                                                \
+  cmocka_unit_test(test_generated_is_reducible), cmocka_unit_test(test_args),                      \
+    cmocka_unit_test(test_ids), cmocka_unit_test(test_resume_graph_figure4),                       \
+    cmocka_unit_test(test_resume_work_stealing), cmocka_unit_test(test_resume_straight),           \
+    cmocka_unit_test(test_resume_forinit), cmocka_unit_test(test_resume_scoped),                   \
+    cmocka_unit_test(test_resume_switch), cmocka_unit_test(test_resume_helpers),                   \
+    cmocka_unit_test(test_kill)
 
 int main(void) {
   cl_uint n_platforms = 0;
@@ -549,9 +548,9 @@ int main(void) {
                                     cmocka_unit_test(test_resume_deep)};
   const struct CMUnitTest cl30[] = {TESTS_CHEAP};
   int f = 0;
-  f += _cmocka_run_group_tests("stitcher-pocl-CL1.2", cl12, sizeof cl12 / sizeof cl12[0],
-                               setup12, teardown);
-  f += _cmocka_run_group_tests("stitcher-pocl-CL3.0", cl30, sizeof cl30 / sizeof cl30[0],
-                               setup30, teardown);
+  f += _cmocka_run_group_tests("stitcher-pocl-CL1.2", cl12, sizeof cl12 / sizeof cl12[0], setup12,
+                               teardown);
+  f += _cmocka_run_group_tests("stitcher-pocl-CL3.0", cl30, sizeof cl30 / sizeof cl30[0], setup30,
+                               teardown);
   return f;
 }

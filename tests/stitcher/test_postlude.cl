@@ -23,15 +23,15 @@ void ckt_init(ck_wg_t *ctx, global const uint *cfg, global uchar *arena, global 
   ctx->log = log;
 }
 
-#define CKT_MAIN(N)                                                                        \
-  kernel void ck_test_main_##N(global const uint *cfg, global const uchar *tx_in,          \
-                               global uchar *arena, global const ulong *args,             \
-                               global uchar *snap, global uint *log) {                    \
-    local ck_locals_t locals;                                                              \
-    local ulong2 pool[256];                                                                \
-    ck_wg_t ctx;                                                                           \
-    ckt_init(&ctx, cfg, arena, snap, log);                                                 \
-    ck_dispatch(&ctx, N##u, cfg[1], tx_in, arena, args, (local uchar *)pool, &locals);    \
+#define CKT_MAIN(N)                                                                                \
+  kernel void ck_test_main_##N(global const uint *cfg, global const uchar *tx_in,                  \
+                               global uchar *arena, global const ulong *args, global uchar *snap,  \
+                               global uint *log) {                                                 \
+    local ck_locals_t locals;                                                                      \
+    local ulong2 pool[256];                                                                        \
+    ck_wg_t ctx;                                                                                   \
+    ckt_init(&ctx, cfg, arena, snap, log);                                                         \
+    ck_dispatch(&ctx, N##u, cfg[1], tx_in, arena, args, (local uchar *)pool, &locals);             \
   }
 
 #if CK_N_KERNELS > 0

@@ -6,22 +6,22 @@
  * barriers are work-group barriers. The wrapper kernel ck_test_main (test_postlude.cl)
  * calls ck_dispatch. */
 
-#define CKT_TX_MAX 256u      /* bytes of transmit struct kept per visit */
-#define CKT_MAX_VISITS 24u   /* visits recorded per run */
-#define CKT_LOG_MAX 1024u    /* fork-point calls logged per run */
+#define CKT_TX_MAX 256u    /* bytes of transmit struct kept per visit */
+#define CKT_MAX_VISITS 24u /* visits recorded per run */
+#define CKT_LOG_MAX 1024u  /* fork-point calls logged per run */
 
 typedef struct {
   uint group_id, num_groups;
-  uint snap_point;      /* fork point whose visits are snapshotted (0: none) */
-  uint visits;          /* visits of snap_point so far */
-  uint kill_point;      /* 0: offer_kill kills; p: resizing barrier p kills */
-  uint kill_visit;      /* the kill happens at this call (1-based); 0: never */
-  uint kills;           /* calls counted towards kill_visit */
-  uint data_bytes;      /* arena bytes [0, data_bytes) are snapshotted */
+  uint snap_point; /* fork point whose visits are snapshotted (0: none) */
+  uint visits;     /* visits of snap_point so far */
+  uint kill_point; /* 0: offer_kill kills; p: resizing barrier p kills */
+  uint kill_visit; /* the kill happens at this call (1-based); 0: never */
+  uint kills;      /* calls counted towards kill_visit */
+  uint data_bytes; /* arena bytes [0, data_bytes) are snapshotted */
   global uchar *arena;
-  global uchar *snap;   /* per visit: CKT_TX_MAX transmit bytes, then data_bytes */
-  global uint *log;     /* log[0]: number of fork-point calls; log[1..]: their points */
-  uint m_known;         /* written by ck_dispatch as in the real prelude; unused here */
+  global uchar *snap; /* per visit: CKT_TX_MAX transmit bytes, then data_bytes */
+  global uint *log;   /* log[0]: number of fork-point calls; log[1..]: their points */
+  uint m_known;       /* written by ck_dispatch as in the real prelude; unused here */
 } ck_wg_t;
 #define CK_M_LIVE 0xffffffffu
 

@@ -25,14 +25,14 @@
 
 /* The warnings of a source that must stitch ("" if none), copied to static storage. */
 /* The kernel: a resizing barrier inside a for over `phase`, with a break on it. */
-#define PHASE_KERNEL(DECL)                                                                   \
-  "kernel void k(global int *o) {\n"                                                         \
-  "  for (" DECL " phase = 0; phase < 2; phase++) {\n"                                      \
-  "    o[get_global_id(0)] += 1;\n"                                                          \
-  "    resizing_global_barrier();\n"                                                         \
-  "    if (phase == 1) break;\n"                                                             \
-  "    o[get_global_id(0)] += 2;\n"                                                          \
-  "  }\n"                                                                                    \
+#define PHASE_KERNEL(DECL)                                                                         \
+  "kernel void k(global int *o) {\n"                                                               \
+  "  for (" DECL " phase = 0; phase < 2; phase++) {\n"                                             \
+  "    o[get_global_id(0)] += 1;\n"                                                                \
+  "    resizing_global_barrier();\n"                                                               \
+  "    if (phase == 1) break;\n"                                                                   \
+  "    o[get_global_id(0)] += 2;\n"                                                                \
+  "  }\n"                                                                                          \
   "}\n"
 
 static void test_loop_counter_live_across_fork_point(void **st) {
@@ -97,14 +97,17 @@ static void test_straight_line_variables(void **st) {
               "k", NULL);
   st_assert_msg(m, 4, "'a'", NULL);
   m = st_fail("kernel void k(global int *o) {\n  int a = 0;\n  request_fork();\n"
-              "  a = a + 1;\n}\n", "k", NULL);
+              "  a = a + 1;\n}\n",
+              "k", NULL);
   st_assert_msg(m, 4, "'a'", NULL);
   /* a pointer's value is read by p[i] = ... and *p = ... */
   m = st_fail("kernel void k(global int *o) {\n  global int *p = o;\n  request_fork();\n"
-              "  p[0] = 1;\n}\n", "k", NULL);
+              "  p[0] = 1;\n}\n",
+              "k", NULL);
   st_assert_msg(m, 4, "'p'", NULL);
   m = st_fail("kernel void k(global int *o) {\n  global int *p = o;\n  request_fork();\n"
-              "  *p = 1;\n}\n", "k", NULL);
+              "  *p = 1;\n}\n",
+              "k", NULL);
   st_assert_msg(m, 4, "'p'", NULL);
   /* nested blocks enclosing the fork point, and the rest after an inner loop */
   m = st_fail("kernel void k(global int *o) {\n"
@@ -274,7 +277,7 @@ static void test_transmit_in_nested_scopes(void **st) {
   ck_stitch_result r;
   /* the fix: the for-init's transmit counter is a field, saved and restored */
   st_ok(PHASE_KERNEL("transmit int"), &r, "k", NULL);
-  HAS(r, "int phase;");                          /* the transmit struct's field */
+  HAS(r, "int phase;"); /* the transmit struct's field */
   HAS(r, "ck_tx.phase = phase;");
   HAS(r, "phase = ck_txp->phase;");
   HAS(r, "{ int phase = 0;\nck_res_1: ;"); /* the for-init, hoisted in front of the label */
@@ -319,8 +322,8 @@ static void test_work_bound(void **st) {
   size_t n = (size_t)snprintf(src, cap, "kernel void k(global int *o) {\n");
   for (int i = 0; i < N; i++) n += (size_t)snprintf(src + n, cap - n, "  int v%d = o[%d];\n", i, i);
   for (int i = 0; i < N; i++)
-    n += (size_t)snprintf(src + n, cap - n, "  if (o[%d]) { request_fork(); v%d = 1; o[%d] = v%d; }\n",
-                          i, i, i, i);
+    n += (size_t)snprintf(src + n, cap - n,
+                          "  if (o[%d]) { request_fork(); v%d = 1; o[%d] = v%d; }\n", i, i, i, i);
   snprintf(src + n, cap - n, "}\n");
   const char *w = st_warnings(src, "k");
   free(src);
@@ -453,16 +456,14 @@ static void test_project_kernels_have_no_errors(void **st) {
 
 /* Rule 2 of DESIGN.md section 2.8: a snapshot of M taken before an offer_kill or
  * request_fork without a global barrier between, and used after it. */
-#define SUM_KERNEL(BETWEEN)                                                                  \
-  "kernel void k(global const int *in, global int *out, int n) {\n"                         \
-  "  int gid = get_global_id(0);\n"                                                         \
-  "  int gsz = get_global_size(0);\n"                                                       \
-  BETWEEN                                                                                    \
-  "  int acc = 0;\n"                                                                        \
-  "  for (int i = gid; i < n; i += gsz) acc += in[i];\n"                                    \
-  "  atomic_add(out, acc);\n"                                                               \
-  "  offer_kill();\n"                                                                       \
-  "  if (get_global_id(0) == 0) out[1] = gsz;\n"                                            \
+#define SUM_KERNEL(BETWEEN)                                                                        \
+  "kernel void k(global const int *in, global int *out, int n) {\n"                                \
+  "  int gid = get_global_id(0);\n"                                                                \
+  "  int gsz = get_global_size(0);\n" BETWEEN "  int acc = 0;\n"                                   \
+  "  for (int i = gid; i < n; i += gsz) acc += in[i];\n"                                           \
+  "  atomic_add(out, acc);\n"                                                                      \
+  "  offer_kill();\n"                                                                              \
+  "  if (get_global_id(0) == 0) out[1] = gsz;\n"                                                   \
   "}\n"
 
 static void test_snapshot_before_offer_kill(void **st) {

@@ -132,7 +132,9 @@ static void test_kernel_spellings_and_attributes(void **st) {
   LACKS(r, "__attribute__");
   LACKS(r, "__kernel");
   HAS(r, "#define CK_N_KERNELS 4");
-  HAS(r, "case 3u: {\n  ck_ctx->m_known = 0u;\n  ck_kernel_d(ck_ctx, ck_resume, ck_tx_in, &ck_locals->d);");
+  HAS(
+    r,
+    "case 3u: {\n  ck_ctx->m_known = 0u;\n  ck_kernel_d(ck_ctx, ck_resume, ck_tx_in, &ck_locals->d);");
   assert_int_equal(r.kernels[0].reqd_wg_size, 64);
   assert_int_equal(r.kernels[1].reqd_wg_size, 0);
   ck_stitch_result_free(&r);
@@ -213,7 +215,8 @@ static void test_user_line_directives(void **st) {
   LACKS(r, "#line 1 \"a.cl\"\n#line");
   ck_stitch_result_free(&r);
   const char *m = st_fail("#line 1 \"a.cl\"\nkernel void k(void) { }\n#line 7 \"b.cl\"\n"
-                          "kernel void q(global int *o) {\n  o[0] = 1\n}\n", NULL);
+                          "kernel void q(global int *o) {\n  o[0] = 1\n}\n",
+                          NULL);
   assert_string_equal(m, "b.cl:8:3: error: expected ';' after this statement");
 }
 
@@ -258,9 +261,11 @@ static void test_transmit_only_in_scope_is_saved(void **st) {
         "  o[0] = a + b;\n"
         "}\n",
         &r, "k", NULL);
-  HAS(r, "{ ck_tx_k_t ck_tx; ck_tx.a = a; if (ck_request_fork(ck_ctx, 1u, &ck_tx, (uint)sizeof(ck_tx))) return; }"
-         " ck_res_1: if (ck_resume == 1u) { { global const ck_tx_k_t *ck_txp = "
-         "(global const ck_tx_k_t *)ck_tx_in; a = ck_txp->a; } } }");
+  HAS(
+    r,
+    "{ ck_tx_k_t ck_tx; ck_tx.a = a; if (ck_request_fork(ck_ctx, 1u, &ck_tx, (uint)sizeof(ck_tx))) return; }"
+    " ck_res_1: if (ck_resume == 1u) { { global const ck_tx_k_t *ck_txp = "
+    "(global const ck_tx_k_t *)ck_tx_in; a = ck_txp->a; } } }");
   HAS(r, "ck_tx.a = a; ck_tx.b = b; if (ck_request_fork(ck_ctx, 2u,");
   HAS(r, "a = ck_txp->a; b = ck_txp->b;");
   ck_stitch_result_free(&r);
@@ -350,8 +355,10 @@ static void test_resume_without_loop(void **st) {
         "}\n",
         &r, "k", NULL);
   HAS(r, "{ if (ck_resume == 1u) goto ck_res_1; if (ck_resume == 2u) goto ck_res_2;");
-  HAS(r, "if (ck_request_fork(ck_ctx, 1u, &ck_tx, (uint)sizeof(ck_tx))) return; } ck_res_1: if (ck_resume == "
-         "1u) {");
+  HAS(
+    r,
+    "if (ck_request_fork(ck_ctx, 1u, &ck_tx, (uint)sizeof(ck_tx))) return; } ck_res_1: if (ck_resume == "
+    "1u) {");
   HAS(r, "if (ck_resizing_global_barrier(ck_ctx, 2u, &ck_tx, (uint)sizeof(ck_tx))) return; } "
          "ck_res_2: if (ck_resume == 2u) {");
   assert_int_equal(r.kernels[0].n_fork_points, 2);
@@ -560,15 +567,16 @@ static void test_reducibility_check_detects_jump_into_loop(void **st) {
 static void test_dispatcher_m_known(void **st) {
   (void)st;
   ck_stitch_result r;
-  st_ok("void help(void) { offer_kill(); }\n"
-        "kernel void barriers(global int *p) { while (p[0]) { p[1] = get_global_size(0); "
-        "resizing_global_barrier(); global_barrier(); } }\n"
-        "kernel void kills(global int *p) { while (p[0]) { p[1] = get_global_size(0); global_barrier(); "
-        "offer_kill(); } }\n"
-        "kernel void forks(global int *p) { request_fork(); p[1] = get_global_size(0); }\n"
-        "kernel void via_helper(global int *p) { help(); p[1] = get_global_size(0); }\n"
-        "kernel void plain(global int *p) { p[0] = get_global_size(0); }\n",
-        &r, "barriers", "kills", "forks", "via_helper", NULL);
+  st_ok(
+    "void help(void) { offer_kill(); }\n"
+    "kernel void barriers(global int *p) { while (p[0]) { p[1] = get_global_size(0); "
+    "resizing_global_barrier(); global_barrier(); } }\n"
+    "kernel void kills(global int *p) { while (p[0]) { p[1] = get_global_size(0); global_barrier(); "
+    "offer_kill(); } }\n"
+    "kernel void forks(global int *p) { request_fork(); p[1] = get_global_size(0); }\n"
+    "kernel void via_helper(global int *p) { help(); p[1] = get_global_size(0); }\n"
+    "kernel void plain(global int *p) { p[0] = get_global_size(0); }\n",
+    &r, "barriers", "kills", "forks", "via_helper", NULL);
   HAS(r, "ck_ctx->m_known = 0u;\n  ck_kernel_barriers(");
   HAS(r, "ck_ctx->m_known = CK_M_LIVE;\n  ck_kernel_kills(");
   HAS(r, "ck_ctx->m_known = CK_M_LIVE;\n  ck_kernel_forks(");
@@ -580,10 +588,11 @@ static void test_dispatcher_m_known(void **st) {
 static void test_dispatcher(void **st) {
   (void)st;
   ck_stitch_result r;
-  st_ok("typedef float real;\n"
-        "kernel void k(global int *g, constant float *c, local int *l1, real x, float4 v,\n"
-        "              bool b, local uchar *l2, __global const int * restrict gr, global int a[]) {}\n",
-        &r, NULL);
+  st_ok(
+    "typedef float real;\n"
+    "kernel void k(global int *g, constant float *c, local int *l1, real x, float4 v,\n"
+    "              bool b, local uchar *l2, __global const int * restrict gr, global int a[]) {}\n",
+    &r, NULL);
   HAS(r, "void ck_dispatch(ck_wg_t *ck_ctx, uint ck_kernel, uint ck_resume, global const void "
          "*ck_tx_in,");
   HAS(r, "global uchar *ck_arena, global const ulong *ck_args,");

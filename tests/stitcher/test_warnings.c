@@ -83,17 +83,18 @@ static void test_no_warning_where_nothing_is_wrong(void **st) {
                                   "k"),
                       "");
   /* a compare-exchange retry loop (an atomic update), local memory, local fences */
-  assert_string_equal(st_warnings("kernel void k(global uint *d, local uint *s) {\n"
-                                  "  local uint l[4];\n"
-                                  "  uint old = d[0], seen;\n"
-                                  "  while ((seen = atomic_cmpxchg(d, old, old * 3u)) != old) old = seen;\n"
-                                  "  while (atomic_cmpxchg(&l[1], 0u, 1u)) {}\n"
-                                  "  while (atomic_cmpxchg(s, 0u, 1u)) {}\n"
-                                  "  while (atomic_xchg((local uint *)s, 1u)) {}\n"
-                                  "  mem_fence(CLK_LOCAL_MEM_FENCE);\n"
-                                  "}\n",
-                                  "k"),
-                      "");
+  assert_string_equal(
+    st_warnings("kernel void k(global uint *d, local uint *s) {\n"
+                "  local uint l[4];\n"
+                "  uint old = d[0], seen;\n"
+                "  while ((seen = atomic_cmpxchg(d, old, old * 3u)) != old) old = seen;\n"
+                "  while (atomic_cmpxchg(&l[1], 0u, 1u)) {}\n"
+                "  while (atomic_cmpxchg(s, 0u, 1u)) {}\n"
+                "  while (atomic_xchg((local uint *)s, 1u)) {}\n"
+                "  mem_fence(CLK_LOCAL_MEM_FENCE);\n"
+                "}\n",
+                "k"),
+    "");
   /* ordinary kernels are not cooperative: the model asks nothing of them */
   assert_string_equal(st_warnings("kernel void c(void) { }\n"
                                   "kernel void o(global uint *m) {\n"
@@ -106,11 +107,11 @@ static void test_no_warning_where_nothing_is_wrong(void **st) {
 
 static void test_sync_api_names_are_reserved(void **st) {
   (void)st;
-  const char *m = st_fail("void device_mutex_lock(global uint *m) { }\nkernel void k(void) { }\n",
-                          "k", NULL);
+  const char *m =
+    st_fail("void device_mutex_lock(global uint *m) { }\nkernel void k(void) { }\n", "k", NULL);
   st_assert_msg(m, 1, "'device_mutex_lock' is reserved", "ck_cooperative.h", NULL);
-  m = st_fail("kernel void k(global uint *d) {\n  uint device_load_acquire = d[0];\n}\n", "k",
-              NULL);
+  m =
+    st_fail("kernel void k(global uint *d) {\n  uint device_load_acquire = d[0];\n}\n", "k", NULL);
   st_assert_msg(m, 2, "'device_load_acquire' is reserved", NULL);
 }
 
@@ -225,12 +226,12 @@ static void test_work_stealing_app(void **st) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_mem_fence_in_cooperative_kernel),
-      cmocka_unit_test(test_spin_lock_in_helper),
-      cmocka_unit_test(test_try_lock_helper_in_loop),
-      cmocka_unit_test(test_no_warning_where_nothing_is_wrong),
-      cmocka_unit_test(test_sync_api_names_are_reserved),
-      cmocka_unit_test(test_work_stealing_app),
+    cmocka_unit_test(test_mem_fence_in_cooperative_kernel),
+    cmocka_unit_test(test_spin_lock_in_helper),
+    cmocka_unit_test(test_try_lock_helper_in_loop),
+    cmocka_unit_test(test_no_warning_where_nothing_is_wrong),
+    cmocka_unit_test(test_sync_api_names_are_reserved),
+    cmocka_unit_test(test_work_stealing_app),
   };
   return cmocka_run_group_tests_name("stitcher-warnings", tests, NULL, NULL);
 }

@@ -88,9 +88,7 @@ static int run_fused(const task_bench *b, run_result *r, char *err, size_t err_l
         case TB_ARG_BUFFER:
             APP_CL_CHECK(clSetKernelArg(k, i, sizeof(cl_mem), &mem[a->value]), "clSetKernelArg (buffer)");
             break;
-        case TB_ARG_INT:
-            APP_CL_CHECK(clSetKernelArg(k, i, sizeof v, &v), "clSetKernelArg (int)");
-            break;
+        case TB_ARG_INT: APP_CL_CHECK(clSetKernelArg(k, i, sizeof v, &v), "clSetKernelArg (int)"); break;
         case TB_ARG_LOCAL:
             APP_CL_CHECK(clSetKernelArg(k, i, (size_t)a->value, NULL), "clSetKernelArg (local)");
             break;
