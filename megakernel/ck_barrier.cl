@@ -8,21 +8,21 @@
 /* Arrivals so far: the sum of the barrier's counters (relaxed loads with no
  * dependence between them, so they are in flight together). Counters only
  * grow until the master resets them, so the sum never runs ahead. */
-uint ck_arrivals(CK_SLOT L)
+uint ck_arrivals(CK_PTR count)
 {
     uint n = 0;
     for (uint i = 0; i < CK_BAR_COUNTERS; ++i)
-        n += ck_load_relaxed(ck_bar_counter(L, i));
+        n += ck_load_relaxed(count + i * CK_LINE);
     return n;
 }
 
 /* Master: zeroes the counters, then counts `self` arrivals on counter 0 (its
  * own). The release of the word that follows publishes the reset. */
-void ck_reset_arrivals(CK_SLOT L, uint self)
+void ck_reset_arrivals(CK_PTR count, uint self)
 {
     for (uint i = 1; i < CK_BAR_COUNTERS; ++i)
-        ck_store_relaxed(ck_bar_counter(L, i), 0u);
-    ck_store_relaxed(ck_bar_counter(L, 0u), self);
+        ck_store_relaxed(count + i * CK_LINE, 0u);
+    ck_store_relaxed(count, self);
 }
 
 /* Master: waits until every active group has arrived (kills may lower M
@@ -35,23 +35,23 @@ void ck_reset_arrivals(CK_SLOT L, uint self)
  * Only M and one bit leave, which keeps the registers of the megakernel
  * (whose worst point is a barrier inside user code) where they were. */
 #define CK_BAR_MAY_RESIZE 0x80000000u
-uint ck_wait_arrivals(ck_wg_t *ctx, CK_SLOT L, uint resize)
+uint ck_wait_arrivals(ck_wg_t *ctx, CK_PTR count, uint resize)
 {
     for (uint spins = 0;; ++spins) {
         /* Relaxed spin; on success one acquire fence and a second look at M:
          * a group that forked before arriving published the larger M before
          * its arrival, so M read after the fence includes its fork. The fence
          * pairs with every counter's arrival that the sum included. */
-        uint arrived = ck_arrivals(L);
-        if (arrived >= ck_load_relaxed(&CK_LS(ctx)->m)) {
+        uint arrived = ck_arrivals(count);
+        if (arrived >= ck_load_relaxed(CK_L(ctx, CK_L_M))) {
             ck_fence_acq_rel();
-            uint m = ck_load_relaxed(&CK_LS(ctx)->m);
+            uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
             uint may = 0u;
             if (resize) {
-                uint req = ck_load_relaxed(&CK_LS(ctx)->kill_req);
-                uint groups = ck_load_relaxed(&CK_LS(ctx)->groups);
+                uint req = ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ));
+                uint groups = ck_load_relaxed(CK_L(ctx, CK_L_GROUPS));
                 uint idle = ck_idle_now(ctx->sched);
-                uint demand = ck_load_relaxed(&ctx->sched->demand);
+                uint demand = ck_load_relaxed(ctx->sched + CK_H_DEMAND);
                 may = req || ck_fork_possible_of(m, groups, idle, demand, req);
             }
             if (arrived >= m)
@@ -110,9 +110,9 @@ uint ck_next_word(uint old, uint m) { return (((old >> CK_M_BITS) + 1u) << CK_M_
  * barrier completed. Returns M' (0: this group was dropped, or abort). */
 uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint tx_bytes)
 {
-    CK_SLOT counters = CK_LS(ctx);                                         /* the launch slot's barrier counters */
-    CK_PTR count = ck_bar_counter(counters, ctx->group % CK_BAR_COUNTERS); /* this group's counter */
-    CK_PTR word = &CK_LS(ctx)->bar_word;
+    CK_PTR counters = CK_L(ctx, CK_L_BAR_COUNT);
+    CK_PTR count = counters + (ctx->group % CK_BAR_COUNTERS) * CK_LINE; /* this group's counter */
+    CK_PTR word = CK_L(ctx, CK_L_BAR_WORD);
     uint naive = resize && ctx->naive;
     /* The word cannot move before this group arrives: the word this group
      * was last released with, else (its first barrier) a relaxed load, gives
@@ -146,11 +146,11 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
             if (ctx->chaos) {
                 m_new = ck_cx_barrier_locked(ctx, naive, epoch, m, rec, point, tx, tx_bytes, &k);
             } else {
-                uint req = ck_load_relaxed(&CK_LS(ctx)->kill_req);
+                uint req = ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ));
                 uint drop = naive ? 0u : min(req, m - 1u);
                 if (drop) {
                     m_new = m - drop;
-                    ck_store_relaxed(&CK_LS(ctx)->m, m_new);
+                    ck_store_relaxed(CK_L(ctx, CK_L_M), m_new);
                     ck_count_kills_locked(ctx, drop);
                 } else {
                     k = ck_fork_prepare_locked(ctx, ck_fork_choice_locked(ctx), point, tx, tx_bytes, 0u);
@@ -159,7 +159,7 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
             }
         }
         if (resize && m_new != m_start) /* also naive kills between the phases */
-            ck_store_relaxed(&CK_LS(ctx)->resizes, ck_load_relaxed(&CK_LS(ctx)->resizes) + 1u);
+            ck_store_relaxed(CK_L(ctx, CK_L_RESIZES), ck_load_relaxed(CK_L(ctx, CK_L_RESIZES)) + 1u);
         ck_reset_arrivals(counters, 0u);
         released = ck_next_word(old, m_new);
         ck_store_release(word, released);
@@ -172,13 +172,17 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
     }
     if (!ck_wait_release(ctx, word, old, &released))
         return 0;
-    /* A group dropped here may be slow to see the release, but the slot
-     * cannot hold a new launch by then: a dropped group is still counted in
-     * L.live until it leaves (ck_coop_group_left), the launch ends only when
-     * that count reaches zero, and only then is its slot freed. So the word
-     * seen here is this launch's, and no look at the slot's launch id is
-     * needed on the way out (the relaunch semantic tests run back-to-back
-     * launches of one resizing kernel to check it). */
+    /* A group dropped here may be slow to see the release: by then its
+     * launch can have finished and the slot can hold a new launch whose
+     * barrier word happens to carry the very sequence number this group
+     * expects (the same kernel on the same input passes through the same
+     * sequence numbers). Such a straggler must not join the new launch: its
+     * arrivals would stand in for a real group at the next barrier, which
+     * then leaves as dropped while still counted in M. The slot's launch id,
+     * written before the new launch's first barrier word, tells them apart.
+     * A plain barrier drops no group, so it needs no such check. */
+    if (resize && ck_load_relaxed(CK_L(ctx, CK_L_ID)) != ctx->launch)
+        return 0;
     uint expected = ((old >> CK_M_BITS) + 1u) & (0xffffffffu >> CK_M_BITS);
     if (naive && (released >> CK_M_BITS) == expected) {
         /* Phase 2 of the naive form: one offer_kill, then arrive again. */
@@ -186,7 +190,7 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
             return 0;
         old = released;
         ck_fetch_add(count, 1u);
-        if (!ck_wait_release(ctx, word, old, &released))
+        if (!ck_wait_release(ctx, word, old, &released) || ck_load_relaxed(CK_L(ctx, CK_L_ID)) != ctx->launch)
             return 0;
         expected = ((old >> CK_M_BITS) + 1u) & (0xffffffffu >> CK_M_BITS);
     }
