@@ -172,17 +172,13 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
     }
     if (!ck_wait_release(ctx, word, old, &released))
         return 0;
-    /* A group dropped here may be slow to see the release: by then its
-     * launch can have finished and the slot can hold a new launch whose
-     * barrier word happens to carry the very sequence number this group
-     * expects (the same kernel on the same input passes through the same
-     * sequence numbers). Such a straggler must not join the new launch: its
-     * arrivals would stand in for a real group at the next barrier, which
-     * then leaves as dropped while still counted in M. The slot's launch id,
-     * written before the new launch's first barrier word, tells them apart.
-     * A plain barrier drops no group, so it needs no such check. */
-    if (resize && ck_load_relaxed(CK_L(ctx, CK_L_ID)) != ctx->launch)
-        return 0;
+    /* A group dropped here may be slow to see the release, but the slot
+     * cannot hold a new launch by then: a dropped group is still counted in
+     * CK_L_LIVE until it leaves (ck_coop_group_left), the launch ends only
+     * when that count reaches zero, and only then is its slot freed. So the
+     * word seen here is this launch's, and the way out needs no look at the
+     * slot's launch id (the relaunch semantic tests run back-to-back launches
+     * of one resizing kernel to check it). */
     uint expected = ((old >> CK_M_BITS) + 1u) & (0xffffffffu >> CK_M_BITS);
     if (naive && (released >> CK_M_BITS) == expected) {
         /* Phase 2 of the naive form: one offer_kill, then arrive again. */
@@ -190,7 +186,7 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
             return 0;
         old = released;
         ck_fetch_add(count, 1u);
-        if (!ck_wait_release(ctx, word, old, &released) || ck_load_relaxed(CK_L(ctx, CK_L_ID)) != ctx->launch)
+        if (!ck_wait_release(ctx, word, old, &released))
             return 0;
         expected = ((old >> CK_M_BITS) + 1u) & (0xffffffffu >> CK_M_BITS);
     }
