@@ -129,10 +129,7 @@ int ck_mutex_lock_or_stop(volatile global uint *m, CK_PTR stop)
 
 /* Stitched code has the group's context in scope as ck_ctx; a lock waiting
  * while the megakernel stops gives up (see ck_aborting in ck_primitives.cl). */
-void ck_device_mutex_lock(ck_wg_t *ctx, volatile global uint *m)
-{
-    ck_mutex_lock_or_stop(m, ctx->sched + CK_H_EXIT);
-}
+void ck_device_mutex_lock(ck_wg_t *ctx, volatile global uint *m) { ck_mutex_lock_or_stop(m, &ctx->sched->exit); }
 #define device_mutex_lock(m) ck_device_mutex_lock(ck_ctx, (m))
 
 #else /* plain OpenCL */

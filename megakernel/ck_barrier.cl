@@ -5,6 +5,12 @@
  * decides the new M under the lock where the barrier resizes, and releases
  * the others with one word that carries a sequence and M. */
 
+/* The barrier family takes the slot's first counter (ck_bar_counter(L, 0))
+ * and steps over the others by lines from it: that one pointer is what the
+ * master keeps live through a barrier. Addressing each counter from the
+ * launch slot instead compiles, with tasks, to a megakernel that spills at
+ * the 32-register cap on an H200 (docs/RESULTS.md). */
+
 /* Arrivals so far: the sum of the barrier's counters (relaxed loads with no
  * dependence between them, so they are in flight together). Counters only
  * grow until the master resets them, so the sum never runs ahead. */
@@ -43,15 +49,15 @@ uint ck_wait_arrivals(ck_wg_t *ctx, CK_PTR count, uint resize)
          * its arrival, so M read after the fence includes its fork. The fence
          * pairs with every counter's arrival that the sum included. */
         uint arrived = ck_arrivals(count);
-        if (arrived >= ck_load_relaxed(CK_L(ctx, CK_L_M))) {
+        if (arrived >= ck_load_relaxed(&CK_LS(ctx)->m)) {
             ck_fence_acq_rel();
-            uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
+            uint m = ck_load_relaxed(&CK_LS(ctx)->m);
             uint may = 0u;
             if (resize) {
-                uint req = ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ));
-                uint groups = ck_load_relaxed(CK_L(ctx, CK_L_GROUPS));
+                uint req = ck_load_relaxed(&CK_LS(ctx)->kill_req);
+                uint groups = ck_load_relaxed(&CK_LS(ctx)->groups);
                 uint idle = ck_idle_now(ctx->sched);
-                uint demand = ck_load_relaxed(ctx->sched + CK_H_DEMAND);
+                uint demand = ck_load_relaxed(&ctx->sched->demand);
                 may = req || ck_fork_possible_of(m, groups, idle, demand, req);
             }
             if (arrived >= m)
@@ -110,9 +116,9 @@ uint ck_next_word(uint old, uint m) { return (((old >> CK_M_BITS) + 1u) << CK_M_
  * barrier completed. Returns M' (0: this group was dropped, or abort). */
 uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint tx_bytes)
 {
-    CK_PTR counters = CK_L(ctx, CK_L_BAR_COUNT);
+    CK_PTR counters = ck_bar_counter(CK_LS(ctx), 0u);                   /* the launch slot's first barrier counter */
     CK_PTR count = counters + (ctx->group % CK_BAR_COUNTERS) * CK_LINE; /* this group's counter */
-    CK_PTR word = CK_L(ctx, CK_L_BAR_WORD);
+    CK_PTR word = &CK_LS(ctx)->bar_word;
     uint naive = resize && ctx->naive;
     /* The word cannot move before this group arrives: the word this group
      * was last released with, else (its first barrier) a relaxed load, gives
@@ -146,11 +152,11 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
             if (ctx->chaos) {
                 m_new = ck_cx_barrier_locked(ctx, naive, epoch, m, rec, point, tx, tx_bytes, &k);
             } else {
-                uint req = ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ));
+                uint req = ck_load_relaxed(&CK_LS(ctx)->kill_req);
                 uint drop = naive ? 0u : min(req, m - 1u);
                 if (drop) {
                     m_new = m - drop;
-                    ck_store_relaxed(CK_L(ctx, CK_L_M), m_new);
+                    ck_store_relaxed(&CK_LS(ctx)->m, m_new);
                     ck_count_kills_locked(ctx, drop);
                 } else {
                     k = ck_fork_prepare_locked(ctx, ck_fork_choice_locked(ctx), point, tx, tx_bytes, 0u);
@@ -159,7 +165,7 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
             }
         }
         if (resize && m_new != m_start) /* also naive kills between the phases */
-            ck_store_relaxed(CK_L(ctx, CK_L_RESIZES), ck_load_relaxed(CK_L(ctx, CK_L_RESIZES)) + 1u);
+            ck_store_relaxed(&CK_LS(ctx)->resizes, ck_load_relaxed(&CK_LS(ctx)->resizes) + 1u);
         ck_reset_arrivals(counters, 0u);
         released = ck_next_word(old, m_new);
         ck_store_release(word, released);
@@ -174,11 +180,11 @@ uint ck_barrier_t0(ck_wg_t *ctx, uint resize, uint point, const void *tx, uint t
         return 0;
     /* A group dropped here may be slow to see the release, but the slot
      * cannot hold a new launch by then: a dropped group is still counted in
-     * CK_L_LIVE until it leaves (ck_coop_group_left), the launch ends only
-     * when that count reaches zero, and only then is its slot freed. So the
-     * word seen here is this launch's, and the way out needs no look at the
-     * slot's launch id (the relaunch semantic tests run back-to-back launches
-     * of one resizing kernel to check it). */
+     * L.live until it leaves (ck_coop_group_left), the launch ends only when
+     * that count reaches zero, and only then is its slot freed. So the word
+     * seen here is this launch's, and no look at the slot's launch id is
+     * needed on the way out (the relaunch semantic tests run back-to-back
+     * launches of one resizing kernel to check it). */
     uint expected = ((old >> CK_M_BITS) + 1u) & (0xffffffffu >> CK_M_BITS);
     if (naive && (released >> CK_M_BITS) == expected) {
         /* Phase 2 of the naive form: one offer_kill, then arrive again. */

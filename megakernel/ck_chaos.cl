@@ -3,7 +3,7 @@
  * order in which groups reach the lock:
  *   (seed, launch, kind of decision, logical group, birth, n)
  * where launch is the launch's number among its context's cooperative
- * launches (CK_L_CX_KEY: the same in every run of a program, whatever the
+ * launches (ck_launch_slot.cx_key: the same in every run of a program, whatever the
  * ordinary launches between them, so a record replays in a new process), n
  * is the n-th call of that kind by that group in the launch (the
  * group's own counter, so it does not depend on timing) and birth tells

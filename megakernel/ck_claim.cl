@@ -12,22 +12,22 @@
  * have one), else the oldest launch that has one. Returns slot + 1 and the
  * group, or 0. (The hint saves the queue's two dependent loads: on the
  * H100 a launch round trip 12.0 -> 11.0-11.4 us, docs/RESULTS.md.) */
-uint ck_claim_group(CK_PTR s, uint hint, uint *group)
+uint ck_claim_group(CK_SCHED s, uint hint, uint *group)
 {
     if (hint) {
         /* As below: above the bias the decrement took a group of the launch
          * the slot holds now, whatever the worker saw. */
         uint slot = hint - 1u;
-        uint v = ck_fetch_sub(s + CK_SH_LAUNCH(slot) + CK_L_CLAIM, 1u);
+        uint v = ck_fetch_sub(&ck_slot_of(s, slot)->claim, 1u);
         if (v > CK_CLAIM_BIAS) {
-            *group = ck_load_relaxed(s + CK_SH_LAUNCH(slot) + CK_L_GROUPS) - (v - CK_CLAIM_BIAS);
+            *group = ck_load_relaxed(&ck_slot_of(s, slot)->groups) - (v - CK_CLAIM_BIAS);
             return slot + 1u;
         }
     }
-    uint n = min(ck_load_acquire(s + CK_H_Q_N), CK_MAX_LAUNCHES);
+    uint n = min(ck_load_acquire(&s->queued), CK_MAX_LAUNCHES);
     for (uint i = 0; i < n; ++i) {
-        uint slot = ck_load_relaxed(s + CK_H_Q + i) & (CK_MAX_LAUNCHES - 1u);
-        CK_PTR claim = s + CK_SH_LAUNCH(slot) + CK_L_CLAIM;
+        uint slot = ck_load_relaxed(ck_queue_at(s, i)) & (CK_MAX_LAUNCHES - 1u);
+        CK_PTR claim = &ck_slot_of(s, slot)->claim;
         if (ck_load_relaxed(claim) <= CK_CLAIM_BIAS)
             continue;
         /* Above the bias the decrement took a group of the launch the slot
@@ -35,7 +35,7 @@ uint ck_claim_group(CK_PTR s, uint hint, uint *group)
          * end without it, so its descriptor stays put while we read it. */
         uint v = ck_fetch_sub(claim, 1u);
         if (v > CK_CLAIM_BIAS) {
-            *group = ck_load_relaxed(s + CK_SH_LAUNCH(slot) + CK_L_GROUPS) - (v - CK_CLAIM_BIAS);
+            *group = ck_load_relaxed(&ck_slot_of(s, slot)->groups) - (v - CK_CLAIM_BIAS);
             return slot + 1u;
         }
     }
@@ -64,31 +64,31 @@ uint ck_claim_group(CK_PTR s, uint hint, uint *group)
  * rewritten only for ticket + CK_TASK_SLOTS, once the ticket is done); above
  * the bias the decrement took a group of the ticket the record holds now,
  * which the caller reads from it. */
-uint ck_claim_task(CK_PTR s, uint max_workers, uint spread, uint *group)
+uint ck_claim_task(CK_SCHED s, uint max_workers, uint spread, uint *group)
 {
     if (!CK_TASKS_BUILD)
         return 0;
-    uint vis = ck_load_acquire(s + CK_H_TASK_VISIBLE);
-    uint head = ck_load_relaxed(s + CK_H_TASK_HEAD);
+    uint vis = ck_load_acquire(&s->task_visible);
+    uint head = ck_load_relaxed(&s->task_head);
     uint off = spread & (CK_TASK_SPREAD - 1u);
     uint t = spread && (int)(vis - head) > (int)off ? vis - 1u - off : head;
     for (uint n = 0; (int)(vis - t) > 0 && n < CK_TASK_SCAN; ++n, ++t) {
         uint e = t & (CK_TASK_SLOTS - 1u);
-        CK_PTR R = s + CK_SH_TASK(max_workers, e);
-        if (ck_load_relaxed(R + CK_T_CLAIM) > CK_CLAIM_BIAS) {
-            uint c = ck_fetch_sub(R + CK_T_CLAIM, 1u);
+        CK_TASK_REC R = ck_task_of(s, max_workers, e);
+        if (ck_load_relaxed(&R->claim) > CK_CLAIM_BIAS) {
+            uint c = ck_fetch_sub(&R->claim, 1u);
             if (c > CK_CLAIM_BIAS) {
                 /* What the host wrote before the state (arguments, buffers)
                  * is visible to the group after this acquire and the group
                  * barrier that follows: the publisher acquired the state at
                  * system scope before it wrote the claim word. */
-                ck_fetch_add_relaxed(s + CK_H_TASK_TAKEN, 1u); /* a count: its acquire held up the start */
-                *group = CK_TASK_DESC_GROUPS(ck_load_relaxed(R + CK_T_DESC)) - (c - CK_CLAIM_BIAS);
+                ck_fetch_add_relaxed(&s->task_taken, 1u); /* a count: its acquire held up the start */
+                *group = CK_TASK_DESC_GROUPS(ck_load_relaxed(&R->desc)) - (c - CK_CLAIM_BIAS);
                 return e + 1u;
             }
         }
         if (t == head) { /* a hint: losing the race to another worker is fine */
-            ck_cas_relaxed(s + CK_H_TASK_HEAD, t, t + 1u);
+            ck_cas_relaxed(&s->task_head, t, t + 1u);
             head = t + 1u;
         }
     }
@@ -96,21 +96,21 @@ uint ck_claim_task(CK_PTR s, uint max_workers, uint spread, uint *group)
 }
 
 /* Nonzero if a task seems to have a group left (plain loads). */
-uint ck_task_possible(CK_PTR s)
+uint ck_task_possible(CK_SCHED s)
 {
     if (!CK_TASKS_BUILD)
         return 0;
-    return (int)(ck_load_relaxed(s + CK_H_TASK_VISIBLE) - ck_load_relaxed(s + CK_H_TASK_HEAD)) > 0;
+    return (int)(ck_load_relaxed(&s->task_visible) - ck_load_relaxed(&s->task_head)) > 0;
 }
 
 /* Slot + 1 of a published launch that seems to have a group left, or 0
  * (plain loads). */
-uint ck_claim_possible(CK_PTR s)
+uint ck_claim_possible(CK_SCHED s)
 {
-    uint n = min(ck_load_relaxed(s + CK_H_Q_N), CK_MAX_LAUNCHES);
+    uint n = min(ck_load_relaxed(&s->queued), CK_MAX_LAUNCHES);
     for (uint i = 0; i < n; ++i) {
-        uint slot = ck_load_relaxed(s + CK_H_Q + i) & (CK_MAX_LAUNCHES - 1u);
-        if (ck_load_relaxed(s + CK_SH_LAUNCH(slot) + CK_L_CLAIM) > CK_CLAIM_BIAS)
+        uint slot = ck_load_relaxed(ck_queue_at(s, i)) & (CK_MAX_LAUNCHES - 1u);
+        if (ck_load_relaxed(&ck_slot_of(s, slot)->claim) > CK_CLAIM_BIAS)
             return slot + 1u;
     }
     return 0;
@@ -118,19 +118,19 @@ uint ck_claim_possible(CK_PTR s)
 
 /* The fork record that holds ticket t (ticket ranges of records are
  * disjoint; t's own record stays put until t's holder lets it go). */
-uint ck_find_fork_record(CK_PTR s, uint max_workers, uint t)
+uint ck_find_fork_record(CK_SCHED s, uint max_workers, uint t)
 {
     for (uint spins = 0;; ++spins) {
 #pragma unroll 1
         for (uint f = 0; f < CK_FORK_RECS; ++f) {
-            CK_PTR F = s + CK_SH_FORK(max_workers, f);
+            CK_FORK_REC F = ck_fork_of(s, max_workers, f);
             if (ck_fork_record_holds(F, t))
                 return f;
         }
-        if ((spins & CK_SPIN_CHECK) == 0 && ck_load_relaxed(s + CK_H_EXIT))
+        if ((spins & CK_SPIN_CHECK) == 0 && ck_load_relaxed(&s->exit))
             return CK_FORK_RECS;
         if (CK_CHECK_BUILD && spins == CK_CHECK_PASSES)
-            ck_check_fail(s, CK_CHECK_TICKET_LOST, CK_CHECK_SCHEDULER, t, ck_load_relaxed(s + CK_H_FT_END),
-                          ck_load_relaxed(s + CK_H_FT_NEXT), 0u);
+            ck_check_fail(s, CK_CHECK_TICKET_LOST, CK_CHECK_SCHEDULER, t, ck_load_relaxed(&s->tickets_written),
+                          ck_load_relaxed(&s->tickets_taken), 0u);
     }
 }

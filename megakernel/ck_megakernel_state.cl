@@ -34,7 +34,7 @@
  * pass, and under the register cap that lets a compute unit hold the most
  * groups they spilled (docs/RESULTS.md, 326b075). */
 typedef struct {
-    CK_PTR s;
+    CK_SCHED s;
     CK_PTR ch;
     ck_ch_cursor cur;
     uint max_workers, workers;
@@ -53,7 +53,7 @@ typedef struct {
     uint coop[CK_MAX_LAUNCHES];
     uint free_slots;            /* bit i set: launch slot i is free (the scheduler alone takes and frees slots) */
     uint coop_started;          /* cooperative launches started so far (chaos keys them by it) */
-    uint task_taken;            /* tasks: CK_H_TASK_TAKEN when last read        */
+    uint task_taken;            /* tasks: ck_sched.task_taken when last read        */
     uint pend[CK_MAX_LAUNCHES]; /* received launches not yet started, in arrival order */
     uint pend_head, pend_n;
     uint pass;              /* passes so far (the heartbeat)               */
@@ -61,6 +61,7 @@ typedef struct {
     uint ptok, posted;      /* this pass: the task poller's token, the host's posted count */
     uint taken, more;       /* this pass: messages taken; 1 if more may wait */
     uint msg[CK_CH_TAGGED]; /* tagged words of the host message in hand    */
+    ulong pairs[4];         /* tasks: the table pairs a publication read (ck_task_publish_batch) */
 } ck_sched_t;
 
 /* What ck_find_work (and the task poll) hand a worker's group. */
@@ -89,7 +90,7 @@ typedef struct {
     uint poller;  /* the poller token as held (with its cursor), or 0           */
     uint backoff; /* reads to wait after a lost race (ck_policy_backoff)        */
     uint publish; /* a burst: the poller publishes and polls, claims nothing    */
-    uint idle;    /* counted in CK_H_IDLE (or holding its unit)                 */
+    uint idle;    /* counted in ck_sched.idle (or holding its unit)                 */
     uint killed;  /* back from a kill, not yet busy or counted idle             */
 } ck_idle_state;
 

@@ -12,7 +12,7 @@
  * on purpose: PoCL inlines every primitive at every call site and its compile
  * time grows steeply with the number of barriers in a kernel. Changes to the
  * cooperative launch (M, kill requests, forks, reservations) happen under one
- * lock (CK_H_LOCK), taken by thread 0 only and only when there is something
+ * lock (ck_sched.lock), taken by thread 0 only and only when there is something
  * to decide: a barrier with no kill asked and no idle worker to fork onto
  * takes no lock. Forks hand their groups to idle workers through fork
  * records and tickets (ck_sched_layout.h). In chaos mode (seed nonzero) the
@@ -21,7 +21,7 @@
  * `ctx->chaos` tests only. */
 
 typedef struct {
-    CK_PTR sched;        /* scheduler state                          */
+    CK_SCHED sched;      /* scheduler state                          */
     CK_PTR ch;           /* channel (abort flag)                     */
     local uint *scratch; /* CK_SCRATCH_WORDS words, layout below      */
     uint max_workers;    /* W of the layout                          */
@@ -66,7 +66,7 @@ typedef struct {
 #define CK_SCR_KERNEL 14u
 #define CK_SCRATCH_WORDS 15u
 
-#define CK_L(ctx, field) ((ctx)->sched + CK_SH_LAUNCH((ctx)->slot) + (field))
+#define CK_LS(ctx) ck_slot_of((ctx)->sched, (ctx)->slot) /* the group's launch slot */
 
 /* ---------------------------------------------------------------- ids */
 
@@ -85,7 +85,7 @@ uint ck_get_num_groups(ck_wg_t *ctx, uint dim)
     if (!ctx->coop)
         return ctx->groups;
     uint m = ctx->m_known;
-    return m != 0u && m != CK_M_LIVE ? m : ck_load_relaxed(CK_L(ctx, CK_L_M));
+    return m != 0u && m != CK_M_LIVE ? m : ck_load_relaxed(&CK_LS(ctx)->m);
 }
 
 /* After a barrier that returned M' (nonzero): the group keeps it where its
@@ -115,7 +115,7 @@ size_t ck_get_global_size(ck_wg_t *ctx, uint dim)
  * discrete GPU every read of host memory crosses the bus, and thousands of
  * spinning groups polling it would saturate it (measured: it made barriers
  * and offer_kill hundreds of times slower on the H100). */
-uint ck_aborting(ck_wg_t *ctx) { return ck_load_relaxed(ctx->sched + CK_H_EXIT); }
+uint ck_aborting(ck_wg_t *ctx) { return ck_load_relaxed(&ctx->sched->exit); }
 
 /* Broadcast of one value of thread 0 to the whole group (one barrier). */
 uint ck_broadcast(ck_wg_t *ctx, uint v)
@@ -138,27 +138,26 @@ uint ck_fork_prepare_locked(ck_wg_t *ctx, uint k, uint point, const void *tx, ui
     if (k == 0)
         return 0;
     if (tx_bytes > CK_TX_WORDS * 4u) {
-        ck_store_relaxed(CK_L(ctx, CK_L_ERROR), CK_DEV_ERR_TX_TOO_BIG);
+        ck_store_relaxed(&CK_LS(ctx)->error, CK_DEV_ERR_TX_TOO_BIG);
         return 0;
     }
-    CK_PTR s = ctx->sched;
+    CK_SCHED s = ctx->sched;
     uint f = ck_free_fork_record(s, ctx->max_workers);
     if (f == CK_FORK_RECS)
         return 0;
     k = ck_take_idle(s, k);
     if (k == 0)
         return 0;
-    uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
-    if (CK_CHECK_BUILD && m + k > ck_load_relaxed(CK_L(ctx, CK_L_GROUPS)))
-        ck_check_fail(s, CK_CHECK_M_RANGE, ctx->worker, ctx->slot, m + k, ck_load_relaxed(CK_L(ctx, CK_L_GROUPS)),
-                      0u);
+    uint m = ck_load_relaxed(&CK_LS(ctx)->m);
+    if (CK_CHECK_BUILD && m + k > ck_load_relaxed(&CK_LS(ctx)->groups))
+        ck_check_fail(s, CK_CHECK_M_RANGE, ctx->worker, ctx->slot, m + k, ck_load_relaxed(&CK_LS(ctx)->groups), 0u);
     ck_fork_write(s, ctx->max_workers, f, ctx->slot, ctx->launch, m, k, point, tx, tx_bytes, birth);
-    ck_store_relaxed(CK_L(ctx, CK_L_M), m + k);
+    ck_store_relaxed(&CK_LS(ctx)->m, m + k);
     ck_sys_store_relaxed(ctx->ch + CK_CH_COOP_M, m + k); /* host trace */
-    ck_fetch_add(CK_L(ctx, CK_L_LIVE), k);               /* k more groups to leave */
-    ck_store_relaxed(CK_L(ctx, CK_L_FORKED), ck_load_relaxed(CK_L(ctx, CK_L_FORKED)) + k);
-    if (m + k > ck_load_relaxed(CK_L(ctx, CK_L_MAX_M)))
-        ck_store_relaxed(CK_L(ctx, CK_L_MAX_M), m + k);
+    ck_fetch_add(&CK_LS(ctx)->live, k);                  /* k more groups to leave */
+    ck_store_relaxed(&CK_LS(ctx)->forked, ck_load_relaxed(&CK_LS(ctx)->forked) + k);
+    if (m + k > ck_load_relaxed(&CK_LS(ctx)->max_m))
+        ck_store_relaxed(&CK_LS(ctx)->max_m, m + k);
     return k;
 }
 
@@ -175,29 +174,29 @@ uint ck_fork_possible_of(uint m, uint groups, uint idle, uint demand, uint kill_
  * in flight together). Lock-free look. */
 uint ck_fork_possible(ck_wg_t *ctx)
 {
-    return ck_fork_possible_of(ck_load_relaxed(CK_L(ctx, CK_L_M)), ck_load_relaxed(CK_L(ctx, CK_L_GROUPS)),
-                               ck_idle_now(ctx->sched), ck_load_relaxed(ctx->sched + CK_H_DEMAND),
-                               ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)));
+    return ck_fork_possible_of(ck_load_relaxed(&CK_LS(ctx)->m), ck_load_relaxed(&CK_LS(ctx)->groups),
+                               ck_idle_now(ctx->sched), ck_load_relaxed(&ctx->sched->demand),
+                               ck_load_relaxed(&CK_LS(ctx)->kill_req));
 }
 
 /* How many groups a fork may add now (under the lock). */
 uint ck_fork_choice_locked(ck_wg_t *ctx)
 {
-    uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
-    uint n = ck_load_relaxed(CK_L(ctx, CK_L_GROUPS));
+    uint m = ck_load_relaxed(&CK_LS(ctx)->m);
+    uint n = ck_load_relaxed(&CK_LS(ctx)->groups);
     uint avail = min(n - m, ck_idle_now(ctx->sched));
-    if (ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)) || ck_load_relaxed(ctx->sched + CK_H_DEMAND))
+    if (ck_load_relaxed(&CK_LS(ctx)->kill_req) || ck_load_relaxed(&ctx->sched->demand))
         avail = 0; /* an ordinary launch waits for workers */
     return avail;
 }
 
 /* A group of the cooperative launch leaves (finished, killed or dropped).
- * CK_L_LIVE counts the groups started and forked that have not left: the
+ * ck_launch_slot.live counts the groups started and forked that have not left: the
  * group that brings it to zero is the last of the launch, whatever the order
  * of kills, forks and returns (the forker is live while it forks). */
 void ck_coop_group_left(ck_wg_t *ctx)
 {
-    uint live = ck_fetch_sub(CK_L(ctx, CK_L_LIVE), 1u);
+    uint live = ck_fetch_sub(&CK_LS(ctx)->live, 1u);
     if (CK_CHECK_BUILD && live == 0u)
         ck_check_fail(ctx->sched, CK_CHECK_LIVE_UNDER, ctx->worker, ctx->slot, ctx->launch, 0u, 0u);
     if (live == 1u)
@@ -207,15 +206,15 @@ void ck_coop_group_left(ck_wg_t *ctx)
 /* Records `drop` kills (under the lock). */
 void ck_count_kills_locked(ck_wg_t *ctx, uint drop)
 {
-    if (CK_CHECK_BUILD && (int)ck_load_relaxed(CK_L(ctx, CK_L_M)) < 1)
-        ck_check_fail(ctx->sched, CK_CHECK_M_RANGE, ctx->worker, ctx->slot, ck_load_relaxed(CK_L(ctx, CK_L_M)),
-                      ck_load_relaxed(CK_L(ctx, CK_L_GROUPS)), 0u);
-    ck_store_relaxed(CK_L(ctx, CK_L_KILLS), ck_load_relaxed(CK_L(ctx, CK_L_KILLS)) + drop);
-    CK_PTR total = ctx->sched + CK_H_KILLS_TOTAL;
+    if (CK_CHECK_BUILD && (int)ck_load_relaxed(&CK_LS(ctx)->m) < 1)
+        ck_check_fail(ctx->sched, CK_CHECK_M_RANGE, ctx->worker, ctx->slot, ck_load_relaxed(&CK_LS(ctx)->m),
+                      ck_load_relaxed(&CK_LS(ctx)->groups), 0u);
+    ck_store_relaxed(&CK_LS(ctx)->kills, ck_load_relaxed(&CK_LS(ctx)->kills) + drop);
+    CK_PTR total = &ctx->sched->kills_total;
     ck_store_relaxed(total, ck_load_relaxed(total) + drop);
-    uint req = ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ));
-    ck_store_relaxed(CK_L(ctx, CK_L_KILL_REQ), req - min(req, drop));
-    ck_sys_store_relaxed(ctx->ch + CK_CH_COOP_M, ck_load_relaxed(CK_L(ctx, CK_L_M))); /* host trace */
+    uint req = ck_load_relaxed(&CK_LS(ctx)->kill_req);
+    ck_store_relaxed(&CK_LS(ctx)->kill_req, req - min(req, drop));
+    ck_sys_store_relaxed(ctx->ch + CK_CH_COOP_M, ck_load_relaxed(&CK_LS(ctx)->m)); /* host trace */
 }
 
 /* ------------------------------------------------ chaos decisions */
@@ -241,9 +240,9 @@ void ck_cx_wait_idle(ck_wg_t *ctx, uint k)
  * the recorded run may have seen none). */
 uint ck_cx_fork_avail_locked(ck_wg_t *ctx, uint replay)
 {
-    uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
-    uint avail = min(ck_load_relaxed(CK_L(ctx, CK_L_GROUPS)) - m, ck_idle_now(ctx->sched));
-    if (!replay && (ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)) || ck_load_relaxed(ctx->sched + CK_H_DEMAND)))
+    uint m = ck_load_relaxed(&CK_LS(ctx)->m);
+    uint avail = min(ck_load_relaxed(&CK_LS(ctx)->groups) - m, ck_idle_now(ctx->sched));
+    if (!replay && (ck_load_relaxed(&CK_LS(ctx)->kill_req) || ck_load_relaxed(&ctx->sched->demand)))
         avail = 0;
     return avail;
 }
@@ -255,7 +254,7 @@ uint ck_cx_offer_kill_possible(ck_wg_t *ctx)
     uint n = ctx->cx_offers++;
     if (ck_cx_replaying(ctx->cx))
         return ck_cx_lookup(ctx->cx, ctx->cx_key, ck_cx_kg(CK_CX_OFFER, ctx->group), ctx->birth, n, 0u) == 1u;
-    return ctx->group + 1u == ck_load_relaxed(CK_L(ctx, CK_L_M));
+    return ctx->group + 1u == ck_load_relaxed(&CK_LS(ctx)->m);
 }
 
 /* offer_kill's decision in chaos mode, after ck_cx_offer_kill_possible said
@@ -265,18 +264,18 @@ uint ck_cx_offer_kill_t0(ck_wg_t *ctx)
 {
     uint n = ctx->cx_offers - 1u, k1 = ck_cx_kg(CK_CX_OFFER, ctx->group);
     uint replay = ck_cx_replaying(ctx->cx);
-    for (uint spins = 0; replay && spins < CK_CX_WAIT_SPINS && ck_load_relaxed(CK_L(ctx, CK_L_M)) != ctx->group + 1u;
+    for (uint spins = 0; replay && spins < CK_CX_WAIT_SPINS && ck_load_relaxed(&CK_LS(ctx)->m) != ctx->group + 1u;
          ++spins)
         if ((spins & CK_SPIN_CHECK) == 0 && ck_aborting(ctx))
             return 1;
     if (!ck_lock(ctx->sched, 0))
         return 1;
-    uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
+    uint m = ck_load_relaxed(&CK_LS(ctx)->m);
     uint legal = ctx->group == m - 1u && m > 1u;
-    uint accept = legal && (replay || ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)) > 0u ||
+    uint accept = legal && (replay || ck_load_relaxed(&CK_LS(ctx)->kill_req) > 0u ||
                             (ck_cx_draw(ctx->chaos, ctx->cx_key, k1, ctx->birth, n, 0u) & 1u));
     if (accept) {
-        ck_store_relaxed(CK_L(ctx, CK_L_M), m - 1u);
+        ck_store_relaxed(&CK_LS(ctx)->m, m - 1u);
         ck_count_kills_locked(ctx, 1u);
     }
     ck_unlock(ctx->sched);
@@ -298,7 +297,7 @@ void ck_cx_request_fork(ck_wg_t *ctx, uint point, const void *tx, uint tx_bytes)
         ck_cx_wait_idle(ctx, want);
     if (!ck_lock(ctx->sched, 0))
         return;
-    uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
+    uint m = ck_load_relaxed(&CK_LS(ctx)->m);
     uint avail = ck_cx_fork_avail_locked(ctx, replay);
     if (!replay)
         want = avail ? ck_cx_draw(ctx->chaos, ctx->cx_key, k1, ctx->birth, n, 0u) % (avail + 1u) : 0u;
@@ -337,7 +336,7 @@ uint ck_cx_barrier_locked(ck_wg_t *ctx, uint naive, uint epoch, uint m, uint rec
     if (replay) {
         target = rec == CK_CX_ABSENT ? m : rec;
     } else {
-        uint drop = naive ? 0u : min(ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)), m - 1u);
+        uint drop = naive ? 0u : min(ck_load_relaxed(&CK_LS(ctx)->kill_req), m - 1u);
         if (!naive && !drop && (ck_cx_draw(ctx->chaos, ctx->cx_key, k1, 0u, epoch, 0u) & 1u))
             drop = ck_cx_draw(ctx->chaos, ctx->cx_key, k1, 0u, epoch, 1u) % m; /* 0..M-1 */
         if (drop) {
@@ -351,7 +350,7 @@ uint ck_cx_barrier_locked(ck_wg_t *ctx, uint naive, uint epoch, uint m, uint rec
     *k = 0;
     if (target < m && !naive) { /* the naive form kills only through offers */
         m_new = max(target, 1u);
-        ck_store_relaxed(CK_L(ctx, CK_L_M), m_new);
+        ck_store_relaxed(&CK_LS(ctx)->m, m_new);
         ck_count_kills_locked(ctx, m - m_new);
     } else if (target > m) {
         uint avail = ck_cx_fork_avail_locked(ctx, replay);
@@ -381,11 +380,11 @@ uint ck_offer_kill_possible(ck_wg_t *ctx)
         return 1;
     if (ctx->group == 0)
         return 0;
-    if (!ctx->chaos && !ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ)))
+    if (!ctx->chaos && !ck_load_relaxed(&CK_LS(ctx)->kill_req))
         return 0;
     if (ctx->chaos)
         return ck_cx_offer_kill_possible(ctx);
-    return ctx->group + 1u == ck_load_relaxed(CK_L(ctx, CK_L_M));
+    return ctx->group + 1u == ck_load_relaxed(&CK_LS(ctx)->m);
 }
 
 /* Offer to be killed, thread 0 only, after ck_offer_kill_possible said yes
@@ -398,11 +397,11 @@ uint ck_offer_kill_t0(ck_wg_t *ctx)
         return ck_cx_offer_kill_t0(ctx);
     if (!ck_lock(ctx->sched, 0))
         return 1;
-    uint m = ck_load_relaxed(CK_L(ctx, CK_L_M));
-    uint req = ck_load_relaxed(CK_L(ctx, CK_L_KILL_REQ));
+    uint m = ck_load_relaxed(&CK_LS(ctx)->m);
+    uint req = ck_load_relaxed(&CK_LS(ctx)->kill_req);
     uint accept = ctx->group == m - 1u && m > 1u && req > 0u;
     if (accept) {
-        ck_store_relaxed(CK_L(ctx, CK_L_M), m - 1u);
+        ck_store_relaxed(&CK_LS(ctx)->m, m - 1u);
         ck_count_kills_locked(ctx, 1u);
     }
     ck_unlock(ctx->sched);

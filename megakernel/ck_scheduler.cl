@@ -48,8 +48,8 @@ uint ck_sched_wave(local ck_sched_t *S, uint slot) { return ck_policy_wave(S->gr
 void ck_sched_write_queue(local ck_sched_t *S)
 {
     for (uint i = 0; i < S->q_n; ++i)
-        ck_store_relaxed(S->s + CK_H_Q + i, S->q[i]);
-    ck_store_release(S->s + CK_H_Q_N, S->q_n);
+        ck_store_relaxed(ck_queue_at(S->s, i), S->q[i]);
+    ck_store_release(&S->s->queued, S->q_n);
 }
 
 void ck_sched_unqueue(local ck_sched_t *S, uint slot)
@@ -75,7 +75,7 @@ void ck_sched_send_started(local ck_sched_t *S, uint slot, uint initial)
 /* A launch whose last group has left: report it and free its slot. */
 void ck_sched_finish(local ck_sched_t *S, uint slot)
 {
-    CK_PTR L = S->s + CK_SH_LAUNCH(slot);
+    CK_SLOT L = ck_slot_of(S->s, slot);
     uint m[CK_DONE_WORDS] = {CK_MSG_HEADER(CK_MSG_DONE, CK_DONE_WORDS), S->id[slot], 0u, 0u, 0u, 0u, 0u, 0u};
     if (!S->coop[slot]) {
         /* An ordinary launch has no kills, forks, resizes or device error:
@@ -84,16 +84,16 @@ void ck_sched_finish(local ck_sched_t *S, uint slot)
         ck_sched_unqueue(S, slot);
         ck_sched_send_started(S, slot, ck_sched_wave(S, slot));
     } else {
-        ck_store_relaxed(L + CK_L_KILL_REQ, 0u);
-        ck_store_release(S->s + CK_H_COOP_SLOT, 0u);
-        m[CK_DONE_W_ERROR] = ck_load_relaxed(L + CK_L_ERROR);
-        m[CK_DONE_W_KILLS] = ck_load_relaxed(L + CK_L_KILLS);
-        m[CK_DONE_W_FORKED] = ck_load_relaxed(L + CK_L_FORKED);
-        m[CK_DONE_W_RESIZES] = ck_load_relaxed(L + CK_L_RESIZES);
-        m[CK_DONE_W_MAX_M] = ck_load_relaxed(L + CK_L_MAX_M);
-        m[CK_DONE_W_INITIAL] = ck_load_relaxed(L + CK_L_INITIAL);
+        ck_store_relaxed(&L->kill_req, 0u);
+        ck_store_release(&S->s->coop_slot, 0u);
+        m[CK_DONE_W_ERROR] = ck_load_relaxed(&L->error);
+        m[CK_DONE_W_KILLS] = ck_load_relaxed(&L->kills);
+        m[CK_DONE_W_FORKED] = ck_load_relaxed(&L->forked);
+        m[CK_DONE_W_RESIZES] = ck_load_relaxed(&L->resizes);
+        m[CK_DONE_W_MAX_M] = ck_load_relaxed(&L->max_m);
+        m[CK_DONE_W_INITIAL] = ck_load_relaxed(&L->initial);
     }
-    ck_store_release(L + CK_L_STATE, CK_SLOT_FREE);
+    ck_store_release(&L->state, CK_SLOT_FREE);
     S->free_slots |= 1u << slot;
     ck_sched_send(S, m, CK_DONE_WORDS);
 }
@@ -101,30 +101,30 @@ void ck_sched_finish(local ck_sched_t *S, uint slot)
 /* Tries to start the pending launch in `slot`. Returns 1 if it started. */
 uint ck_sched_start(local ck_sched_t *S, uint slot)
 {
-    CK_PTR s = S->s;
-    CK_PTR L = s + CK_SH_LAUNCH(slot);
+    CK_SCHED s = S->s;
+    CK_SLOT L = ck_slot_of(s, slot);
     if (!S->coop[slot]) {
         /* Published: idle workers take its groups from now on. One fence
          * orders the descriptor, the done count and the queue before the
          * claim word and the queue length (a release for both; each of its
          * own cost a wait for every store before it). */
-        ck_store_relaxed(L + CK_L_DONE, 0u);
-        ck_store_relaxed(L + CK_L_STATE, CK_SLOT_RUNNING);
+        ck_store_relaxed(&L->done, 0u);
+        ck_store_relaxed(&L->state, CK_SLOT_RUNNING);
         S->q[S->q_n] = slot;
-        ck_store_relaxed(s + CK_H_Q + S->q_n, slot);
+        ck_store_relaxed(ck_queue_at(s, S->q_n), slot);
         S->q_n += 1u;
         ck_fence_release();
-        ck_store_relaxed(L + CK_L_CLAIM, CK_CLAIM_BIAS + S->groups[slot]);
-        ck_store_relaxed(s + CK_H_Q_N, S->q_n);
+        ck_store_relaxed(&L->claim, CK_CLAIM_BIAS + S->groups[slot]);
+        ck_store_relaxed(&s->queued, S->q_n);
         ck_sched_send2(S, CK_MSG_BEGIN, S->id[slot], 0u);
         return 1;
     }
-    if (ck_load_relaxed(L + CK_L_STATE) == CK_SLOT_RECEIVED) {
-        ck_store_relaxed(L + CK_L_STATE, CK_SLOT_WAITING);
+    if (ck_load_relaxed(&L->state) == CK_SLOT_RECEIVED) {
+        ck_store_relaxed(&L->state, CK_SLOT_WAITING);
         ck_sched_send2(S, CK_MSG_BEGIN, S->id[slot], 0u);
     }
     uint idle = ck_idle_now(s);
-    uint m0 = ck_policy_coop_start(S->groups[slot], idle, S->workers, ck_load_relaxed(s + CK_H_COOP_SLOT),
+    uint m0 = ck_policy_coop_start(S->groups[slot], idle, S->workers, ck_load_relaxed(&s->coop_slot),
                                    S->coop_started, S->pass);
     if (m0 == 0u)
         return 0;
@@ -147,19 +147,19 @@ uint ck_sched_start(local ck_sched_t *S, uint slot)
         ck_unlock(s);
         return 0;
     }
-    ck_store_relaxed(L + CK_L_M, k);
+    ck_store_relaxed(&L->m, k);
     ck_sys_store_relaxed(S->ch + CK_CH_COOP_M, k); /* host trace */
-    ck_store_relaxed(L + CK_L_MAX_M, k);
-    ck_store_relaxed(L + CK_L_INITIAL, k);
-    ck_store_relaxed(L + CK_L_LIVE, k);
-    ck_store_relaxed(L + CK_L_KILL_REQ, 0u);
+    ck_store_relaxed(&L->max_m, k);
+    ck_store_relaxed(&L->initial, k);
+    ck_store_relaxed(&L->live, k);
+    ck_store_relaxed(&L->kill_req, 0u);
     S->coop_started += 1u; /* cooperative launches start one at a time, in arrival order */
-    ck_store_relaxed(L + CK_L_CX_KEY, S->coop_started);
-    ck_reset_arrivals(L + CK_L_BAR_COUNT, 0u);
-    ck_store_relaxed(L + CK_L_BAR_WORD, k);
+    ck_store_relaxed(&L->cx_key, S->coop_started);
+    ck_reset_arrivals(ck_bar_counter(L, 0u), 0u);
+    ck_store_relaxed(&L->bar_word, k);
     ck_fork_write(s, S->max_workers, f, slot, S->id[slot], 0u, k, 0u, 0, 0u, 0u);
-    ck_store_relaxed(L + CK_L_STATE, CK_SLOT_RUNNING);
-    ck_store_release(s + CK_H_COOP_SLOT, slot + 1u);
+    ck_store_relaxed(&L->state, CK_SLOT_RUNNING);
+    ck_store_release(&s->coop_slot, slot + 1u);
     ck_unlock(s);
     ck_fork_publish(s, k);
     if (S->chaos_seed) { /* recorded before the launch can finish: the scheduler retires it */
@@ -173,7 +173,7 @@ uint ck_sched_start(local ck_sched_t *S, uint slot)
 /* Groups of the launch in `slot` not yet claimed. */
 uint ck_sched_left(local ck_sched_t *S, uint slot)
 {
-    uint c = ck_load_relaxed(S->s + CK_SH_LAUNCH(slot) + CK_L_CLAIM);
+    uint c = ck_load_relaxed(&ck_slot_of(S->s, slot)->claim);
     return c > CK_CLAIM_BIAS ? c - CK_CLAIM_BIAS : 0u;
 }
 
@@ -199,15 +199,15 @@ void ck_sched_track(local ck_sched_t *S)
     /* Task groups not yet claimed count like launch groups (the workers'
      * counter is read only while some are outstanding). */
     if (CK_TASKS_BUILD) {
-        uint task_groups = ck_load_relaxed(S->s + CK_H_TASK_GROUPS);
+        uint task_groups = ck_load_relaxed(&S->s->task_groups);
         if (S->task_taken != task_groups)
-            S->task_taken = ck_load_relaxed(S->s + CK_H_TASK_TAKEN);
+            S->task_taken = ck_load_relaxed(&S->s->task_taken);
         S->task_demand = ck_policy_task_demand(task_groups, S->task_taken);
     }
     demand = ck_policy_demand(demand, CK_TASKS_BUILD ? S->task_demand : 0u, S->workers);
     if (demand != S->demand) {
         S->demand = demand;
-        ck_store_relaxed(S->s + CK_H_DEMAND, demand);
+        ck_store_relaxed(&S->s->demand, demand);
     }
 }
 
@@ -223,9 +223,9 @@ void ck_sched_track(local ck_sched_t *S)
  * tests/megakernel/test_semantics.c). */
 uint ck_sched_kills_wanted(local ck_sched_t *S)
 {
-    CK_PTR s = S->s;
-    uint back = ck_load_acquire(s + CK_H_KILLED_BACK);
-    uint coming = ck_load_relaxed(s + CK_H_KILLS_TOTAL) - back;
+    CK_SCHED s = S->s;
+    uint back = ck_load_acquire(&s->killed_back);
+    uint coming = ck_load_relaxed(&s->kills_total) - back;
     uint idle = ck_idle_now(s);
     uint left = 0u;
     for (uint i = 0; i < S->q_n; ++i)
@@ -240,19 +240,19 @@ uint ck_sched_kills_wanted(local ck_sched_t *S)
  * just taken. */
 void ck_sched_gather(local ck_sched_t *S)
 {
-    CK_PTR s = S->s;
-    uint coop = ck_load_relaxed(s + CK_H_COOP_SLOT);
+    CK_SCHED s = S->s;
+    uint coop = ck_load_relaxed(&s->coop_slot);
     if (!coop)
         return;
-    CK_PTR C = s + CK_SH_LAUNCH(coop - 1u);
-    uint cur = ck_load_relaxed(C + CK_L_KILL_REQ);
+    CK_SLOT C = ck_slot_of(s, coop - 1u);
+    uint cur = ck_load_relaxed(&C->kill_req);
     if (S->demand == 0u && cur == 0u)
         return;
     if (ck_sched_kills_wanted(S) == cur || !ck_lock(s, S->ch))
         return;
     uint want = ck_sched_kills_wanted(S);
-    if (want != ck_load_relaxed(C + CK_L_KILL_REQ))
-        ck_store_relaxed(C + CK_L_KILL_REQ, want);
+    if (want != ck_load_relaxed(&C->kill_req))
+        ck_store_relaxed(&C->kill_req, want);
     ck_unlock(s);
 }
 
@@ -268,31 +268,31 @@ uint ck_sched_receive_launch(local ck_sched_t *S, uint in)
         return CK_MAX_LAUNCHES;
     uint slot = 31u - clz(S->free_slots & (0u - S->free_slots)); /* the lowest free slot */
     S->free_slots &= ~(1u << slot);
-    CK_PTR L = S->s + CK_SH_LAUNCH(slot);
+    CK_SLOT L = ck_slot_of(S->s, slot);
 #pragma unroll 1
-    for (uint f = 0; f < CK_L_ARGS; ++f)
-        ck_store_relaxed(L + f, 0u);
+    for (uint f = 0; f < CK_L_HEAD_WORDS; ++f)
+        ck_store_relaxed((CK_PTR)L + f, 0u);
     uint nw = min(CK_LAUNCH_NW(w[CK_LAUNCH_W_SIZE]), 2u * CK_MAX_ARG_WORDS);
     if (nw)
-        ck_ch_copy_body(S->ch, in, L + CK_L_ARGS, nw);
+        ck_ch_copy_body(S->ch, in, L->args, nw);
     uint kind = w[CK_LAUNCH_W_KIND], size = w[CK_LAUNCH_W_SIZE];
     uint done = CK_LAUNCH_DONE(kind);
     S->id[slot] = w[CK_LAUNCH_W_ID];
     S->groups[slot] = CK_LAUNCH_GROUPS(size);
     S->started[slot] = 0;
     S->coop[slot] = CK_LAUNCH_COOP(kind);
-    ck_store_relaxed(L + CK_L_ID, w[CK_LAUNCH_W_ID]);
-    ck_store_relaxed(L + CK_L_KERNEL, CK_LAUNCH_KERNEL(kind));
-    ck_store_relaxed(L + CK_L_COOP, CK_LAUNCH_COOP(kind));
-    ck_store_relaxed(L + CK_L_GROUPS, CK_LAUNCH_GROUPS(size));
-    ck_store_relaxed(L + CK_L_DONE_SLOT, done == CK_LAUNCH_NO_DONE ? CK_CH_NO_DONE_SLOT : done);
+    ck_store_relaxed(&L->id, w[CK_LAUNCH_W_ID]);
+    ck_store_relaxed(&L->kernel_index, CK_LAUNCH_KERNEL(kind));
+    ck_store_relaxed(&L->coop, CK_LAUNCH_COOP(kind));
+    ck_store_relaxed(&L->groups, CK_LAUNCH_GROUPS(size));
+    ck_store_relaxed(&L->done_slot, done == CK_LAUNCH_NO_DONE ? CK_CH_NO_DONE_SLOT : done);
     /* Only the scheduler reads the state; workers see the descriptor
      * through the claim word's or the fork tickets' release. */
-    ck_store_relaxed(L + CK_L_STATE, CK_SLOT_RECEIVED);
+    ck_store_relaxed(&L->state, CK_SLOT_RECEIVED);
     return slot;
 }
 
-void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chaos_seed, CK_PTR cx,
+void ck_scheduler(CK_SCHED s, CK_PTR ch, uint workers, uint max_workers, uint chaos_seed, CK_PTR cx,
                   local ck_sched_t *S)
 {
     S->s = s;
@@ -315,16 +315,16 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
     S->pend_n = 0;
     S->shutdown = 0;
     if (CK_CHECK_BUILD)
-        ck_store_relaxed(s + CK_H_CHECK_WORKERS, workers);
+        ck_store_relaxed(&s->check.workers, workers);
     for (S->pass = 0;; S->pass += 1u) {
         if ((S->pass & 63u) == 0) {
-            ck_store_relaxed(s + CK_H_HEARTBEAT, S->pass);
+            ck_store_relaxed(&s->heartbeat, S->pass);
             if (ck_ch_aborted(ch))
                 break;
         }
         /* Finished launches (before the messages: they free launch slots). */
         for (;;) {
-            CK_PTR e = s + CK_H_FIN + (S->fin_head & (CK_FIN_SLOTS - 1u));
+            CK_PTR e = ck_fin_at(s, S->fin_head & (CK_FIN_SLOTS - 1u));
             uint v = ck_load_acquire(e);
             if (!v)
                 break;
@@ -338,7 +338,7 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
          * read before them, and only while no worker polls the task table.
          * A launch is started (published, in arrival order) before the next
          * slot is read, so that read's trip does not delay it. */
-        S->ptok = CK_TASKS_BUILD ? ck_load_acquire(s + CK_H_TASK_POLLER) : 1u;
+        S->ptok = CK_TASKS_BUILD ? ck_load_acquire(&s->task_poller) : 1u;
         S->posted = CK_TOK_STATE(S->ptok) != 1u ? ck_sys_load_relaxed(ch + CK_CH_TASK_POSTED) : 0u;
         S->taken = 0;
         for (;;) {
@@ -382,7 +382,7 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
             uint active = 0;
 #pragma unroll 1
             for (uint slot = 0; slot < CK_MAX_LAUNCHES; ++slot)
-                active += ck_load_relaxed(s + CK_SH_LAUNCH(slot) + CK_L_STATE) != CK_SLOT_FREE;
+                active += ck_load_relaxed(&ck_slot_of(s, slot)->state) != CK_SLOT_FREE;
             /* Tasks the host wrote before asking to stop run to the end too
              * (the hint is read again: a poller may have kept it unread).
              * Without tasks nothing is loaded: loads here, even folded into
@@ -390,13 +390,13 @@ void ck_scheduler(CK_PTR s, CK_PTR ch, uint workers, uint max_workers, uint chao
              * on the H100 (2375 co-resident groups against 2639). */
             if (!CK_TASKS_BUILD && ck_policy_may_stop(active, 0u, 0u, 0u))
                 break;
-            uint visible = ck_load_relaxed(s + CK_H_TASK_VISIBLE);
+            uint visible = ck_load_relaxed(&s->task_visible);
             if (active == 0u && ck_policy_may_stop(active, ck_sys_load_relaxed(ch + CK_CH_TASK_POSTED), visible,
-                                                   ck_load_relaxed(s + CK_H_TASK_FINISHED)))
+                                                   ck_load_relaxed(&s->task_finished)))
                 break;
         }
     }
-    ck_store_release(s + CK_H_EXIT, 1u);
+    ck_store_release(&s->exit, 1u);
     ck_sched_send2(S, CK_MSG_BYE, 0u, 0u);
     ck_sched_flush(S);
 }

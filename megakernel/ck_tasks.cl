@@ -1,35 +1,92 @@
 /* Narrow tasks on the device (mechanism): publication of the tickets the
  * host wrote into the task table (runtime/task_table.c, layout in
  * ck_channel_layout.h) and the task poller. One agent at a time holds the
- * poller token (CK_H_TASK_POLLER) and alone reads the table: an idle hot
+ * poller token (ck_sched.task_poller) and alone reads the table: an idle hot
  * worker whose group polls it (ck_task_poll_round, ck_task_poll_decide,
  * ck_poll_publish), or the scheduler in a pass where every worker is busy
  * (ck_sched_tasks, ck_task_publish). Publishing a ticket writes its device
- * record, then after a release fence its claim word, then after one
- * system-scope fence the group and visible counts; docs/TASKS_API.md,
- * "Publishing", gives the protocol and its orders. */
+ * record, then after a release fence its claim word (ck_task_publish_run,
+ * for both), then after one system-scope fence the group and visible counts
+ * (ck_task_show). The poller's express take of a lone one-group ticket
+ * (ck_task_poll_decide) is the one publication apart: it takes group 0
+ * itself and needs no fence. docs/TASKS_API.md, "Publishing", gives the
+ * protocol and its orders. */
 
 /* A published ticket's device record (its claim word is written apart,
  * after a release fence). */
-void ck_task_record(CK_PTR R, uint ticket, uint desc)
+void ck_task_record(CK_TASK_REC R, uint ticket, uint desc)
 {
-    ck_store_relaxed(R + CK_T_DONE, 0u);
-    ck_store_relaxed(R + CK_T_TICKET, ticket);
-    ck_store_relaxed(R + CK_T_DESC, desc);
+    ck_store_relaxed(&R->done, 0u);
+    ck_store_relaxed(&R->ticket, ticket);
+    ck_store_relaxed(&R->desc, desc);
 }
 
 /* The whole ticket number of token `tok`'s cursor: the ticket nearest the
  * visible count with those low thirty bits. The count read may lag the
  * cursor by the adds still on their way, never by 2^29. */
-uint ck_tok_cursor(CK_PTR s, uint tok)
+uint ck_tok_cursor(CK_SCHED s, uint tok)
 {
-    uint vis = ck_load_relaxed(s + CK_H_TASK_VISIBLE);
+    uint vis = ck_load_relaxed(&s->task_visible);
     uint d = ((tok >> 2) - vis) & 0x3fffffffu;
     return vis + d - (d >= 0x20000000u ? 0x40000000u : 0u);
 }
 
+/* The one publication of tickets, whoever holds the poller token: the run
+ * of written tickets v, v + 1, ... among the np pairs read from the table
+ * (pairs[i]: ticket v + i's state and descriptor, read with acquire
+ * ordering: a system fence after the loads, or acquire loads). Writes each
+ * ticket's record, then, after a release fence, their claim words from the
+ * descriptors at hand (a claimer that scans from a head a table's lap
+ * behind may decrement one before the ticket is visible, and its acquire
+ * then sees the record). The run ends at a ticket not yet written, or at one
+ * spawned after a message, which is the scheduler's to publish once it has
+ * taken the messages before it: unless `sched` says the caller is that
+ * scheduler, *held is set there. Adds the run's groups to *groups and
+ * returns its length; the caller makes the run visible (ck_task_show),
+ * possibly after keeping a group of it. */
+uint ck_task_publish_run(CK_SCHED s, uint max_workers, uint v, local const ulong *pairs, uint np, uint sched,
+                         uint *held, uint *groups)
+{
+    uint n = 0u;
+#pragma unroll 1
+    for (; n < np; ++n) {
+        ulong p = pairs[n];
+        uint d = (uint)(p >> 32);
+        if ((uint)p != 2u * (v + n) + 1u)
+            break; /* not written yet */
+        if ((d & CK_TASK_DESC_AFTER_MSG) && !sched) {
+            *held = 1u;
+            break;
+        }
+        d &= ~CK_TASK_DESC_AFTER_MSG;
+        ck_task_record(ck_task_of(s, max_workers, (v + n) & (CK_TASK_SLOTS - 1u)), v + n, d);
+        *groups += CK_TASK_DESC_GROUPS(d);
+    }
+    if (n == 0u)
+        return 0u;
+    ck_fence_release();
+#pragma unroll 1
+    for (uint i = 0; i < n; ++i)
+        ck_store_relaxed(&ck_task_of(s, max_workers, (v + i) & (CK_TASK_SLOTS - 1u))->claim,
+                         CK_CLAIM_BIAS + CK_TASK_DESC_GROUPS((uint)(pairs[i] >> 32)));
+    return n;
+}
+
+/* Makes n published tickets visible: one system-scope fence (it makes the
+ * table's loads acquire loads, the host wrote the table, and orders the
+ * records and the group count before the visible count), then the holder's
+ * group count and the visible count. Holders alone write these two, the
+ * visible count by adds (an express take's add may still be on its way when
+ * the next holder's lands). */
+void ck_task_show(CK_SCHED s, uint groups, uint n)
+{
+    ck_sys_fence_acq_rel();
+    ck_store_relaxed(&s->task_groups, groups);
+    ck_fetch_add_relaxed(&s->task_visible, n);
+}
+
 /* Tasks (runtime/task_table.c): makes newly written tickets visible to the
- * workers. Only the holder of the poller token (CK_H_TASK_POLLER) does it:
+ * workers. Only the holder of the poller token (ck_sched.task_poller) does it:
  * an idle worker that polls the table without pause while it has nothing
  * to do, or the scheduler in a pass where no worker holds the token (every
  * worker busy). So the table is read by one agent at a time, and a ticket
@@ -37,52 +94,29 @@ uint ck_tok_cursor(CK_PTR s, uint tok)
  * after a scheduler pass.
  *
  * Reads four tickets with one batched load of host memory (state and
- * descriptor, one 64-bit word each, written by the host as one value); for
- * the run whose state says "written", each ticket's device record is
- * written, then, after a release fence, its claim word (below). The
+ * descriptor, one 64-bit word each, written by the host as one value) and
+ * publishes the run whose state says "written" (ck_task_publish_run; the
+ * four pairs pass through the scheduler's local state, `buf`, the form the
+ * poller's pairs have). The
  * publisher's system-scope fence (ck_task_publish) makes these loads
  * acquire loads, so what the host wrote before a state (the arguments) is
  * visible to every worker that later claims a group of it. (Measured on
  * the H100: sixteen tickets read through a stack array, then a system
  * fence and a second read for the descriptors, took 18 us a pass.) Returns
  * the tickets published. */
-uint ck_task_publish_batch(CK_PTR s, CK_PTR ch, uint max_workers, uint v, uint limit, uint *groups, uint sched,
-                           uint *held)
+uint ck_task_publish_batch(CK_SCHED s, CK_PTR ch, uint max_workers, uint v, uint limit, uint *groups, uint sched,
+                           uint *held, local ulong *buf)
 {
     uint e0 = v & (CK_TASK_SLOTS - 1u);
     uint base = e0 & ~3u; /* four pairs, 32-byte aligned */
     uint first = e0 - base;
-    uint lim = min(4u - first, limit - v);
     ulong w[4];
     ck_sys_load4x64_relaxed((CK_PTR64)(ch + CK_CH_TASK_STATE) + base, w);
-    uint n = first; /* pairs before the first ticket are not ours */
-#pragma unroll
-    for (uint i = 0; i < 4u; ++i) {
-        uint d = (uint)(w[i] >> 32);
-        uint after_msg = (d & CK_TASK_DESC_AFTER_MSG) != 0u && !sched;
-        if (n == i && i - first < lim && (uint)w[i] == 2u * (v + i - first) + 1u && after_msg)
-            *held = 1u; /* the scheduler's to publish, after the messages before it */
-        if (n == i && i - first < lim && (uint)w[i] == 2u * (v + i - first) + 1u && !after_msg) {
-            n = i + 1u;
-            CK_PTR R = s + CK_SH_TASK(max_workers, base + i);
-            d &= ~CK_TASK_DESC_AFTER_MSG;
-            ck_task_record(R, v + i - first, d);
-            *groups += CK_TASK_DESC_GROUPS(d);
-        }
-    }
-    if (n == first)
-        return 0u;
-    /* The claim words, from the descriptors still at hand, after a release
-     * fence: a claimer that scans from a head a table's lap behind may
-     * decrement one before the ticket is visible, and its acquire then sees
-     * the record this batch wrote. */
-    ck_fence_release();
 #pragma unroll
     for (uint i = 0; i < 4u; ++i)
-        if (i >= first && i < n)
-            ck_store_relaxed(s + CK_SH_TASK(max_workers, base + i) + CK_T_CLAIM,
-                             CK_CLAIM_BIAS + CK_TASK_DESC_GROUPS((uint)(w[i] >> 32)));
-    return n - first;
+        buf[i] = w[i];
+    /* pairs before the first ticket are not ours */
+    return ck_task_publish_run(s, max_workers, v, buf + first, min(4u - first, limit - v), sched, held, groups);
 }
 
 /* The scheduler, holding the poller token: publishes the written tickets
@@ -111,24 +145,21 @@ uint ck_task_publish(local ck_sched_t *S, uint v0, uint sched, uint *held)
      * four pairs, they were what a register cap of 32 spilled in the
      * megakernel with tasks (ptxas; docs/RESULTS.md, 2026-11-29). */
     volatile local ck_sched_t *V = S;
-    CK_PTR s = V->s;
+    CK_SCHED s = V->s;
     /* The group count is the holder's own: read before the table, so that
      * no trip to device memory sits between the fence and the stores. */
     uint v = v0;
-    uint groups = ck_load_relaxed(s + CK_H_TASK_GROUPS); /* + the groups of the tickets published */
+    uint groups = ck_load_relaxed(&s->task_groups); /* + the groups of the tickets published */
 #pragma unroll 1
     for (uint b = 0; b < 4u && (int)(V->posted - v) > 0; ++b) {
-        uint n = ck_task_publish_batch(V->s, V->ch, V->max_workers, v, V->posted, &groups, sched, held);
+        uint n = ck_task_publish_batch(V->s, V->ch, V->max_workers, v, V->posted, &groups, sched, held, S->pairs);
         v += n;
         if (n == 0u || (v & 3u) != 0u)
             break; /* a ticket not yet written, or the batch ended early */
     }
     if (v == v0)
         return 0u;
-    s = V->s;
-    ck_sys_fence_acq_rel();
-    ck_store_relaxed(s + CK_H_TASK_GROUPS, groups);
-    ck_fetch_add_relaxed(s + CK_H_TASK_VISIBLE, v - v0);
+    ck_task_show(V->s, groups, v - v0);
     return v - v0;
 }
 
@@ -140,7 +171,7 @@ uint ck_task_publish(local ck_sched_t *S, uint v0, uint sched, uint *held)
  * messages; `drained` says the pass took them all. */
 void ck_sched_tasks(local ck_sched_t *S, uint drained)
 {
-    CK_PTR s = S->s;
+    CK_SCHED s = S->s;
     uint held = 0u;
     uint ptok = S->ptok;
     if (CK_TOK_STATE(ptok) == CK_POLLER_SCHED) {
@@ -148,17 +179,17 @@ void ck_sched_tasks(local ck_sched_t *S, uint drained)
             return;
         uint v0 = ck_tok_cursor(s, ptok);
         uint n = ck_task_publish(S, v0, 1u, &held);
-        ck_store_release(S->s + CK_H_TASK_POLLER, CK_TOK(v0 + n, 0u));
+        ck_store_release(&S->s->task_poller, CK_TOK(v0 + n, 0u));
         return;
     }
-    uint t = ck_load_relaxed(s + CK_H_TASK_POLLER);
+    uint t = ck_load_relaxed(&s->task_poller);
     if (CK_TOK_STATE(t) != 0u)
         return;
     uint v0 = ck_tok_cursor(s, t);
-    if ((int)(S->posted - v0) <= 0 || ck_cas(s + CK_H_TASK_POLLER, t, t | 2u) != t)
+    if ((int)(S->posted - v0) <= 0 || ck_cas(&s->task_poller, t, t | 2u) != t)
         return;
     uint n = ck_task_publish(S, v0, drained, &held);
-    ck_store_release(S->s + CK_H_TASK_POLLER, CK_TOK(v0 + n, 0u));
+    ck_store_release(&S->s->task_poller, CK_TOK(v0 + n, 0u));
 }
 
 /* The poller (thread 0, holding the token at cursor v) publishes the run of
@@ -179,71 +210,51 @@ void ck_sched_tasks(local ck_sched_t *S, uint drained)
  * of sixteen, which bounded a burst to about 1.3 M tasks/s on an H200.
  * Returns CK_WORK_TASK with the kept group (out: entry, group), CK_WORK_POLL
  * with the cursor in out[0] (the token still held), or CK_WORK_GROUP. */
-uint ck_poll_publish(CK_PTR s, uint max_workers, uint v, local ulong *pairs, uint np, uint tokw,
+uint ck_poll_publish(CK_SCHED s, uint max_workers, uint v, local ulong *pairs, uint np, uint hotc,
                      local ck_idle_state *st, uint *out)
 {
-    uint groups = ck_load_relaxed(s + CK_H_TASK_GROUPS); /* the holder's own count */
-    uint n = 0u, held = 0u;
-#pragma unroll 1
-    for (; n < np; ++n) {
-        ulong p = pairs[n];
-        uint d = (uint)(p >> 32);
-        if ((uint)p != 2u * (v + n) + 1u)
-            break; /* not written yet */
-        if (d & CK_TASK_DESC_AFTER_MSG) {
-            held = 1u; /* the scheduler's to publish, after the messages before it */
-            break;
-        }
-        CK_PTR R = s + CK_SH_TASK(max_workers, (v + n) & (CK_TASK_SLOTS - 1u));
-        ck_task_record(R, v + n, d);
-        groups += CK_TASK_DESC_GROUPS(d);
-    }
+    uint groups = ck_load_relaxed(&s->task_groups); /* the holder's own count */
+    uint held = 0u;
+    uint n = ck_task_publish_run(s, max_workers, v, pairs, np, 0u, &held, &groups);
     uint keep = 0u, kept = 0u;
     if (n) {
-        ck_fence_release();
-#pragma unroll 1
-        for (uint i = 0; i < n; ++i)
-            ck_store_relaxed(s + CK_SH_TASK(max_workers, (v + i) & (CK_TASK_SLOTS - 1u)) + CK_T_CLAIM,
-                             CK_CLAIM_BIAS + CK_TASK_DESC_GROUPS((uint)(pairs[i] >> 32)));
         if (n < np || held) {
-            if ((int)ck_fetch_add_relaxed(s + CK_H_IDLE, 0u - 1u) > 0)
+            if ((int)ck_fetch_add_relaxed(&s->idle, 0u - 1u) > 0)
                 keep = 1u;
             else
-                ck_fetch_add_relaxed(s + CK_H_IDLE, 1u); /* the scheduler has a claim on every idle worker */
+                ck_fetch_add_relaxed(&s->idle, 1u); /* the scheduler has a claim on every idle worker */
         }
         if (keep) {
             /* A claim like any other (a claimer from a lagging head may have
              * taken a group of the oldest ticket already), before the
              * tickets are visible, so usually group 0. */
-            CK_PTR R = s + CK_SH_TASK(max_workers, v & (CK_TASK_SLOTS - 1u));
-            uint c = ck_fetch_sub(R + CK_T_CLAIM, 1u);
+            CK_TASK_REC R = ck_task_of(s, max_workers, v & (CK_TASK_SLOTS - 1u));
+            uint c = ck_fetch_sub(&R->claim, 1u);
             if (c > CK_CLAIM_BIAS) {
                 kept = CK_TASK_DESC_GROUPS((uint)(pairs[0] >> 32)) - (c - CK_CLAIM_BIAS);
             } else {
                 keep = 0u;
-                ck_fetch_add_relaxed(s + CK_H_IDLE, 1u);
+                ck_fetch_add_relaxed(&s->idle, 1u);
             }
         }
-        ck_sys_fence_acq_rel();
-        ck_store_relaxed(s + CK_H_TASK_GROUPS, groups - keep);
-        ck_fetch_add_relaxed(s + CK_H_TASK_VISIBLE, n);
+        ck_task_show(s, groups - keep, n);
     }
     if (n == np && !held) {
         /* Still held: the token's own cursor moves (only its holder writes
          * it; ck_task_poll_decide's relaxed add continues from it). */
         st->poller = CK_TOK(v + n, 1u);
         st->publish = 1u;
-        ck_store_relaxed(s + CK_H_TASK_POLLER, st->poller);
+        ck_store_relaxed(&s->task_poller, st->poller);
         out[0] = v + n;
         return CK_WORK_POLL;
     }
-    ck_store_release(s + CK_H_TASK_POLLER, CK_TOK(v + n, held ? CK_POLLER_SCHED : 0u));
+    ck_store_release(&s->task_poller, CK_TOK(v + n, held ? CK_POLLER_SCHED : 0u));
     st->poller = 0u;
     st->publish = 0u;
     if (!keep)
         return CK_WORK_GROUP;
     if (st->hot)
-        ck_store_relaxed(s + tokw, 0u);
+        ck_store_relaxed(ck_hot_token(s, hotc), 0u);
     ck_idle_clear(st);
     st->idle = 0u;
     out[0] = v & (CK_TASK_SLOTS - 1u);
@@ -273,12 +284,12 @@ uint ck_poll_publish(CK_PTR s, uint max_workers, uint v, local ulong *pairs, uin
  * its arguments are all on the line, and the ticket, for an express take),
  * CK_WORK_POLL to poll again (out[0] the ticket to read), or CK_WORK_GROUP
  * to go back to ck_find_work (other work may be there). */
-uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, local ulong *line, uint np,
+uint ck_task_poll_decide(CK_SCHED s, CK_PTR ch, uint max_workers, uint w, uint v, local ulong *line, uint np,
                          local ck_idle_state *st, uint *out)
 {
     uint e = v & (CK_TASK_SLOTS - 1u);
     uint clusters = ck_policy_hot_clusters(max_workers);
-    uint tokw = CK_H_HOT + (w & (clusters - 1u)) * CK_LINE;
+    uint hotc = w & (clusters - 1u);
     ulong p0 = line[16];
     uint desc = (uint)(p0 >> 32);
     out[0] = v;
@@ -311,26 +322,26 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
          * device timestamps on an H200 put 0.6 us on the unit and 0.9 us on
          * the rest of this branch; relaxed, an empty task's round trip went
          * from 5.7 to 4.7-4.8 us (docs/RESULTS.md, e8ff7eb). */
-        ck_fetch_add_relaxed(s + CK_H_IDLE, 0u - 1u);
-        CK_PTR R = s + CK_SH_TASK(max_workers, e);
+        ck_fetch_add_relaxed(&s->idle, 0u - 1u);
+        CK_TASK_REC R = ck_task_of(s, max_workers, e);
         ck_task_record(R, v, desc);
-        ck_store_relaxed(R + CK_T_CLAIM, CK_CLAIM_BIAS + groups - 1u); /* group 0 is this worker's */
+        ck_store_relaxed(&R->claim, CK_CLAIM_BIAS + groups - 1u); /* group 0 is this worker's */
         if (groups > 1u) {
             /* Others claim the rest and read the arguments from host
              * memory: as ck_task_publish, the system fence makes the
              * table's loads acquire loads and orders the record and
              * the group count before the visible count. */
-            ck_store_relaxed(s + CK_H_TASK_GROUPS, ck_load_relaxed(s + CK_H_TASK_GROUPS) + groups - 1u);
+            ck_store_relaxed(&s->task_groups, ck_load_relaxed(&s->task_groups) + groups - 1u);
             ck_sys_fence_acq_rel();
         }
-        ck_fetch_add_relaxed(s + CK_H_TASK_VISIBLE, 1u);
+        ck_fetch_add_relaxed(&s->task_visible, 1u);
         /* A ticket of one group has none left: the head moves past it
          * (a hint, as in ck_claim_task). Left behind, it had the next
          * poller's rounds and every hot worker see a task possible and
          * go looking for it: 7.7-7.9 us for an empty task against
          * 7.2-7.4 with the move (H200, docs/RESULTS.md). */
         if (groups == 1u)
-            ck_cas_relaxed(s + CK_H_TASK_HEAD, v, v + 1u);
+            ck_cas_relaxed(&s->task_head, v, v + 1u);
         /* The token goes back with the cursor past v, by a relaxed add
          * (the token held CK_TOK(v, 1)): no fence waits here for the
          * stores above. The next holder reads only the cursor; a claimer
@@ -338,9 +349,9 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
          * at or below the bias either way and takes nothing; with more
          * groups the system fence above ordered the record first, and an
          * add continues the release sequence of the token. */
-        ck_fetch_add_relaxed(s + CK_H_TASK_POLLER, CK_TOK(1u, 0u) - 1u);
+        ck_fetch_add_relaxed(&s->task_poller, CK_TOK(1u, 0u) - 1u);
         if (st->hot)
-            ck_store_relaxed(s + tokw, 0u);
+            ck_store_relaxed(ck_hot_token(s, hotc), 0u);
         ck_idle_clear(st);
         st->idle = 0u;
         out[0] = e;
@@ -353,7 +364,7 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
         st->publish = 1u; /* a burst: the next round reads the whole window, at once */
         return CK_WORK_POLL;
     }
-    return ck_poll_publish(s, max_workers, v, line + CK_CH_XL_WORDS / 2u, np, tokw, st, out);
+    return ck_poll_publish(s, max_workers, v, line + CK_CH_XL_WORDS / 2u, np, hotc, st, out);
 }
 
 /* The poller's group polls the task table: its first CK_CH_XL_WORDS / 2
@@ -384,7 +395,7 @@ uint ck_task_poll_decide(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, 
  * from 64 registers to 56 (H200, docs/RESULTS.md). */
 #define CK_SCR_POLL_OTHER 6u /* a primitives' broadcast word, free between kernels */
 #define CK_XL_START 17u      /* xline: a task group 0's start time (the poll's word 17 is free then) */
-void ck_task_poll_round(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, uint wide, local uint *scratch,
+void ck_task_poll_round(CK_SCHED s, CK_PTR ch, uint max_workers, uint w, uint v, uint wide, local uint *scratch,
                         local ulong *line, local ck_idle_state *st)
 {
     uint lid = get_local_id(0);
@@ -402,10 +413,10 @@ void ck_task_poll_round(CK_PTR s, CK_PTR ch, uint max_workers, uint w, uint v, u
          * or enough rounds); bit 0: other work is visible. A poller that is
          * publishing a burst goes on for bit 1 only. */
         if (lid == (get_local_size(0) > 32u ? 32u : 0u))
-            scratch[CK_SCR_POLL_OTHER] = ((int)ck_load_relaxed(s + CK_H_PROMISED) > 0 ||
-                                          ck_load_relaxed(s + CK_H_EXIT) || round >= CK_POLL_ROUNDS) *
-                                             2u +
-                                         (ck_claim_possible(s) || ck_task_possible(s));
+            scratch[CK_SCR_POLL_OTHER] =
+                ((int)ck_load_relaxed(&s->promised) > 0 || ck_load_relaxed(&s->exit) || round >= CK_POLL_ROUNDS) *
+                    2u +
+                (ck_claim_possible(s) || ck_task_possible(s));
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid == 0u) {
             uint other = scratch[CK_SCR_POLL_OTHER];

@@ -41,7 +41,7 @@ ck_status ck_chaos_setup(ck_context *ctx)
     if (s != CK_OK)
         return s;
     uint32_t where = (uint32_t)c->area + 1u;
-    if ((s = ck_arena_copy(ctx, ctx->sched_off + CK_H_CHAOS_AREA * 4u, &where, sizeof where, 1)) != CK_OK)
+    if ((s = ck_arena_copy(ctx, ctx->sched_off + offsetof(ck_sched, chaos_area), &where, sizeof where, 1)) != CK_OK)
         return s;
     c->on = 1;
     return CK_OK;

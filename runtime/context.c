@@ -233,9 +233,6 @@ ck_status ck_context_take_trace(ck_context *ctx, ck_trace_sample *out, size_t ca
     return CK_OK;
 }
 
-/* A launch's argument words must end before its first hot line. */
-_Static_assert(CK_L_ARGS + 2u * CK_MAX_ARG_WORDS <= CK_L_CX_KEY && CK_L_CX_KEY < CK_L_CLAIM,
-               "launch arguments overlap the chaos key or the claim word");
 /* A launch message with every argument word fits one channel slot. */
 _Static_assert(CK_LAUNCH_HEADER_WORDS + 2u * CK_MAX_ARG_WORDS <= CK_CH_H2D_MAX_WORDS, "launch message too long");
 _Static_assert(CK_MAX_GROUPS == CK_LAUNCH_MAX_GROUPS && CK_MAX_GROUPS == CK_TASK_DESC_GROUPS(0xffffffffu),

@@ -32,56 +32,56 @@ ck_status ck_device_view_read(ck_context *ctx, ck_device_view *v)
         v->worker = NULL;
         return s;
     }
+    const ck_sched *h = (const ck_sched *)w;
     v->workers = ctx->workers;
-    v->arrived = w[CK_H_ARRIVED];
-    v->exit = w[CK_H_EXIT];
-    v->coop_slot = w[CK_H_COOP_SLOT];
-    v->heartbeat = w[CK_H_HEARTBEAT];
-    v->demand = w[CK_H_DEMAND];
-    v->queued = w[CK_H_Q_N];
-    v->idle = (int32_t)w[CK_H_IDLE];
-    v->promised = (int32_t)w[CK_H_PROMISED];
-    v->tickets_taken = w[CK_H_FT_NEXT];
-    v->tickets_written = w[CK_H_FT_END];
-    v->lock = w[CK_H_LOCK];
-    v->kills_total = w[CK_H_KILLS_TOTAL];
-    v->killed_back = w[CK_H_KILLED_BACK];
-    v->task_visible = w[CK_H_TASK_VISIBLE];
-    v->task_head = w[CK_H_TASK_HEAD];
-    v->task_finished = w[CK_H_TASK_FINISHED];
-    v->task_groups = w[CK_H_TASK_GROUPS];
-    v->task_taken = w[CK_H_TASK_TAKEN];
-    if (w[CK_H_CHECK_READY]) {
-        v->check_code = w[CK_H_CHECK];
-        memcpy(v->check_words, &w[CK_H_CHECK + 1], sizeof v->check_words);
+    v->arrived = h->arrived;
+    v->exit = h->exit;
+    v->coop_slot = h->coop_slot;
+    v->heartbeat = h->heartbeat;
+    v->demand = h->demand;
+    v->queued = h->queued;
+    v->idle = (int32_t)h->idle;
+    v->promised = (int32_t)h->promised;
+    v->tickets_taken = h->tickets_taken;
+    v->tickets_written = h->tickets_written;
+    v->lock = h->lock;
+    v->kills_total = h->kills_total;
+    v->killed_back = h->killed_back;
+    v->task_visible = h->task_visible;
+    v->task_head = h->task_head;
+    v->task_finished = h->task_finished;
+    v->task_groups = h->task_groups;
+    v->task_taken = h->task_taken;
+    if (h->check.ready) {
+        v->check_code = h->check.code;
+        memcpy(v->check_words, h->check.words, sizeof v->check_words);
     }
     for (unsigned i = 0; i < CK_MAX_LAUNCHES; ++i) {
-        const uint32_t *L = w + CK_SH_LAUNCH(i);
+        const ck_launch_slot *L = &h->launch[i];
         ck_slot_view *sv = &v->slots[i];
-        sv->state = L[CK_L_STATE];
-        sv->id = L[CK_L_ID];
-        sv->kernel = L[CK_L_KERNEL];
-        sv->coop = L[CK_L_COOP];
-        sv->groups = L[CK_L_GROUPS];
-        sv->m = L[CK_L_M];
-        sv->kill_req = L[CK_L_KILL_REQ];
-        sv->live = L[CK_L_LIVE];
-        sv->kills = L[CK_L_KILLS];
-        sv->forked = L[CK_L_FORKED];
-        uint32_t c = L[CK_L_CLAIM];
+        sv->state = L->state;
+        sv->id = L->id;
+        sv->kernel = L->kernel_index;
+        sv->coop = L->coop;
+        sv->groups = L->groups;
+        sv->m = L->m;
+        sv->kill_req = L->kill_req;
+        sv->live = L->live;
+        sv->kills = L->kills;
+        sv->forked = L->forked;
+        uint32_t c = L->claim;
         uint32_t left = c > CK_CLAIM_BIAS ? c - CK_CLAIM_BIAS : 0u;
         sv->claimed =
             sv->coop || sv->state != CK_SLOT_RUNNING ? 0u : sv->groups - (left < sv->groups ? left : sv->groups);
-        sv->done = L[CK_L_DONE];
+        sv->done = L->done;
     }
     for (unsigned f = 0; f < CK_FORK_RECS; ++f) {
-        const uint32_t *F = w + CK_SH_FORK(ctx->max_workers, f);
-        v->forks[f] =
-            (ck_fork_view){F[CK_F_REFS], F[CK_F_SLOT], F[CK_F_LAUNCH], F[CK_F_FIRST], F[CK_F_T0], F[CK_F_K]};
+        const ck_fork_rec *F = (const ck_fork_rec *)(w + CK_SH_FORK(ctx->max_workers, f));
+        v->forks[f] = (ck_fork_view){F->refs, F->slot, F->launch, F->first, F->t0, F->k};
     }
     for (unsigned i = 0; i < v->workers; ++i) {
-        const uint32_t *R = w + CK_SH_WORKER(i);
-        v->worker[i] = (ck_worker_view){R[CK_W_STATE], R[CK_W_SLOT], R[CK_W_GROUP]};
+        const ck_worker_rec *R = (const ck_worker_rec *)(w + CK_SH_WORKER(i));
+        v->worker[i] = (ck_worker_view){R->state, R->slot, R->group};
     }
     free(w);
     return CK_OK;
