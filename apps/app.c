@@ -297,7 +297,18 @@ int app_add_sources(const app *a, ck_context *ctx, char *err, size_t err_len)
     char path[1024];
     const char *name = a->mod->coop_kernel;
     app_kernel_path(a->mod->coop_file, path, sizeof path);
-    if (ck_context_add_file(ctx, path, &name, 1) != CK_OK) {
+    /* Read here rather than by ck_context_add_file: the includes of the
+     * kernel directory (common/ws_pool.cl) are spliced in, which the
+     * runtime's build cannot resolve (paths.h). */
+    char why[1024];
+    char *text = app_read_kernel(path, why, sizeof why);
+    if (!text) {
+        snprintf(err, err_len, "adding %s: %s", path, why);
+        return -1;
+    }
+    ck_status s = ck_context_add_source(ctx, path, text, &name, 1);
+    free(text);
+    if (s != CK_OK) {
         snprintf(err, err_len, "adding %s: %s", path, ck_last_error());
         return -1;
     }

@@ -1,5 +1,6 @@
-/* apps/common/paths.c: run-time location of kernel files and whole-file
- * reading (see paths.h). */
+/* apps/common/paths.c: run-time location of kernel files, whole-file
+ * reading, and kernel files with their kernel-directory includes spliced in
+ * for the cooperative runtime (see paths.h). */
 #include "paths.h"
 #include "file_io.h"
 
@@ -161,4 +162,126 @@ char *app_read_file(const char *path, char *err, size_t err_len)
     }
     buf[len] = 0;
     return buf;
+}
+
+/* ---- app_read_kernel: kernel-directory includes spliced in */
+
+/* Most nested includes app_read_kernel follows (a cycle stops there). */
+#define APP_INCLUDE_DEPTH 8
+
+/* `#line N "path"`, the path's backslashes and quotes escaped. */
+static void put_line_directive(FILE *out, int line, const char *path)
+{
+    fprintf(out, "#line %d \"", line);
+    for (const char *c = path; *c; ++c) {
+        if (*c == '\\' || *c == '"')
+            fputc('\\', out);
+        fputc(*c, out);
+    }
+    fputs("\"\n", out);
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The NAME of a line `#include "NAME"` (blanks around the '#' and after the
+ * name, then at most a // comment) into name; 0 for any other line. */
+static int include_name(const char *s, size_t n, char *name, size_t cap)
+{
+    const char *e = s + n;
+    while (s < e && (*s == ' ' || *s == '\t'))
+        ++s;
+    if (s == e || *s++ != '#')
+        return 0;
+    while (s < e && (*s == ' ' || *s == '\t'))
+        ++s;
+    if ((size_t)(e - s) < 8 || strncmp(s, "include", 7) != 0)
+        return 0;
+    s += 7;
+    while (s < e && (*s == ' ' || *s == '\t'))
+        ++s;
+    if (s == e || *s++ != '"')
+        return 0;
+    const char *q = memchr(s, '"', (size_t)(e - s));
+    if (!q || q == s || (size_t)(q - s) >= cap)
+        return 0;
+    memcpy(name, s, (size_t)(q - s));
+    name[q - s] = 0;
+    for (++q; q < e && (*q == ' ' || *q == '\t' || *q == '\r'); ++q)
+        ;
+    return q == e || (e - q >= 2 && q[0] == '/' && q[1] == '/');
+}
+
+/* Appends the file at path to out with its includes spliced. */
+static int splice_file(FILE *out, const char *path, int depth, char *err, size_t err_len)
+{
+    char *text = app_read_file(path, err, err_len);
+    if (!text)
+        return -1;
+    int line = 1, rc = 0;
+    for (const char *p = text; *p && rc == 0; ++line) {
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        char name[512], inc[PATH_MAX + 520];
+        int splice = 0;
+        if (include_name(p, n, name, sizeof name)) {
+            /* The device compiler's search in a plain build: the including
+             * file's folder (none for the program's own source), then -I
+             * the include directory, then -I the kernel directory. Files of
+             * the include directory (ck_cooperative.h) stay as they are. */
+            const char *slash = strrchr(path, '/');
+            if (depth > 0 && slash) {
+                snprintf(inc, sizeof inc, "%.*s/%s", (int)(slash - path), path, name);
+                splice = is_file(inc);
+            }
+            if (!splice) {
+                snprintf(inc, sizeof inc, "%s/%s", app_include_dir(), name);
+                if (!is_file(inc)) {
+                    snprintf(inc, sizeof inc, "%s/%s", app_kernel_dir(), name);
+                    splice = is_file(inc);
+                }
+            }
+        }
+        if (splice && depth >= APP_INCLUDE_DEPTH) {
+            snprintf(err, err_len, "%s:%d: includes nest deeper than %d (a cycle?) at '%s'", path, line,
+                     APP_INCLUDE_DEPTH, name);
+            rc = -1;
+        } else if (splice) {
+            put_line_directive(out, 1, inc);
+            rc = splice_file(out, inc, depth + 1, err, err_len);
+            fputc('\n', out); /* the included file may end without one */
+            put_line_directive(out, line + 1, path);
+        } else {
+            fwrite(p, 1, n + (eol != NULL), out);
+        }
+        p += n + (eol != NULL);
+    }
+    free(text);
+    return rc;
+}
+
+char *app_read_kernel(const char *path, char *err, size_t err_len)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    if (!out) {
+        snprintf(err, err_len, "cannot read '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    int rc = splice_file(out, path, 0, err, err_len);
+    int failed = ferror(out);
+    if (fclose(out) != 0 || failed) {
+        if (rc == 0)
+            snprintf(err, err_len, "cannot read '%s': out of memory", path);
+        rc = -1;
+    }
+    if (rc) {
+        free(text);
+        return NULL;
+    }
+    return text;
 }

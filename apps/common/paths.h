@@ -1,5 +1,6 @@
 /* apps/common/paths.h: where the applications' OpenCL C files are found at
- * run time, and reading whole files.
+ * run time, reading whole files, and reading a kernel file for the
+ * cooperative runtime with its includes from the kernel directory spliced in.
  *
  * Kernel directory, first that applies: app_set_kernel_dir() (the tools'
  * --kernels DIR), the CK_APPS_KERNELS environment variable, the source
@@ -24,5 +25,18 @@ char *app_kernel_path(const char *rel, char *buf, size_t len);
 /* Whole file as a NUL-terminated malloc'd string, or NULL with a message in
  * err naming the file. */
 char *app_read_file(const char *path, char *err, size_t err_len);
+/* The kernel file at path as app_read_file gives it, but with every line
+ * `#include "NAME"` that a plain build (app_cl_build: -I the include
+ * directory, then -I the kernel directory; nested files also search their own
+ * folder first) resolves to a file outside the include directory replaced by
+ * that file's text, itself spliced, between `#line 1 "FILE"` and `#line N+1
+ * "path"` directives (N: the include's line), so that messages keep each
+ * file's names and lines. For ck_context_add_source: the runtime's stitcher
+ * hands such #include lines to the device compiler as they are, and the
+ * megakernel is built without an include path (apps/README.md). Lines
+ * including files of the include directory (ck_cooperative.h, which the
+ * runtime provides itself) stay. NULL with a message in err when a file
+ * cannot be read or includes nest deeper than 8. */
+char *app_read_kernel(const char *path, char *err, size_t err_len);
 
 #endif

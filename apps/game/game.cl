@@ -19,20 +19,17 @@
  * All of these are device_atomic_* calls (acquire and release), so the last
  * child sees every sibling's value.
  *
- * Queues, termination (ctr[GM_PENDING]: tasks created, not finished) and
- * the cooperative calls follow ws.cl; group 0 calls request_fork, the others
- * offer_kill, at the loop top. Every possible push fits: the pool holds one
- * slot per node of levels 1..depth-1 (host side).
+ * The queues are common/ws_pool.cl's; termination (ctr[GM_PENDING]: tasks
+ * created, not finished) and the cooperative calls follow ws.cl; group 0
+ * calls request_fork, the others offer_kill, at the loop top. Every
+ * possible push fits: the pool holds one slot per node of levels
+ * 1..depth-1 (host side).
  *
  * PoCL 3.1 shape rules (apps/README.md): thread-0 stretches end with a
  * barrier and no barrier sits under a condition. */
 #define CK_PLAIN_BARRIER_WORDS ((volatile global uint *)0)
 #include "ck_cooperative.h"
 
-#define GM_QSTRIDE 16
-#define GM_LOCK 0
-#define GM_LO 1
-#define GM_HI 2
 #define GM_TASK 8
 #define GM_PENDING 0
 #define GM_DONE 1
@@ -46,6 +43,15 @@
 #define GM_L_HAVE 0
 #define GM_L_MORE 1
 #define GM_L_T 2
+/* The queues (common/ws_pool.cl). */
+#define WS_POOL_TASK GM_TASK
+#define WS_POOL_L_HAVE GM_L_HAVE
+#define WS_POOL_L_TASK GM_L_T
+#define WS_POOL_STEALS GM_STEALS
+#define WS_POOL_PENDING GM_PENDING
+#define WS_POOL_L_MORE GM_L_MORE
+#include "common/ws_pool.cl"
+
 /* child kinds */
 #define GM_K_ILLEGAL 0
 #define GM_K_VALUE 1
@@ -137,61 +143,6 @@ void gm_answer(global int *val, global uint *cnt, uint x, uint level, int v)
     }
 }
 
-int gm_push(global uint *qmeta, global uint *qtasks, uint nq, uint cap, uint qid, const uint *task)
-{
-    for (uint i = 0; i < nq; i++) {
-        uint q = (qid + i) % nq;
-        volatile global uint *m = (volatile global uint *)qmeta + q * GM_QSTRIDE;
-        if (i > 0 && m[GM_HI] - m[GM_LO] >= cap)
-            continue;
-        device_mutex_lock(&m[GM_LOCK]);
-        uint lo = m[GM_LO], hi = m[GM_HI];
-        int ok = hi - lo < cap;
-        if (ok) {
-            volatile global uint *t = (volatile global uint *)qtasks + GM_TASK * ((size_t)q * cap + hi % cap);
-            for (uint w = 0; w < GM_TASK; w++)
-                t[w] = task[w];
-            m[GM_HI] = hi + 1u;
-        }
-        device_mutex_unlock(&m[GM_LOCK]);
-        if (ok)
-            return 1;
-    }
-    return 0;
-}
-
-void gm_pop_or_steal(global uint *qmeta, global uint *qtasks, global uint *ctr, uint nq, uint cap, uint qid,
-                     local uint *lt)
-{
-    if (get_local_id(0) == 0) {
-        uint got = 0;
-        for (uint i = 0; i < nq && !got; i++) {
-            uint q = (qid + i) % nq;
-            volatile global uint *m = (volatile global uint *)qmeta + q * GM_QSTRIDE;
-            if (m[GM_HI] == m[GM_LO])
-                continue;
-            device_mutex_lock(&m[GM_LOCK]);
-            uint lo = m[GM_LO], hi = m[GM_HI];
-            if (hi != lo) {
-                uint slot = i == 0 ? hi - 1u : lo;
-                volatile global uint *t = (volatile global uint *)qtasks + GM_TASK * ((size_t)q * cap + slot % cap);
-                for (uint w = 0; w < GM_TASK; w++)
-                    lt[GM_L_T + w] = t[w];
-                if (i == 0)
-                    m[GM_HI] = hi - 1u;
-                else
-                    m[GM_LO] = lo + 1u;
-                got = 1;
-            }
-            device_mutex_unlock(&m[GM_LOCK]);
-            if (got && i > 0)
-                atomic_inc((volatile global uint *)&ctr[GM_STEALS]);
-        }
-        lt[GM_L_HAVE] = got;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-}
-
 /* Work-group level: expands the node in lt (when lt says there is one). */
 void gm_process(global int *val, global uint *cnt, global uint *qmeta, global uint *qtasks, global uint *ctr,
                 uint nq, uint cap, uint qid, uint depth, local uint *lt, local int *kind, local int *cval)
@@ -252,7 +203,7 @@ void gm_process(global int *val, global uint *cnt, global uint *qmeta, global ui
                 ulong ncur = cur ^ mask, nmask = mask | (mask + ((ulong)1 << (7u * t)));
                 uint task[GM_TASK] = {coff + t,    level + 1u,          (uint)ncur, (uint)(ncur >> 32),
                                       (uint)nmask, (uint)(nmask >> 32), 0u,         0u};
-                if (!gm_push(qmeta, qtasks, nq, cap, qid, task)) {
+                if (!ws_pool_push(qmeta, qtasks, nq, cap, qid, task)) {
                     atomic_inc(&c[GM_OVERFLOW]);
                     device_atomic_sub(&c[GM_PENDING], 1u);
                 }
@@ -264,27 +215,19 @@ void gm_process(global int *val, global uint *cnt, global uint *qmeta, global ui
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-int gm_more_work(global uint *ctr, local uint *lt)
-{
-    if (get_local_id(0) == 0)
-        lt[GM_L_MORE] = device_load_acquire((volatile global uint *)&ctr[GM_PENDING]) != 0u;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return lt[GM_L_MORE];
-}
-
 kernel void game_coop(global int *val, global uint *cnt, global uint *qmeta, global uint *qtasks, global uint *ctr,
                       uint nq, uint cap, uint depth)
 {
     local uint lt[GM_L_T + GM_TASK];
     local int kind[7];
     local int cval[7];
-    while (gm_more_work(ctr, lt)) {
+    while (ws_pool_more_work(ctr, lt)) {
         if (get_group_id(0) == 0)
             request_fork();
         else
             offer_kill();
         uint qid = get_group_id(0);
-        gm_pop_or_steal(qmeta, qtasks, ctr, nq, cap, qid, lt);
+        ws_pool_pop_or_steal(qmeta, qtasks, ctr, nq, cap, qid, lt);
         gm_process(val, cnt, qmeta, qtasks, ctr, nq, cap, qid, depth, lt, kind, cval);
     }
 }

@@ -1,7 +1,8 @@
 /* apps/game/game.h: Connect-Four look-ahead (the paper's game-tree app):
  * the rules and static evaluation shared with game.cl (keep them identical),
  * the CPU minimax reference, and game.cl's memory layout (APP_GM_* equal to
- * the GM_* constants there).
+ * the GM_* constants there; the queue words APP_GM_QSTRIDE, _LO, _HI to
+ * common/ws_pool.cl's WS_POOL_*).
  *
  * Board: 7 columns x 6 rows as bitboards (bit 7*col + row; bit 7*col + 6 is
  * a spare row that keeps lines from wrapping). A position is (cur, mask):

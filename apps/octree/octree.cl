@@ -16,13 +16,14 @@
  * limit - 1 every octant becomes a leaf (identical particles would otherwise
  * split forever).
  *
- * Queues, termination and the cooperative calls follow ws.cl: nq mutex-
- * guarded deques (device_mutex_lock), the owner at the top, thieves at the
- * bottom, pop_or_steal scans every queue (a killed group may leave tasks);
- * ctr[OT_PENDING] counts tasks created and not finished (children added
- * before the parent retires). Group 0 calls request_fork and the others
- * offer_kill at the top of the loop, holding no task and no mutex; the queue
- * id is read from get_group_id after them. Pending live tasks cover disjoint
+ * The queues are common/ws_pool.cl's, as in ws.cl: nq mutex-guarded deques
+ * (device_mutex_lock), the owner at the top, thieves at the bottom,
+ * pop_or_steal scans every queue (a killed group may leave tasks).
+ * Termination and the cooperative calls follow ws.cl: ctr[OT_PENDING]
+ * counts tasks created and not finished (children added before the parent
+ * retires). Group 0 calls request_fork and the others offer_kill at the
+ * top of the loop, holding no task and no mutex; the queue id is read from
+ * get_group_id after them. Pending live tasks cover disjoint
  * ranges of more than max_children particles, so nq * cap >= n /
  * (max_children + 1) + 8 slots always suffice (a push tries every queue).
  *
@@ -31,10 +32,6 @@
 #define CK_PLAIN_BARRIER_WORDS ((volatile global uint *)0)
 #include "ck_cooperative.h"
 
-#define OT_QSTRIDE 16
-#define OT_LOCK 0
-#define OT_LO 1
-#define OT_HI 2
 #define OT_TASK 8 /* words per task and per leaf */
 /* ctr */
 #define OT_PENDING 0
@@ -47,61 +44,14 @@
 #define OT_L_HAVE 0
 #define OT_L_MORE 1
 #define OT_L_T 2 /* 8 task words */
-
-int ot_push(global uint *qmeta, global uint *qtasks, uint nq, uint cap, uint qid, const uint *task)
-{
-    for (uint i = 0; i < nq; i++) {
-        uint q = (qid + i) % nq;
-        volatile global uint *m = (volatile global uint *)qmeta + q * OT_QSTRIDE;
-        if (i > 0 && m[OT_HI] - m[OT_LO] >= cap)
-            continue;
-        device_mutex_lock(&m[OT_LOCK]);
-        uint lo = m[OT_LO], hi = m[OT_HI];
-        int ok = hi - lo < cap;
-        if (ok) {
-            volatile global uint *t = (volatile global uint *)qtasks + OT_TASK * ((size_t)q * cap + hi % cap);
-            for (uint w = 0; w < OT_TASK; w++)
-                t[w] = task[w];
-            m[OT_HI] = hi + 1u;
-        }
-        device_mutex_unlock(&m[OT_LOCK]);
-        if (ok)
-            return 1;
-    }
-    return 0;
-}
-
-void ot_pop_or_steal(global uint *qmeta, global uint *qtasks, global uint *ctr, uint nq, uint cap, uint qid,
-                     local uint *lt)
-{
-    if (get_local_id(0) == 0) {
-        uint got = 0;
-        for (uint i = 0; i < nq && !got; i++) {
-            uint q = (qid + i) % nq;
-            volatile global uint *m = (volatile global uint *)qmeta + q * OT_QSTRIDE;
-            if (m[OT_HI] == m[OT_LO])
-                continue;
-            device_mutex_lock(&m[OT_LOCK]);
-            uint lo = m[OT_LO], hi = m[OT_HI];
-            if (hi != lo) {
-                uint slot = i == 0 ? hi - 1u : lo;
-                volatile global uint *t = (volatile global uint *)qtasks + OT_TASK * ((size_t)q * cap + slot % cap);
-                for (uint w = 0; w < OT_TASK; w++)
-                    lt[OT_L_T + w] = t[w];
-                if (i == 0)
-                    m[OT_HI] = hi - 1u;
-                else
-                    m[OT_LO] = lo + 1u;
-                got = 1;
-            }
-            device_mutex_unlock(&m[OT_LOCK]);
-            if (got && i > 0)
-                atomic_inc((volatile global uint *)&ctr[OT_STEALS]);
-        }
-        lt[OT_L_HAVE] = got;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-}
+/* The queues (common/ws_pool.cl). */
+#define WS_POOL_TASK OT_TASK
+#define WS_POOL_L_HAVE OT_L_HAVE
+#define WS_POOL_L_TASK OT_L_T
+#define WS_POOL_STEALS OT_STEALS
+#define WS_POOL_PENDING OT_PENDING
+#define WS_POOL_L_MORE OT_L_MORE
+#include "common/ws_pool.cl"
 
 uint ot_octant(float4 p, uint depth)
 {
@@ -170,7 +120,7 @@ void ot_process(global float4 *pa, global float4 *pb, global float4 *out, global
             t[6] = 2u * iz + (o >> 2);
             t[7] = 0u;
             if (cnt[o] > max_children && !last_level) {
-                if (!ot_push(qmeta, qtasks, nq, cap, qid, t)) {
+                if (!ws_pool_push(qmeta, qtasks, nq, cap, qid, t)) {
                     atomic_inc(&c[OT_OVERFLOW]);
                     device_atomic_sub(&c[OT_PENDING], 1u);
                 }
@@ -195,14 +145,6 @@ void ot_process(global float4 *pa, global float4 *pb, global float4 *out, global
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-int ot_more_work(global uint *ctr, local uint *lt)
-{
-    if (get_local_id(0) == 0)
-        lt[OT_L_MORE] = device_load_acquire((volatile global uint *)&ctr[OT_PENDING]) != 0u;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return lt[OT_L_MORE];
-}
-
 kernel void octree_coop(global float4 *pa, global float4 *pb, global float4 *out, global uint *leaves,
                         global uint *qmeta, global uint *qtasks, global uint *ctr, uint nq, uint cap,
                         uint max_children, uint depth_limit)
@@ -210,13 +152,13 @@ kernel void octree_coop(global float4 *pa, global float4 *pb, global float4 *out
     local uint lt[OT_L_T + OT_TASK];
     local uint cnt[8];
     local uint cur[16];
-    while (ot_more_work(ctr, lt)) {
+    while (ws_pool_more_work(ctr, lt)) {
         if (get_group_id(0) == 0)
             request_fork();
         else
             offer_kill();
         uint qid = get_group_id(0);
-        ot_pop_or_steal(qmeta, qtasks, ctr, nq, cap, qid, lt);
+        ws_pool_pop_or_steal(qmeta, qtasks, ctr, nq, cap, qid, lt);
         ot_process(pa, pb, out, leaves, qmeta, qtasks, ctr, nq, cap, qid, max_children, depth_limit, lt, cnt, cur);
     }
 }

@@ -1,7 +1,8 @@
 /* apps/octree/octree.h: octree partitioning of clustered particles (the
  * paper's Cederman-Tsigas app): the particle generator, the CPU run of the
  * same algorithm, the independent checker, and octree.cl's memory layout
- * (keep the APP_OT_* constants equal to the OT_* ones there).
+ * (keep the APP_OT_* constants equal to the OT_* ones there, and the queue
+ * words APP_OT_QSTRIDE, _LO, _HI to common/ws_pool.cl's WS_POOL_*).
  * Errors: int functions return 0 on success and -1 (out of memory) unless
  * stated otherwise. */
 #ifndef APPS_OCTREE_H

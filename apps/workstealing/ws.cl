@@ -10,8 +10,9 @@
  * depend on who ran what; the host compares them with a CPU reference.
  *
  * Queues: nq = N (the launch's most work-groups) deques in global memory,
- * each guarded by a mutex (device_mutex_lock/unlock of ck_cooperative.h, so
- * the task words written under the lock are seen by the next holder on every
+ * the pool of common/ws_pool.cl (shared with octree.cl and game.cl): each
+ * guarded by a mutex (device_mutex_lock/unlock of ck_cooperative.h, so the
+ * task words written under the lock are seen by the next holder on every
  * device). The owner pushes and pops at the top; thieves take from the
  * bottom; pop_or_steal scans every queue 0..nq-1, because a work-group that
  * was killed may have left tasks in its queue. offer_kill() and
@@ -37,11 +38,6 @@
 #define CK_PLAIN_BARRIER_WORDS ((volatile global uint *)0)
 #include "ck_cooperative.h"
 
-/* Words per queue in qmeta (padded to keep queues on separate cache lines). */
-#define WS_QSTRIDE 16
-#define WS_LOCK 0
-#define WS_LO 1 /* bottom: next task a thief takes         */
-#define WS_HI 2 /* top: one past the owner's newest task    */
 /* Counters in ctr. */
 #define WS_PENDING 0
 #define WS_DONE 1
@@ -54,6 +50,14 @@
 #define WS_L_DEPTH 2
 #define WS_L_ACC 3
 #define WS_L_MORE 4
+/* The queues (common/ws_pool.cl): a task is (seed, depth). */
+#define WS_POOL_TASK 2
+#define WS_POOL_L_HAVE WS_L_HAVE
+#define WS_POOL_L_TASK WS_L_SEED /* seed, then depth */
+#define WS_POOL_STEALS WS_STEALS
+#define WS_POOL_PENDING WS_PENDING
+#define WS_POOL_L_MORE WS_L_MORE
+#include "common/ws_pool.cl"
 
 uint ws_hash(uint x)
 {
@@ -82,64 +86,6 @@ uint ws_children(uint seed, uint depth, uint max_depth)
 }
 
 uint ws_child_seed(uint seed, uint c) { return ws_hash(seed + (c + 1u) * 0x632be5abu); }
-
-/* Thread 0: pushes a task on queue qid, or on the next queue with room. */
-int ws_push(global uint *qmeta, global uint *qtasks, uint nq, uint cap, uint qid, uint seed, uint depth)
-{
-    for (uint i = 0; i < nq; i++) {
-        uint q = (qid + i) % nq;
-        volatile global uint *m = (volatile global uint *)qmeta + q * WS_QSTRIDE;
-        if (i > 0 && m[WS_HI] - m[WS_LO] >= cap)
-            continue;
-        device_mutex_lock(&m[WS_LOCK]);
-        uint lo = m[WS_LO], hi = m[WS_HI];
-        int ok = hi - lo < cap;
-        if (ok) {
-            volatile global uint *t = (volatile global uint *)qtasks + 2 * ((size_t)q * cap + hi % cap);
-            t[0] = seed;
-            t[1] = depth;
-            m[WS_HI] = hi + 1u;
-        }
-        device_mutex_unlock(&m[WS_LOCK]);
-        if (ok)
-            return 1;
-    }
-    return 0;
-}
-
-/* Thread 0 pops the newest task of queue qid or steals the oldest task of
- * another queue; the task (if any) is broadcast through lt. Work-group level. */
-void ws_pop_or_steal(global uint *qmeta, global uint *qtasks, global uint *ctr, uint nq, uint cap, uint qid,
-                     local uint *lt)
-{
-    if (get_local_id(0) == 0) {
-        uint got = 0;
-        for (uint i = 0; i < nq && !got; i++) {
-            uint q = (qid + i) % nq;
-            volatile global uint *m = (volatile global uint *)qmeta + q * WS_QSTRIDE;
-            if (m[WS_HI] == m[WS_LO])
-                continue;
-            device_mutex_lock(&m[WS_LOCK]);
-            uint lo = m[WS_LO], hi = m[WS_HI];
-            if (hi != lo) {
-                uint slot = i == 0 ? hi - 1u : lo;
-                volatile global uint *t = (volatile global uint *)qtasks + 2 * ((size_t)q * cap + slot % cap);
-                lt[WS_L_SEED] = t[0];
-                lt[WS_L_DEPTH] = t[1];
-                if (i == 0)
-                    m[WS_HI] = hi - 1u;
-                else
-                    m[WS_LO] = lo + 1u;
-                got = 1;
-            }
-            device_mutex_unlock(&m[WS_LOCK]);
-            if (got && i > 0)
-                atomic_inc((volatile global uint *)&ctr[WS_STEALS]);
-        }
-        lt[WS_L_HAVE] = got;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-}
 
 /* Work-group level: processes the task in lt (if lt says there is one),
  * pushes its children to queue qid, then retires it.
@@ -172,34 +118,27 @@ void ws_process(global uint *qmeta, global uint *qtasks, global uint *ctr, uint 
         atomic_inc(&c[WS_DONE]);
         if (nc > 0)
             device_atomic_add(&c[WS_PENDING], nc);
-        for (uint k = 0; k < nc; k++)
-            if (!ws_push(qmeta, qtasks, nq, cap, qid, ws_child_seed(seed, k), depth + 1u)) {
+        for (uint k = 0; k < nc; k++) {
+            uint task[WS_POOL_TASK] = {ws_child_seed(seed, k), depth + 1u};
+            if (!ws_pool_push(qmeta, qtasks, nq, cap, qid, task)) {
                 atomic_inc(&c[WS_OVERFLOW]);
                 device_atomic_sub(&c[WS_PENDING], 1u);
             }
+        }
         device_atomic_sub(&c[WS_PENDING], 1u); /* after the pushes above */
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-}
-
-/* Work-group level: is any task still pending? */
-int ws_more_work(global uint *ctr, local uint *lt)
-{
-    if (get_local_id(0) == 0)
-        lt[WS_L_MORE] = device_load_acquire((volatile global uint *)&ctr[WS_PENDING]) != 0u;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return lt[WS_L_MORE];
 }
 
 kernel void ws_coop(global uint *qmeta, global uint *qtasks, global uint *ctr, uint nq, uint cap, uint max_depth,
                     uint units, uint iters)
 {
     local uint lt[5];
-    while (ws_more_work(ctr, lt)) {
+    while (ws_pool_more_work(ctr, lt)) {
         offer_kill();
         request_fork();
         uint qid = get_group_id(0);
-        ws_pop_or_steal(qmeta, qtasks, ctr, nq, cap, qid, lt);
+        ws_pool_pop_or_steal(qmeta, qtasks, ctr, nq, cap, qid, lt);
         ws_process(qmeta, qtasks, ctr, nq, cap, qid, max_depth, units, iters, lt);
     }
 }

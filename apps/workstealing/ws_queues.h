@@ -1,5 +1,6 @@
 /* apps/workstealing/ws_queues.h: host mirror of ws.cl's memory layout (keep
- * the constants equal to the WS_* ones there). */
+ * the counters equal to the WS_* ones there, and the queue words
+ * APP_WS_QSTRIDE, _LOCK, _LO, _HI to common/ws_pool.cl's WS_POOL_*). */
 #ifndef APPS_WS_QUEUES_H
 #define APPS_WS_QUEUES_H
 
