@@ -6,12 +6,15 @@
 # tree's device checks: the semantic tests, the launch API (scheduler path
 # and task table), the task API, and app chaos (ckrun --chaos on bfs and ws,
 # APP_SEEDS seeds). Carry .devpkgs (device_setup.sh) and the baseline's
-# source folder (device_prepare.sh BASE_COMMIT makes .base).
+# source folder (device_prepare.sh BASE_COMMIT makes .base). CKBENCH_ARGS
+# adds options to every ckbench run (both trees); NOCAP=0 skips the
+# uncapped pair.
 # Usage: tools/bench/device_compare.sh OUTDIR BASELINE_SOURCE_DIR [RUNS [APP_SEEDS]]
 set -u
 out=${1:?usage: device_compare.sh OUTDIR BASELINE_SOURCE_DIR [RUNS [APP_SEEDS]]}
 base=${2:?usage: device_compare.sh OUTDIR BASELINE_SOURCE_DIR [RUNS [APP_SEEDS]]}
 runs=${3:-3}; app_seeds=${4:-2}
+read -r -a extra <<< "${CKBENCH_ARGS:-}"
 t0=$(date +%s)
 mkdir -p "$out"
 b=/tmp/ckb
@@ -21,14 +24,16 @@ meson setup -Dtests=disabled /tmp/ckb_base "$base" >>"$out/meson.log" 2>&1 &&
 echo "builds ready after $(( $(date +%s) - t0 )) s"
 export CK_DEVICE=NVIDIA
 for r in $(seq 1 "$runs"); do
-  timeout 250 /tmp/ckb_base/tools/ckbench --device NVIDIA --json > "$out/base_$r.json" 2> "$out/base_$r.err" ||
+  timeout 250 /tmp/ckb_base/tools/ckbench --device NVIDIA --json "${extra[@]}" > "$out/base_$r.json" 2> "$out/base_$r.err" ||
     { echo "baseline ckbench run $r failed"; tail -5 "$out/base_$r.err"; }
-  timeout 250 $b/tools/ckbench --device NVIDIA --json > "$out/new_$r.json" 2> "$out/new_$r.err" ||
+  timeout 250 $b/tools/ckbench --device NVIDIA --json "${extra[@]}" > "$out/new_$r.json" 2> "$out/new_$r.err" ||
     { echo "working tree ckbench run $r failed"; tail -5 "$out/new_$r.err"; }
   echo "ckbench run $r done after $(( $(date +%s) - t0 )) s"
 done
-CK_REGISTER_CAP=none timeout 250 /tmp/ckb_base/tools/ckbench --device NVIDIA --json > "$out/base_nocap.json" 2>/dev/null
-CK_REGISTER_CAP=none timeout 250 $b/tools/ckbench --device NVIDIA --json > "$out/new_nocap.json" 2>/dev/null
+[ "${NOCAP:-1}" = 0 ] || {
+CK_REGISTER_CAP=none timeout 250 /tmp/ckb_base/tools/ckbench --device NVIDIA --json "${extra[@]}" > "$out/base_nocap.json" 2>/dev/null
+CK_REGISTER_CAP=none timeout 250 $b/tools/ckbench --device NVIDIA --json "${extra[@]}" > "$out/new_nocap.json" 2>/dev/null
+}
 echo "ckbench done after $(( $(date +%s) - t0 )) s"
 check() { # name, timeout, command...
   local name=$1 limit=$2; shift 2
