@@ -11,7 +11,8 @@
 # STREAMS test processes run at once (each its own seeds: stream k from
 # FIRST_SEED + k * 100000), so that their megakernels share the GPU.
 # Usage: tools/bench/device_reliability.sh OUTDIR [SECONDS [APP_SEEDS [FIRST_SEED [CHUNK [STREAMS [TESTS]]]]]]
-# (TESTS 0 skips the shutdown, accounting and input tests.)
+# (TESTS 0 skips the shutdown, accounting and input tests.) The environment's APPS
+# (names separated by spaces) limits the stress to those applications.
 set -u
 out=${1:?usage: device_reliability.sh OUTDIR [SECONDS [APP_SEEDS [FIRST_SEED [CHUNK [STREAMS [TESTS]]]]]]}
 budget=${2:-480}; app_seeds=${3:-2}; first=${4:-1000}; chunk=${5:-25}; streams=${6:-1}; tests=${7:-1}
@@ -48,7 +49,7 @@ for s in $(seq 1 "$app_seeds"); do
   done
 done | tee "$out/app_chaos.log"
 echo "app chaos done after $(( $(date +%s) - t0 )) s"
-apps="bfs ws octree game color mis bfs-wl l-sssp p-sssp bc"
+apps=${APPS:-"bfs ws octree game color mis bfs-wl l-sssp p-sssp bc"}
 stream() { # k: seeds from first + k * 100000
   local next=$((first + $1 * 100000))
   while [ $(( $(date +%s) - t0 )) -lt "$budget" ]; do
