@@ -202,7 +202,13 @@ int main(int argc, char **argv)
                 "%s: note: '%s' is an OpenCL C 2.0 atomic: only the cl20 path builds it (NVIDIA's OpenCL "
                 "offers the cl12 path alone; the calls of ck_cooperative.h work on both)\n",
                 r.cl20_atomic_at, r.cl20_atomic);
-    if (fix) {
+    if (fix && r.n_inferred && !r.annotated) {
+        fprintf(stderr,
+                "ckcheck: --fix: %s: an inferred transmit declaration cannot be written into the source "
+                "(see the note above); declare it transmit by hand\n",
+                path);
+        status = 1;
+    } else if (fix) {
         const char *fixed = r.annotated ? r.annotated : text;
         if (fputs(fixed, stdout) == EOF || fflush(stdout) != 0) {
             fprintf(stderr, "ckcheck: --fix: cannot write the source to stdout: %s\n", strerror(errno));

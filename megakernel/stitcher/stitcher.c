@@ -1,6 +1,7 @@
 /* stitcher.c: the public entry points. Runs the passes in order (lex, parse, analyze,
  * lint, rules, kernel metadata, emit), copies the results out of the arena into the caller's
  * ck_stitch_result, and frees them. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,12 +249,12 @@ static size_t find_decl(program *pg, const st_diag *d1, stmt *s, const char *nam
 }
 
 /* ir->annotated: the user's source with "transmit " in front of every inferred
- * declaration. The final pass is pass 1 (pg2 NULL: its offsets are the user's) or the
+ * declaration; left NULL, with a note, when one of them cannot be found there. The final pass is pass 1 (pg2 NULL: its offsets are the user's) or the
  * inlined program pg2, whose declarations are found again in pass 1 by the variable's
  * own name (without the ck_i<N>_ prefix) and its presumed line. */
 static int annotate(program *pg1, program *pg2, const char *src, infer_run *ir,
                     const st_line_mark *marks1, size_t n_marks1, st_diag *dg) {
-  size_t n = ir->final_inferred.n, m = 0;
+  size_t n = ir->final_inferred.n, m = 0, unplaced = 0;
   size_t *at = malloc((n ? n : 1) * sizeof *at);
   if (!at) return -1;
   st_diag d1 = *dg;
@@ -272,7 +273,26 @@ static int annotate(program *pg1, program *pg2, const char *src, infer_run *ir,
     size_t o = (size_t)-1;
     for (size_t f = 0; o == (size_t)-1 && f < pg1->funcs.n; f++)
       o = find_decl(pg1, &d1, ((func *)pg1->funcs.v[f])->body, name, line, file);
-    if (o != (size_t)-1) at[m++] = raw_offset(src, o);
+    if (o != (size_t)-1) {
+      at[m++] = raw_offset(src, o);
+      continue;
+    }
+    /* A declaration the inlined program has but the user's source does not show
+     * where its line says (a macro that expands to one, a line the parse read
+     * otherwise): no source with "transmit " written in would stitch, so none is
+     * given, and the note says why. */
+    char msg[512];
+    snprintf(msg, sizeof msg,
+             "the declaration of '%s' cannot be written into the source with 'transmit' (it is not "
+             "found on line %d of the user's text), so no annotated source is given; declare it "
+             "transmit by hand",
+             name, line);
+    st_note_line(pg2->dg, &ir->notes, &pg2->tl.t[x->decl_tok], msg);
+    unplaced++;
+  }
+  if (unplaced) {
+    free(at);
+    return 0;
   }
   qsort(at, m, sizeof *at, cmp_size);
   st_buf b = {0};

@@ -56,7 +56,10 @@ typedef struct {
   char *annotated;      /* with infer_transmit and at least one variable inferred: the
                              input's source with "transmit " written in front of each
                              inferred declaration (what the user would write; it
-                             stitches without inference); else NULL */
+                             stitches without inference); else NULL. Also NULL when
+                             an inferred declaration cannot be found in the input's
+                             text (a macro that expands to it): then warnings hold a
+                             note "...cannot be written into the source..." for it */
   size_t n_inferred;    /* variables whose transmit was inferred */
   char *cl20_atomic;    /* the first OpenCL C 2.0 atomic type, function, memory order or
                              scope of the input (atomic_int, atomic_load, memory_order_...),

@@ -72,7 +72,8 @@ static void stitch_once(char *src, const char *const *names, size_t n_names, int
                 if (!r.kernels[k].params[p].name || !r.kernels[k].params[p].type)
                     broken("a parameter without a name or type", r.kernels[k].name);
         }
-        if ((r.n_inferred != 0) != (r.annotated != NULL) || (r.n_inferred && !infer))
+        int unplaced = r.warnings && strstr(r.warnings, "cannot be written into the source");
+        if ((r.n_inferred != 0) != (r.annotated != NULL || unplaced) || (r.n_inferred && !infer))
             broken("inferred variables without an annotated source, or the reverse", NULL);
         if (r.annotated) {
             ck_stitch_input again = in;
