@@ -249,9 +249,10 @@ static size_t find_decl(program *pg, const st_diag *d1, stmt *s, const char *nam
 }
 
 /* ir->annotated: the user's source with "transmit " in front of every inferred
- * declaration; left NULL, with a note, when one of them cannot be found there. The final pass is pass 1 (pg2 NULL: its offsets are the user's) or the
- * inlined program pg2, whose declarations are found again in pass 1 by the variable's
- * own name (without the ck_i<N>_ prefix) and its presumed line. */
+ * declaration; left NULL, with a note, when one of them cannot be found there. The
+ * final pass is pass 1 (pg2 NULL: its offsets are the user's) or the inlined program
+ * pg2, whose declarations are found again in pass 1 by the variable's own name
+ * (without the ck_i<N>_ prefix) and its presumed line. */
 static int annotate(program *pg1, program *pg2, const char *src, infer_run *ir,
                     const st_line_mark *marks1, size_t n_marks1, st_diag *dg) {
   size_t n = ir->final_inferred.n, m = 0, unplaced = 0;
