@@ -13,32 +13,13 @@
  * points to private or local memory is replaced by its argument (an array name or
  * '&variable'), `return e;` becomes `{ ck_iN_ret = (e); goto ck_iN_end; }` (the last
  * statement of the body needs no goto), and the call is a statement `h(...);`,
- * `x = h(...);` or `T x = h(...);`. transform_body.c renames the ck_iN_end labels in the
- * copies peeling makes; rules.c follows the gotos. */
+ * `x = h(...);` or `T x = h(...);`; a call anywhere else that an expression may stand is
+ * lowered to such a copy before its statement (inline_lower.c). transform_body.c renames
+ * the ck_iN_end labels in the copies peeling makes; rules.c follows the gotos. */
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
-
-typedef struct ictx ictx;
-struct ictx {
-  func *fn;         /* whose body tokens are emitted */
-  int inst;         /* instance number; 0: a function that is not inlined (no renaming) */
-  ictx *up;         /* the caller's context: arguments are its tokens */
-  int *arg0, *arg1; /* per parameter: the substituted argument's tokens, arg0 < 0: none */
-  int need_end;     /* a goto to ck_iN_end was written */
-};
-
-typedef struct {
-  program *pg;
-  token *t;
-  emitter e;
-  unsigned char *ren; /* per token: names a variable or parameter of an inlined helper */
-  stmt **site;        /* per token: the statement (call or return) that starts there */
-  unsigned char *acc; /* per token: the name of an accepted call (a statement of its own) */
-  int gen;            /* write tokens as generated text on the current line */
-  int n_inst;
-} inl;
+#include "inline_internal.h"
 
 static const char *prim_name(prim_kind k) {
   switch (k) {
@@ -61,8 +42,7 @@ static func *definition(program *pg, func *c) {
   return s && s->kind == SYM_FUNC && s->fn ? s->fn : c;
 }
 
-/* The helper with fork points that token i calls, or NULL. */
-static func *inl_callee(inl *x, int i) {
+func *st_inl_callee(inl *x, int i) {
   token *k = &x->t[i];
   if (k->kind != TK_IDENT || !k->sym || k->sym->kind != SYM_FUNC || !is_p(&x->t[i + 1], "("))
     return NULL;
@@ -71,8 +51,7 @@ static func *inl_callee(inl *x, int i) {
   return d->inl ? d : NULL;
 }
 
-/* "request_fork() on line N" of what makes fn inlined */
-static const char *why(inl *x, func *fn) {
+const char *st_inl_why(inl *x, func *fn) {
   return st_fmt(x->pg->ar, "%s() on line %d", prim_name(fn->inl_prim->prim),
                 st_user_line(x->pg->dg, fn->inl_prim->line, NULL));
 }
@@ -115,25 +94,24 @@ static int mark(inl *x) {
 
 /* ---- call sites ----------------------------------------------------------------------- */
 
-/* The call token of statement s if s is an accepted call of a helper with fork points. */
-static int site_call(inl *x, stmt *s) {
+int st_inl_site_call(inl *x, stmt *s) {
   token *t = x->t;
   if (s->kind == ST_EXPR && s->e1 > s->e0) {
-    if (inl_callee(x, s->e0) && t[s->e0 + 1].match == s->e1 - 1) return s->e0;
+    if (st_inl_callee(x, s->e0) && t[s->e0 + 1].match == s->e1 - 1) return s->e0;
     for (int i = s->e0; i < s->e1; i++) {
       if (is_p(&t[i], "(") || is_p(&t[i], "[") || is_p(&t[i], "{")) {
         i = t[i].match;
         continue;
       }
       if (!is_p(&t[i], "=")) continue;
-      if (i > s->e0 && i + 2 < s->e1 && inl_callee(x, i + 1) && t[i + 2].match == s->e1 - 1)
+      if (i > s->e0 && i + 2 < s->e1 && st_inl_callee(x, i + 1) && t[i + 2].match == s->e1 - 1)
         return i + 1;
       break;
     }
   }
   if (s->kind == ST_DECL && s->decl->n == 1 && !s->decl->is_typedef) {
     declarator *d = &s->decl->d[0];
-    if (d->init0 >= 0 && d->init1 > d->init0 + 1 && inl_callee(x, d->init0) &&
+    if (d->init0 >= 0 && d->init1 > d->init0 + 1 && st_inl_callee(x, d->init0) &&
         t[d->init0 + 1].match == d->init1 - 1)
       return d->init0;
   }
@@ -156,9 +134,14 @@ static int note_site(inl *x, func *fn, stmt *s) {
   if (fn->inl && s->kind == ST_DECL)
     for (size_t k = 0; k < s->decl->n; k++)
       if (!s->decl->is_typedef) x->ren[s->decl->d[k].name] = 1;
+  if (st_lower_site(x, fn, s)) {
+    x->site[s->t0] = s;
+    x->low[s->t0] = 1;
+    return 0;
+  }
   if (s->kind != ST_EXPR && s->kind != ST_DECL) return 0;
   if (s->parent && (s->parent->kind == ST_FOR) && s->parent->init == s) return 0;
-  int call = site_call(x, s);
+  int call = st_inl_site_call(x, s);
   if (call >= 0) {
     x->site[s->t0] = s;
     x->acc[call] = 1;
@@ -171,21 +154,22 @@ static int check_calls(inl *x, func *fn) {
   program *pg = x->pg;
   token *t = x->t;
   for (int i = fn->lb; i < fn->t1; i++) {
-    func *h = inl_callee(x, i);
+    func *h = st_inl_callee(x, i);
     if (!h) continue;
     if (fn->is_kernel && !fn->cooperative)
       return st_error_at(pg->dg, &t[i],
                          "kernel '%s' is not cooperative but calls '%s', which "
                          "reaches %s (list it among the cooperative kernels)",
-                         fn->name, h->name, why(x, h));
+                         fn->name, h->name, st_inl_why(x, h));
     if (!x->acc[i]) {
       return st_error_at(pg->dg, &t[i],
-                         "call of '%s' inside an expression, a condition or "
-                         "a loop header in '%s': '%s' is inlined because it reaches %s, and "
-                         "the stitcher inlines only calls written as statements of their own, "
-                         "'%s(...);', 'x = %s(...);' or 'T x = %s(...);'; assign the result "
-                         "to a variable first",
-                         h->name, fn->name, h->name, why(x, h), h->name, h->name, h->name);
+                         "call of '%s' where the stitcher cannot place a copy of it, in "
+                         "'%s': '%s' is inlined because it reaches %s, and the stitcher "
+                         "inlines calls in statements, initialisers, conditions, loop "
+                         "headers, return values and their operands, not in array sizes, "
+                         "case labels or attributes; call it in a statement before and use "
+                         "its result",
+                         h->name, fn->name, h->name, st_inl_why(x, h));
     }
     size_t n = 0;
     int m = t[i + 1].match;
@@ -241,7 +225,7 @@ static int check_params(inl *x, func *h) {
                          "parameter '%s' of helper '%s' is an array in "
                          "global or constant memory; '%s' is inlined (it reaches %s): write "
                          "the parameter as a pointer",
-                         nm, h->name, h->name, why(x, h));
+                         nm, h->name, h->name, st_inl_why(x, h));
     if (pk != 1 || p->name < 0) continue;
     for (int i = h->lb; i < h->t1; i++) {
       if (!t[i].sym || t[i].sym->kind != SYM_PARAM || t[i].sym->pm != p) continue;
@@ -257,7 +241,7 @@ static int check_params(inl *x, func *h) {
                            "and such a parameter is replaced by its argument, since another "
                            "work-group cannot read a private or local address; index it "
                            "instead of moving it",
-                           nm, h->name, h->name, why(x, h));
+                           nm, h->name, h->name, st_inl_why(x, h));
     }
   }
   return 0;
@@ -287,15 +271,21 @@ static void out_tok(inl *x, int i, const char *text) {
   k->repl = saved;
 }
 
-static int emit_range(inl *x, ictx *c, int a, int b, int sites);
-
 static int emit_site(inl *x, ictx *c, stmt *s);
 
 /* Tokens [a, b) of c->fn (or of a file-scope item, c->fn NULL) with c's renaming and
  * substitutions; sites: calls and returns starting in the range are expanded. */
-static int emit_range(inl *x, ictx *c, int a, int b, int sites) {
+int st_inl_emit_range(inl *x, ictx *c, int a, int b, int sites) {
   token *t = x->t;
   for (int i = a; i < b && !em_over(&x->e); i++) {
+    if (x->sub_end && x->sub_end[i] > i) { /* a lowered call's result, a flag */
+      if (*x->sub_txt[i]) {
+        if (!x->gen) em_sync(&x->e, t[i].line);
+        em_gen(&x->e, x->sub_txt[i]);
+      }
+      i = x->sub_end[i] - 1;
+      continue;
+    }
     stmt *s = x->site[i];
     if (sites && s && s->t0 == i && c->fn && i > c->fn->lb && i < c->fn->t1) {
       if (emit_site(x, c, s)) return -1;
@@ -315,7 +305,7 @@ static int emit_range(inl *x, ictx *c, int a, int b, int sites) {
           if (paren) em_gen(&x->e, "(");
           int saved = x->gen;
           x->gen = 1;
-          if (emit_range(x, c->up, c->arg0[pi], c->arg1[pi], 0)) return -1;
+          if (st_inl_emit_range(x, c->up, c->arg0[pi], c->arg1[pi], 0)) return -1;
           x->gen = saved;
           if (paren) em_gen(&x->e, ")");
           continue;
@@ -365,7 +355,7 @@ static int ret_type(inl *x, func *h, int write) {
   return is_void && !words;
 }
 
-static int emit_call(inl *x, ictx *c, stmt *s, int call) {
+int st_inl_emit_copy(inl *x, ictx *c, int call, int line, int tx_ret, int *is_void_out) {
   token *t = x->t;
   emitter *e = &x->e;
   func *h = definition(x->pg, t[call].sym->fn);
@@ -374,18 +364,17 @@ static int emit_call(inl *x, ictx *c, stmt *s, int call) {
   if (!a0) return -1;
   ictx sub = {h, N, c, a0, a0 + h->n_params + 1, 0};
   int is_void = ret_type(x, h, 0);
-  int is_decl = s->kind == ST_DECL;
-  em_sync(e, s->line);
-  if (!is_decl) em_gen(e, "{"); /* h(...); and x = h(...); may be the body of an if */
+  *is_void_out = is_void;
   if (!is_void) {
     int g = x->gen;
     x->gen = 1; /* on the call's line */
+    if (tx_ret) em_gen(e, "transmit");
     ret_type(x, h, 1);
     x->gen = g;
     em_genf(e, "ck_i%d_ret;", N);
   }
   em_gen(e, "{");
-  em_sync(e, s->line); /* the parameters are set on the call's line */
+  em_sync(e, line); /* the parameters are set on the call's line */
   int saved_gen = x->gen;
   x->gen = 1;
   int a = call + 2, m = t[call + 1].match;
@@ -406,12 +395,12 @@ static int emit_call(inl *x, ictx *c, stmt *s, int call) {
                            "or '&variable': parameter '%s' points to private or local memory, "
                            "which another work-group cannot read, so when '%s' is inlined (it "
                            "reaches %s) the argument replaces the parameter",
-                           k + 1, h->name, t[p->name].s, h->name, why(x, h));
+                           k + 1, h->name, t[p->name].s, h->name, st_inl_why(x, h));
       sub.arg0[k] = a;
       sub.arg1[k] = b;
     } else if (p->name < 0) {
       em_gen(e, "(void)(");
-      if (emit_range(x, c, a, b, 0)) return -1;
+      if (st_inl_emit_range(x, c, a, b, 0)) return -1;
       em_gen(e, ");");
     } else {
       int is_ptr = 0, last_star = -1;
@@ -430,23 +419,34 @@ static int emit_call(inl *x, ictx *c, stmt *s, int call) {
         }
       }
       em_gen(e, "= (");
-      if (emit_range(x, c, a, b, 0)) return -1;
+      if (st_inl_emit_range(x, c, a, b, 0)) return -1;
       em_gen(e, ");");
     }
     a = b + 1;
   }
   x->gen = saved_gen;
-  if (emit_range(x, &sub, h->body->t0 + 1, h->body->t1 - 1, 1)) return -1;
+  if (st_inl_emit_range(x, &sub, h->body->t0 + 1, h->body->t1 - 1, 1)) return -1;
   if (sub.need_end) em_genf(e, "ck_i%d_end: ;", N);
   em_gen(e, "}");
+  return N;
+}
+
+/* An accepted call: h(...); x = h(...); T x = h(...); */
+static int emit_call(inl *x, ictx *c, stmt *s, int call) {
+  emitter *e = &x->e;
+  int is_decl = s->kind == ST_DECL, is_void;
+  em_sync(e, s->line);
+  if (!is_decl) em_gen(e, "{"); /* h(...); and x = h(...); may be the body of an if */
+  int N = st_inl_emit_copy(x, c, call, s->line, 0, &is_void);
+  if (N < 0) return -1;
   if (s->kind == ST_EXPR && call != s->e0) { /* x = h(...); */
-    if (emit_range(x, c, s->e0, call, 0)) return -1;
+    if (st_inl_emit_range(x, c, s->e0, call, 0)) return -1;
     em_genf(e, "ck_i%d_ret;", N);
   } else if (is_decl) { /* T x = h(...); */
     declarator *d = &s->decl->d[0];
-    if (emit_range(x, c, s->t0, d->init0, 0)) return -1;
+    if (st_inl_emit_range(x, c, s->t0, d->init0, 0)) return -1;
     em_genf(e, "ck_i%d_ret", N);
-    if (emit_range(x, c, d->init1, s->t1, 0)) return -1;
+    if (st_inl_emit_range(x, c, d->init1, s->t1, 0)) return -1;
   }
   if (!is_decl) em_gen(e, "}");
   return 0;
@@ -454,14 +454,15 @@ static int emit_call(inl *x, ictx *c, stmt *s, int call) {
 
 static int emit_site(inl *x, ictx *c, stmt *s) {
   emitter *e = &x->e;
-  if (s->kind != ST_RETURN) return emit_call(x, c, s, site_call(x, s));
+  if (x->low[s->t0]) return st_lower_emit(x, c, s);
+  if (s->kind != ST_RETURN) return emit_call(x, c, s, st_inl_site_call(x, s));
   stmt *body = c->fn->body;
   int last = body->n_items && body->items[body->n_items - 1] == s;
   em_sync(e, s->line);
   if (s->e1 > s->e0) {
     if (!last) em_gen(e, "{");
     em_genf(e, "ck_i%d_ret = (", c->inst);
-    if (emit_range(x, c, s->e0, s->e1, 0)) return -1;
+    if (st_inl_emit_range(x, c, s->e0, s->e1, 0)) return -1;
     em_gen(e, ");");
     if (!last) em_genf(e, "goto ck_i%d_end; }", c->inst);
   } else if (!last) {
@@ -481,7 +482,7 @@ static int chain(inl *x, func *fn, int depth, func *root, int at) {
                        "'%s' is called recursively through a helper with "
                        "fork points ('%s' reaches %s): the stitcher inlines such helpers, so a "
                        "fork point cannot be reached through recursion",
-                       fn->name, fn->name, why(x, fn));
+                       fn->name, fn->name, st_inl_why(x, fn));
   if (fn->inl_height) {
     if (depth + fn->inl_height - 1 > ST_MAX_INLINE_DEPTH) goto deep;
     return 0;
@@ -490,7 +491,7 @@ static int chain(inl *x, func *fn, int depth, func *root, int at) {
   fn->inl_busy = 1;
   int h = 1;
   for (int i = fn->lb; i < fn->t1; i++) {
-    func *g = inl_callee(x, i);
+    func *g = st_inl_callee(x, i);
     if (!g) continue;
     if (chain(x, g, depth + 1, root, i)) return -1;
     if (g->inl_height + 1 > h) h = g->inl_height + 1;
@@ -540,7 +541,7 @@ static int check_macros(inl *x) {
                            "a macro names '%s', a helper with fork points (it "
                            "reaches %s): the stitcher inlines such helpers and does not expand "
                            "macros; call '%s' directly",
-                           fn->name, why(x, fn), fn->name);
+                           fn->name, st_inl_why(x, fn), fn->name);
       }
     }
   }
@@ -588,7 +589,7 @@ static int check_macro_uses(inl *x, func *h) {
                              "inlined (it reaches %s): the stitcher renames the helper's "
                              "parameters and variables and does not expand macros; pass '%s' "
                              "to the macro as an argument",
-                             t[i].s, t[j].s, h->name, why(x, h), t[j].s);
+                             t[i].s, t[j].s, h->name, st_inl_why(x, h), t[j].s);
       }
       break;
     }
@@ -616,7 +617,11 @@ int st_inline(program *pg, char **src) {
   x.ren = st_alloc(pg->ar, pg->tl.n);
   x.site = st_alloc(pg->ar, pg->tl.n * sizeof(stmt *));
   x.acc = st_alloc(pg->ar, pg->tl.n);
-  if (!x.ren || !x.site || !x.acc) return st_error(pg->dg, 1, "out of memory");
+  x.low = st_alloc(pg->ar, pg->tl.n);
+  x.sub_end = st_alloc(pg->ar, pg->tl.n * sizeof(int));
+  x.sub_txt = st_alloc(pg->ar, pg->tl.n * sizeof(const char *));
+  if (!x.ren || !x.site || !x.acc || !x.low || !x.sub_end || !x.sub_txt)
+    return st_error(pg->dg, 1, "out of memory");
   /* A helper with fork points has one definition: with two, calls reach one of them while
    * the other would be emitted as an ordinary function, its calls inlined unchecked. */
   st_map defs = {0};
@@ -630,7 +635,7 @@ int st_inline(program *pg, char **src) {
                       "helper '%s' with fork points (it reaches %s) is "
                       "defined twice (line %d): the stitcher inlines such helpers and does "
                       "not evaluate #if; define it once",
-                      fn->name, why(&x, h), st_user_line(pg->dg, other->line, NULL));
+                      fn->name, st_inl_why(&x, h), st_user_line(pg->dg, other->line, NULL));
     }
     if (!other && st_map_put(pg->ar, &defs, fn->name, fn))
       return st_error(pg->dg, 1, "out of memory");
@@ -657,7 +662,7 @@ int st_inline(program *pg, char **src) {
     func *fn = pg->funcs.v[k];
     if (fn->lb < 0 || fn->inl) continue;
     for (int i = fn->lb; i < fn->t1; i++) {
-      func *g = inl_callee(&x, i);
+      func *g = st_inl_callee(&x, i);
       if (g && chain(&x, g, 1, fn, i)) return -1;
     }
   }
@@ -673,7 +678,7 @@ int st_inline(program *pg, char **src) {
     top_item *it = &pg->items[k];
     if (it->kind == TOP_FUNC && it->fn && definition(pg, it->fn)->inl) continue;
     top.fn = it->kind == TOP_FUNC ? it->fn : NULL;
-    if (emit_range(&x, &top, it->t0, it->t1, 1)) {
+    if (st_inl_emit_range(&x, &top, it->t0, it->t1, 1)) {
       sb_free(&x.e.out); /* the error is reported; the partial program goes */
       return -1;
     }

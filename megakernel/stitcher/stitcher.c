@@ -229,23 +229,23 @@ static size_t raw_offset(const char *src, size_t off) {
   return i;
 }
 
-/* The declaration in pass 1's statement s (or below) of a variable called name on
- * presumed line line of file: the offset of its first token, or (size_t)-1. */
-static size_t find_decl(program *pg, const st_diag *d1, stmt *s, const char *name, int line,
-                        const char *file) {
-  if (!s) return (size_t)-1;
+/* The declarations in pass 1's statement s (or below) of a variable called name on
+ * presumed line line of file: counts them in *n and leaves the offset of the first one's
+ * first token in *at. */
+static void find_decl(program *pg, const st_diag *d1, stmt *s, const char *name, int line,
+                      const char *file, size_t *at, size_t *n) {
+  if (!s) return;
   for (size_t k = 0; s->kind == ST_DECL && k < s->decl->n; k++) {
     const token *t = &pg->tl.t[s->decl->d[k].name];
     const char *f = NULL;
-    if (!strcmp(t->s, name) && st_user_line(d1, t->line, &f) == line && !strcmp(f, file))
-      return pg->tl.t[s->decl->t0].off;
+    if (!strcmp(t->s, name) && st_user_line(d1, t->line, &f) == line && !strcmp(f, file)) {
+      if (!(*n)++) *at = pg->tl.t[s->decl->t0].off;
+    }
   }
-  size_t at = find_decl(pg, d1, s->init, name, line, file);
-  if (at == (size_t)-1) at = find_decl(pg, d1, s->body, name, line, file);
-  if (at == (size_t)-1) at = find_decl(pg, d1, s->els, name, line, file);
-  for (size_t k = 0; at == (size_t)-1 && k < s->n_items; k++)
-    at = find_decl(pg, d1, s->items[k], name, line, file);
-  return at;
+  find_decl(pg, d1, s->init, name, line, file, at, n);
+  find_decl(pg, d1, s->body, name, line, file, at, n);
+  find_decl(pg, d1, s->els, name, line, file, at, n);
+  for (size_t k = 0; k < s->n_items; k++) find_decl(pg, d1, s->items[k], name, line, file, at, n);
 }
 
 /* ir->annotated: the user's source with "transmit " in front of every inferred
@@ -271,23 +271,25 @@ static int annotate(program *pg1, program *pg2, const char *src, infer_run *ir,
     char user[256];
     if (st_inline_user_name(name, user, sizeof user)) name = user;
     int line = st_user_line(dg, pg2->tl.t[x->decl_tok].line, &file);
-    size_t o = (size_t)-1;
-    for (size_t f = 0; o == (size_t)-1 && f < pg1->funcs.n; f++)
-      o = find_decl(pg1, &d1, ((func *)pg1->funcs.v[f])->body, name, line, file);
-    if (o != (size_t)-1) {
+    size_t o = 0, found = 0;
+    for (size_t f = 0; f < pg1->funcs.n; f++)
+      find_decl(pg1, &d1, ((func *)pg1->funcs.v[f])->body, name, line, file, &o, &found);
+    if (found == 1) {
       at[m++] = raw_offset(src, o);
       continue;
     }
     /* A declaration the inlined program has but the user's source does not show
      * where its line says (a macro that expands to one, a line the parse read
-     * otherwise): no source with "transmit " written in would stitch, so none is
-     * given, and the note says why. */
+     * otherwise), or shows more than once on that line (the inlined program keeps
+     * lines, not columns, so which one is meant is not known): no source with
+     * "transmit " written in would surely stitch, so none is given, and the note says
+     * why. */
     char msg[512];
     snprintf(msg, sizeof msg,
-             "the declaration of '%s' cannot be written into the source with 'transmit' (it is not "
-             "found on line %d of the user's text), so no annotated source is given; declare it "
+             "the declaration of '%s' cannot be written into the source with 'transmit' (%s "
+             "line %d of the user's text), so no annotated source is given; declare it "
              "transmit by hand",
-             name, line);
+             name, found ? "it is declared more than once on" : "it is not found on", line);
     st_note_line(pg2->dg, &ir->notes, &pg2->tl.t[x->decl_tok], msg);
     unplaced++;
   }

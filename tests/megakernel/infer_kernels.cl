@@ -59,3 +59,38 @@ kernel void helper_inferred(global uint *data, uint n, uint rounds)
     for (uint r = 0; r < rounds; r++)
         phase_inferred(data, n, 2 * r);
 }
+
+/* Fork-point helpers called where expressions stand: in a while condition,
+ * inside && and || (called in some rounds, skipped by short-circuiting in
+ * others), and returned by another helper. calls[0] counts the calls of
+ * round_due (the one work-item with global id 0 after the barrier adds 1),
+ * so a call that short-circuiting should skip shows up. Two call sites
+ * only, the second in the loop's body: PoCL's compile time roughly doubles
+ * with each fork point under a condition (the stitcher's README says why). */
+uint round_due(global uint *calls, uint r, uint rounds)
+{
+    resizing_global_barrier();
+    if (get_global_id(0) == 0)
+        calls[0] += 1;
+    return r < rounds;
+}
+
+uint next_due(global uint *calls, uint r, uint rounds)
+{
+    return round_due(calls, r + 1, rounds);
+}
+
+kernel void forms_inferred(global uint *data, global uint *calls, uint n, uint rounds)
+{
+    uint r = 0, tail = n % 5, extra = 0;
+    while (round_due(calls, r, rounds)) {
+        for (uint i = get_global_id(0); i < n; i += get_global_size(0))
+            data[i] += r + tail;
+        /* next_due runs only where r % 3 != 0 and r is odd */
+        if (r % 3 != 0 && (r % 2 == 0 || next_due(calls, r, rounds)))
+            extra += 1;
+        r++;
+    }
+    for (uint i = get_global_id(0); i < n; i += get_global_size(0))
+        data[i] += extra;
+}

@@ -10,7 +10,9 @@
  *   carried value at once, each with its note;
  * - stitch, through ck_stitch's annotated source (what `ckcheck --fix`
  *   writes), to a file that builds with CK_TRANSMIT_DECLARED and computes
- *   the same results (under the first five seeds). */
+ *   the same results (under the first five seeds).
+ * forms_inferred calls its helpers in a loop condition, behind || and && and
+ * in a return; the count of their calls checks C's short-circuiting. */
 #include "ck.h"
 #include "../chaos_harness.h"
 #include "stitcher.h"
@@ -25,11 +27,13 @@
 
 static const char *path_name, *kernel_file;
 static unsigned chaos_seeds = 30;
-static char *source;    /* infer_kernels.cl */
-static char *annotated; /* the same with the inferred qualifiers written in */
-static const char *const COOP[] = {"rounds_inferred", "tasks_inferred", "helper_inferred"};
-#define N_COOP 3
-#define CARRIED 7 /* values the kernels carry undeclared: base, dst, r; scale, slots; step, r */
+static char *source;           /* infer_kernels.cl */
+static char *annotated;        /* the same with the inferred qualifiers written in */
+static char build_error[4096]; /* the last failed build's message */
+static const char *const COOP[] = {"rounds_inferred", "tasks_inferred", "helper_inferred", "forms_inferred"};
+#define N_COOP 4
+/* values the kernels carry undeclared: base, dst, r; scale, slots; step, r; r, tail, extra */
+#define CARRIED 10
 
 static char *read_text(const char *path)
 {
@@ -67,6 +71,8 @@ static ck_context *open_ctx(const char *text, int mode, uint64_t seed, chaos_har
     if (ck_context_add_source(c, "infer_kernels.cl", text, COOP, N_COOP) != CK_OK)
         fail_msg("%s", ck_last_error());
     if (ck_context_build(c) != CK_OK) {
+        /* the build's message, kept before destroy can replace it */
+        snprintf(build_error, sizeof build_error, "%s", ck_last_error());
         ck_context_destroy(c);
         return NULL;
     }
@@ -132,6 +138,30 @@ static unsigned check_kernels(ck_context *c, unsigned *events)
     assert_int_equal(ck_buffer_read(c, bh, 0, got, sizeof got), CK_OK);
     for (unsigned i = 0; i < N; ++i)
         wrong += got[i] != i + ROUNDS * (ROUNDS + 1) / 2;
+    /* forms_inferred: round r adds r + n % 5; the while calls round_due
+     * rounds + 1 times; the && and || call next_due in the odd rounds that
+     * are not multiples of 3 and add 1 in the rounds not multiples of 3
+     * where r is even or the call says a next round is due */
+    uint32_t calls = 0, want_calls = ROUNDS + 1, extra = 0;
+    for (unsigned r = 0; r < ROUNDS; ++r) {
+        unsigned called = r % 3 != 0 && r % 2 != 0;
+        want_calls += called;
+        extra += r % 3 != 0 && (r % 2 == 0 || r + 1 < ROUNDS);
+    }
+    for (unsigned i = 0; i < N; ++i)
+        data[i] = 3 * i;
+    ck_buffer bf = buffer_of(c, data, N), bn = buffer_of(c, &calls, 1);
+    ck_arg f[4] = {ck_arg_buffer(bf), ck_arg_buffer(bn), ck_arg_uint(N), ck_arg_uint(ROUNDS)};
+    run_wait(c, "forms_inferred", W, f, 4, &st);
+    *events += st.forked + st.kills + st.resizes;
+    assert_int_equal(ck_buffer_read(c, bf, 0, got, sizeof got), CK_OK);
+    assert_int_equal(ck_buffer_read(c, bn, 0, &calls, 4), CK_OK);
+    for (unsigned i = 0; i < N; ++i)
+        wrong += got[i] != 3 * i + ROUNDS * (ROUNDS - 1) / 2 + ROUNDS * (N % 5) + extra;
+    if (calls != want_calls) {
+        print_message("forms_inferred: round_due called %u times, want %u\n", (unsigned)calls, (unsigned)want_calls);
+        wrong += 1;
+    }
     return wrong;
 }
 
@@ -143,7 +173,7 @@ static void run_under_chaos(const char *text, int mode, const char *what, unsign
         chaos_harness h = {0};
         ck_context *c = open_ctx(text, mode, seed, &h);
         if (!c)
-            fail_msg("%s: build failed: %s", what, ck_last_error());
+            fail_msg("%s: build failed: %s", what, build_error);
         unsigned wrong = check_kernels(c, &events);
         assert_int_equal(ck_context_destroy(c), CK_OK);
         if (seed) {
@@ -167,7 +197,7 @@ static void test_inferred_runs_right(void **state)
     chaos_harness h = {0};
     ck_context *c = open_ctx(source, CK_TRANSMIT_INFER, 0, &h);
     if (!c)
-        fail_msg("build with inference failed: %s", ck_last_error());
+        fail_msg("build with inference failed: %s", build_error);
     const char *w = ck_context_build_warnings(c);
     unsigned notes = 0;
     for (const char *p = w; (p = strstr(p, ": note: ")) != NULL; ++p)
@@ -199,7 +229,8 @@ static void test_annotated_source_runs_right(void **state)
 {
     (void)state;
     if (!strstr(annotated, "transmit uint base = n / 2;") || !strstr(annotated, "for (transmit uint r = 0;") ||
-        !strstr(annotated, "transmit uint step = add / 2;"))
+        !strstr(annotated, "transmit uint step = add / 2;") ||
+        !strstr(annotated, "transmit uint r = 0, tail = n % 5, extra = 0;"))
         fail_msg("annotated source lacks the qualifiers:\n%s", annotated);
     /* the same program as the inferred one (test_stitcher_infer compares them): a few seeds */
     run_under_chaos(annotated, CK_TRANSMIT_DECLARED, "annotated", chaos_seeds < 5 ? chaos_seeds : 5);

@@ -283,6 +283,32 @@ static void test_helper_result_not_inferred(void **st) {
                      "ends without a return");
 }
 
+/* The inlined program keeps the user's lines, not columns: a helper's variable declared
+ * twice on one line (the second in an inner block, the one a forked group reads) cannot be
+ * told from the other, so no annotated source is given, and a note says so instead of
+ * qualifying the first. */
+static void test_annotation_ambiguous_on_a_line(void **st) {
+  (void)st;
+  ck_stitch_result r;
+  const char *src =
+    "int h(global int *o, int v) {\n"
+    "  int w = v; o[2] = w; { int w = v + 1; resizing_global_barrier(); o[1] = w; }\n"
+    "  return 0;\n"
+    "}\n"
+    "kernel void k(global int *o, int n) {\n"
+    "  int a;\n"
+    "  a = h(o, n);\n"
+    "  o[0] = a;\n"
+    "}\n";
+  assert_int_equal(stitch(src, 1, &r), 0);
+  assert_int_equal(r.n_inferred, 1);
+  assert_null(r.annotated);
+  st_assert_has(r.warnings, "t.cl:2:");
+  st_assert_has(r.warnings, "the declaration of 'w' cannot be written into the source with "
+                            "'transmit' (it is declared more than once on line 2");
+  ck_stitch_result_free(&r);
+}
+
 static void test_annotation_positions(void **st) {
   (void)st;
   ck_stitch_result r;
@@ -312,6 +338,7 @@ int main(void) {
     cmocka_unit_test(test_mixed_errors_and_inference),
     cmocka_unit_test(test_inferred_in_inlined_helper),
     cmocka_unit_test(test_annotation_positions),
+    cmocka_unit_test(test_annotation_ambiguous_on_a_line),
     cmocka_unit_test(test_helper_result_not_inferred),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -250,22 +250,165 @@ static const char *with_h(const char *kernel) {
   return buf;
 }
 
-static void test_call_inside_expression_rejected(void **st) {
+/* The output without its #line directives (the lowered forms move between lines). */
+static char *without_lines(const char *src) {
+  char *o = malloc(strlen(src) + 1), *p = o;
+  assert_non_null(o);
+  for (const char *l = src; *l;) {
+    const char *e = strchr(l, '\n');
+    size_t n = e ? (size_t)(e - l) + 1 : strlen(l);
+    if (strncmp(l, "#line ", 6)) {
+      memcpy(p, l, n);
+      p += n;
+    }
+    l += n;
+  }
+  *p = 0;
+  return o;
+}
+
+#define PLAIN_HAS(s) st_assert_has(plain, s)
+
+/* Calls where an expression stands are lowered: each becomes a copy before its statement,
+ * the statement reads the copy's result, and C's order and short-circuiting are kept. */
+static void test_calls_where_expressions_stand_are_lowered(void **st) {
+  (void)st;
+  ck_stitch_result r;
+  st_ok(with_h("kernel void k(global int *o, int n) {\n"           /* 2 */
+               "  transmit int t = n;\n"                           /* 3 */
+               "  o[1] = 1 + h(o) * h(o + 1);\n"                   /* 4 */
+               "  while (t > 0 && h(o)) t--;\n"                    /* 5 */
+               "  do { t++; } while (h(o) || t < 2);\n"            /* 6 */
+               "  for (t = h(o); t < h(o); t += h(o)) o[t] = 0;\n" /* 7 */
+               "  if (h(o) > 1) o[2] = 2; else o[2] = 3;\n"        /* 8 */
+               "  t = (o[3]++, h(o));\n"                           /* 9 */
+               "  transmit int a = 1, b = h(o) + a;\n"             /* 10 */
+               "  o[4] = b;\n"                                     /* 11 */
+               "}\n"),
+        &r, "k", NULL);
+  assert_int_equal(r.kernels[0].n_fork_points, 10);
+  LACKS(r, "h(o");
+  char *plain = without_lines(r.source);
+  /* operands: left to right; the first result crosses the second call's fork point, so
+   * it is transmitted, the second is read before any */
+  PLAIN_HAS("o[1] = 1 + ck_i1_ret * ck_i2_ret; }");
+  PLAIN_HAS("ck_tx.ck_i1_ret = ck_i1_ret;");
+  LACKS(r, "ck_tx.ck_i2_ret");
+  /* &&: the right operand's copy only when the left one holds; the test is in the body */
+  PLAIN_HAS("while (1) { int ck_i0_test1 = ( t > 0) != 0; if (ck_i0_test1) { int ck_i3_ret;");
+  PLAIN_HAS("ck_i0_test1 = ( ck_i3_ret) != 0; } if (!( ck_i0_test1)) break; t--; }");
+  /* do-while: the test after the body, reached by continue too; || needs no flag here */
+  PLAIN_HAS("{ int ck_i0_test2 = 0;");
+  PLAIN_HAS("for (;; ck_i0_test2 = 1) { if (ck_i0_test2) { int ck_i4_ret;");
+  PLAIN_HAS("if (!( ck_i4_ret || t < 2)) break; } { t++; } }");
+  /* for: init before the loop, step at the top of every pass but the first, then the test */
+  PLAIN_HAS("t = ck_i5_ret; int ck_i0_test3 = 0;");
+  PLAIN_HAS("for (;; ck_i0_test3 = 1) { if (ck_i0_test3) { int ck_i6_ret;");
+  PLAIN_HAS("t += ck_i6_ret; } int ck_i7_ret;");
+  PLAIN_HAS("if (!( t < ck_i7_ret)) break; o[t] = 0; }");
+  /* if; a comma expression's left part runs first, as a statement */
+  PLAIN_HAS("if ( ck_i8_ret > 1) o[2] = 2; else o[2] = 3; }");
+  PLAIN_HAS("{ (void)( o[3]++); int ck_i9_ret;");
+  PLAIN_HAS("t = ( ck_i9_ret ); }");
+  /* one declaration still, so transmit qualifies the group; the later initialiser becomes
+   * an assignment after its copy */
+  PLAIN_HAS("int a = 1, b; int ck_i10_ret;");
+  PLAIN_HAS("b = ck_i10_ret + a;");
+  /* each copy keeps the helper's lines, the residual statement the caller's */
+  assert_int_equal(st_presumed_line(r.source, "ck_request_fork(ck_ctx, 3u", NULL, 0), 1);
+  assert_int_equal(st_presumed_line(r.source, "o[1] = 1 + ck_i1_ret", NULL, 0), 4);
+  assert_int_equal(st_presumed_line(r.source, "b = ck_i10_ret", NULL, 0), 10);
+  st_assert_reducible(r.source);
+  free(plain);
+  ck_stitch_result_free(&r);
+}
+
+/* A helper's return of another helper's result, a for-init declaration, nested calls in
+ * arguments, a short-circuit whose flag crosses a later call, and a kernel's return. */
+static void test_returns_arguments_and_flags_are_lowered(void **st) {
+  (void)st;
+  ck_stitch_result r;
+  st_ok(with_h("int g(global int *o) {\n"                                        /* 2 */
+               "  return h(o) + 1;\n"                                            /* 3 */
+               "}\n"                                                             /* 4 */
+               "kernel void k(global int *o, int n) {\n"                         /* 5 */
+               "  for (transmit int i = g(o); i < n; i++) o[i] = h(h(o) + o);\n" /* 6 */
+               "  transmit int z = (n > 1 && h(o)) + h(o);\n"                    /* 7 */
+               "  if (z) return (void)h(o);\n"                                   /* 8 */
+               "  o[0] = z;\n"                                                   /* 9 */
+               "}\n"),
+        &r, "k", NULL);
+  assert_int_equal(r.kernels[0].n_fork_points, 6);
+  LACKS(r, "h(o");
+  LACKS(r, "g(o");
+  char *plain = without_lines(r.source);
+  /* return h(o) + 1; as the helper's last statement: no jump */
+  PLAIN_HAS("{ int ck_i2_ret;");
+  PLAIN_HAS("ck_i1_ret = ( ck_i2_ret + 1); }");
+  PLAIN_HAS("int i = ck_i1_ret;");
+  PLAIN_HAS("for ( ; i < n; i++) { int ck_i3_ret;");
+  /* h(h(o) + o): the inner copy first, its result read by the outer copy's parameter */
+  PLAIN_HAS("global int * ck_i4_o = ( ck_i3_ret + o);");
+  PLAIN_HAS("o[i] = ck_i4_ret; }");
+  /* the flag of && is read after the second call's fork point: transmitted */
+  PLAIN_HAS("int ck_i0_test1 = ( n > 1) != 0; if (ck_i0_test1) {");
+  PLAIN_HAS("ck_tx.ck_i0_test1 = ck_i0_test1;");
+  PLAIN_HAS("int z = ( ck_i0_test1 ) + ck_i6_ret ;");
+  /* a kernel's return of a void value */
+  PLAIN_HAS("if (z) { int ck_i7_ret;");
+  PLAIN_HAS("(void)( (void) ck_i7_ret); return; }");
+  st_assert_reducible(r.source);
+  free(plain);
+  ck_stitch_result_free(&r);
+}
+
+static void test_calls_not_always_evaluated_rejected(void **st) {
   (void)st;
   const char *m =
-    st_fail(with_h("kernel void k(global int *o) {\n  o[1] = 1 + h(o);\n}\n"), "k", NULL);
-  MSG(3, "call of 'h' inside an expression", "request_fork() on line 1", "'x = h(...);'");
-  m = st_fail(with_h("kernel void k(global int *o) {\n  while (h(o)) { }\n}\n"), "k", NULL);
-  MSG(3, "call of 'h'", "assign the result to a variable first");
-  m = st_fail(with_h("kernel void k(global int *o) {\n  for (int i = h(o); i < 2; i++) { }\n}\n"),
+    st_fail(with_h("kernel void k(global int *o) {\n  int a = o[0] ? h(o) : 0;\n}\n"), "k", NULL);
+  MSG(3, "call of 'h' in a branch of '?:' in 'k'", "request_fork() on line 1",
+      "write the choice with if/else");
+  m = st_fail(with_h("kernel void k(global int *o) {\n  o[0] = 1 + (o[1] ? 2 : h(o));\n}\n"), "k",
+              NULL);
+  MSG(3, "a branch of '?:'");
+  m = st_fail(with_h("kernel void k(global int *o) {\n  o[0] = sizeof(h(o));\n}\n"), "k", NULL);
+  MSG(3, "the operand of sizeof", "take the size of the result's type instead");
+  m = st_fail(with_h("kernel void k(global int *o) {\n  switch (o[0]) { case h(o): break; }\n}\n"),
               "k", NULL);
-  MSG(3, "call of 'h'");
-  m = st_fail(with_h("kernel void k(global int *o) {\n  int a = o[0] ? h(o) : 0;\n}\n"), "k", NULL);
-  MSG(3, "call of 'h'");
-  m = st_fail(with_h("int g(global int *o) {\n  return h(o);\n}\n"
-                     "kernel void k(global int *o) { int a = g(o); }\n"),
-              "k", NULL);
-  MSG(3, "call of 'h'", "in 'g'");
+  MSG(3, "call of 'h' where the stitcher cannot place a copy of it, in 'k'", "case labels");
+}
+
+/* A declaration with several declarators that calls a helper stays one declaration (so
+ * transmit, declared or inferred, qualifies the group as written); the initialisers from
+ * the first call on become assignments after it, so those that cannot be assigned, or that
+ * would see a later declarator instead of an outer name, are errors. */
+static void test_declarations_with_calls_stay_one(void **st) {
+  (void)st;
+  ck_stitch_result r;
+  st_ok(
+    with_h(
+      "kernel void k(global int *o) {\n  int a = h(o), l[4];\n  l[0] = a;\n  o[0] = l[0];\n}\n"),
+    &r, "k", NULL);
+  char *plain = without_lines(r.source);
+  PLAIN_HAS("int a, l[4]; int ck_i1_ret;");
+  PLAIN_HAS("a = ck_i1_ret;");
+  free(plain);
+  ck_stitch_result_free(&r);
+  const char *m =
+    st_fail(with_h(
+              "kernel void k(global int *o) {\n  int a = h(o), l[2] = {1, 2};\n  o[0] = a;\n}\n"),
+            "k", NULL);
+  MSG(3, "'l' is initialised in a declaration that calls 'h' before it, in 'k'", "an array",
+      "declare 'l' in a declaration of its own");
+  m = st_fail(with_h("kernel void k(global int *o) {\n  const int a = h(o), b = a + 1;\n}\n"), "k",
+              NULL);
+  MSG(3, "'a' is initialised in a declaration that calls 'h'", "a const");
+  m = st_fail(with_h("kernel void k(global int *o, int b) {\n  int a = h(o) + b, b = 2;\n}\n"), "k",
+              NULL);
+  MSG(3, "the initialiser of 'a' names 'b', which the same declaration declares after it");
+  m =
+    st_fail(with_h("kernel void k(global int *o) {\n  int a = h(o), enum { A };\n}\n"), "k", NULL);
+  MSG(3, "'enum' where a declarator of the declaration stands, in 'k'");
 }
 
 static void test_recursion_rejected(void **st) {
@@ -430,7 +573,10 @@ int main(void) {
     cmocka_unit_test(test_programs_without_helper_fork_points_are_unchanged),
     cmocka_unit_test(test_rule_checks_cover_helpers),
     cmocka_unit_test(test_stale_m_through_a_parameter_warns),
-    cmocka_unit_test(test_call_inside_expression_rejected),
+    cmocka_unit_test(test_calls_where_expressions_stand_are_lowered),
+    cmocka_unit_test(test_returns_arguments_and_flags_are_lowered),
+    cmocka_unit_test(test_calls_not_always_evaluated_rejected),
+    cmocka_unit_test(test_declarations_with_calls_stay_one),
     cmocka_unit_test(test_recursion_rejected),
     cmocka_unit_test(test_chain_deeper_than_limit_rejected),
     cmocka_unit_test(test_inlining_respects_the_output_cap),
