@@ -113,7 +113,7 @@ static void expect_version_and_help(const char *const *opts, size_t n)
         fail_msg("%s --help names no defaults:\n%s", tool, out);
 }
 
-static void test_unknown_device(void **state) { expect_one_line_error("--device nosuchdevice", 1, "CK_DEVICE"); }
+static void test_unknown_device(void **state) { expect_one_line_error("--device nosuchdevice", 2, "CK_DEVICE"); }
 static void test_launch_zero(void **state) { expect_usage_error("--launch 0", "--launch 0: must be at least 1"); }
 static void test_wg_size_zero(void **state) { expect_usage_error("--wg-size 0 --round-trips 0", "allowed: 1..16"); }
 static void test_bad_path(void **state) { expect_usage_error("--path cl99", "cl12"); }
@@ -222,7 +222,7 @@ static void run_bad_values(void **state)
     expect_usage_error("--app ws --ws-roots 16777217", "at most 16777216");
     expect_usage_error("--app bfs --seed 18446744073709551616", "too large");
     expect_usage_error("--app bfs --chaos 0", "at least 1");
-    expect_usage_error("--app bfs --wg 4294967360", "at most 1024");
+    expect_usage_error("--app bfs --wg 4294967360", "at most 65536");
     expect_usage_error("--app bfs --runs 101", "at most 100");
     expect_usage_error("--app bfs --period-ms inf", "not a finite number");
     expect_usage_error("--app bfs --period-ms nan", "not a finite number");
@@ -311,7 +311,7 @@ static void run_version_help(void **state)
 {
     const char *opts[] = {"--app",     "--graph",         "--scale",        "--edge-factor", "--grid-drop",
                           "--source",  "--ws-roots",      "--ws-depth",     "--ws-units",    "--ws-iters",
-                          "--seed",    "--no-reference",  "--device",       "--path",        "--wg",
+                          "--seed",    "--no-reference",  "--device",       "--path",        "--wg-size",
                           "--chaos",   "--naive-barrier", "--groups",       "--max-groups",  "--arena-mb",
                           "--timeout", "--kernels",       "--noncoop",      "--period-ms",   "--matmul-size",
                           "--samples", "--plain",         "--plain-groups", "--runs",        "--json",

@@ -14,8 +14,9 @@
  * library's default context), follow under "scheduler_path". Table, or --json.
  * With --cuda BIN it runs the CUDA reference (tools/bench/ckbench_cuda.cu, built
  * where nvcc exists) at the same block count and reports it beside us.
- * Exit status: 0 ok, 1 a measurement failed, 2 bad command line, unknown
- * device or a work-group size the device refuses; errors are one line. */
+ * Exit status (as every tool's, cli.h): 0 ok, 1 a measurement failed, 2
+ * nothing was run (bad command line, unknown device or a work-group size the
+ * device refuses); errors are one line. */
 #define _DEFAULT_SOURCE /* popen */
 #include "ck.h"
 #include "cl_plain.h"
@@ -99,7 +100,6 @@ static const unsigned gap_ns[GAP_POINTS] = {0, 250, 500, 750, 1000, 1250, 1500, 
 
 /* Bounds of the numeric options (each in --help): the arrays of samples are
  * sized by --iterations, --gather-reps and --inflight. */
-#define MAX_WG_SIZE 65536u
 #define MAX_ITERATIONS 1000000u
 #define MAX_BARRIERS 10000000u
 #define MAX_GATHER_REPS 10000u
@@ -116,7 +116,8 @@ static void usage(FILE *f)
             "  --device S         device whose \"platform / device\" name contains S (default: CK_DEVICE, else\n"
             "                     the first GPU with a usable path, else PoCL)\n"
             "  --path P           atomics path: auto, cl20 or cl12 (default: CK_PATH, else auto)\n"
-            "  --wg-size N        work-items per group, 1..%u and at most the device's maximum (default 64)\n"
+            "  --wg-size N        work-items per group, 1..%u and at most the device's maximum (default 64;\n"
+            "                     also --wg)\n"
             "  --iterations N     launch round trips to time, 1..%u (default 2000 on GPUs, 200 on CPUs)\n"
             "  --barriers N       barriers per barrier measurement, 1..%u (default 2000 on GPUs, 50 on CPUs)\n"
             "  --gather-reps N    ordinary launches per gather size, 1..%u (default 7 on GPUs, 3 on CPUs)\n"
@@ -126,7 +127,7 @@ static void usage(FILE *f)
             "  --inflight N       launches kept in flight for throughput, 1..%u (default 64)\n"
             "  --max-groups N     cap the megakernel at N groups (scheduler + N-1 workers), 2..%u (default:\n"
             "                     the discovered occupancy); to see how costs grow with the worker count\n"
-            "  --timeout S        deadline of every wait in seconds, above 0 and at most %.0f (default 60)\n"
+            "  --timeout S        deadline of every wait in seconds, above 0 and at most %.0f (default %.0f)\n"
             "  --register-cap C   the megakernels' register cap where the compiler takes one (NVIDIA):\n"
             "                     auto (the fewest registers that spill nothing, from the count that gives\n"
             "                     the most co-resident groups up), none, or 16..255 registers (default: the\n"
@@ -140,12 +141,12 @@ static void usage(FILE *f)
             "  --json             one JSON object on stdout\n"
             "  --version          print the version and exit\n"
             "  --help             this text\n"
-            "Exit status: 0 ok, 1 a measurement failed, 2 bad command line, unknown device or a work-group\n"
-            "size the device refuses (one line on stderr).\n"
+            "Exit status: 0 ok, 1 a measurement failed, 2 nothing was run: bad command line, unknown device\n"
+            "or a work-group size the device refuses (one line on stderr).\n"
             "Environment: CK_REGISTER_CAP=auto|none|N, when --register-cap is not given (see above); both\n"
             "megakernels' registers, caps and the cap's note are reported.\n",
-            MAX_WG_SIZE, MAX_ITERATIONS, MAX_BARRIERS, MAX_GATHER_REPS, MAX_GATHER_WORK, MAX_LAUNCHES, MAX_INFLIGHT,
-            MAX_GROUPS, CLI_MAX_TIMEOUT_S, MAX_MUTEX_ITERS);
+            CLI_MAX_WG_SIZE, MAX_ITERATIONS, MAX_BARRIERS, MAX_GATHER_REPS, MAX_GATHER_WORK, MAX_LAUNCHES,
+            MAX_INFLIGHT, MAX_GROUPS, CLI_MAX_TIMEOUT_S, CLI_DEFAULT_TIMEOUT_S, MAX_MUTEX_ITERS);
 }
 
 /* The register cap from --register-cap or CK_REGISTER_CAP (`what` names
@@ -170,7 +171,7 @@ static int parse_args(int argc, char **argv, options *o)
     memset(o, 0, sizeof *o);
     o->wg = 64;
     o->inflight = 64;
-    o->timeout = 60;
+    o->timeout = CLI_DEFAULT_TIMEOUT_S;
     enum {
         OPT_DEVICE = 256,
         OPT_PATH,
@@ -193,6 +194,7 @@ static int parse_args(int argc, char **argv, options *o)
     static const struct option longopts[] = {{"device", required_argument, NULL, OPT_DEVICE},
                                              {"path", required_argument, NULL, OPT_PATH},
                                              {"wg-size", required_argument, NULL, OPT_WG},
+                                             {"wg", required_argument, NULL, OPT_WG},
                                              {"iterations", required_argument, NULL, OPT_ITER},
                                              {"barriers", required_argument, NULL, OPT_BARRIERS},
                                              {"gather-reps", required_argument, NULL, OPT_GREPS},
@@ -226,7 +228,7 @@ static int parse_args(int argc, char **argv, options *o)
                 cli_bad_value("--path", optarg, "unknown atomics path", "auto, cl20 or cl12");
             break;
         case OPT_CUDA: o->cuda = optarg; break;
-        case OPT_WG: o->wg = (size_t)cli_uint("--wg-size", optarg, 1, MAX_WG_SIZE, "work-items"); break;
+        case OPT_WG: o->wg = cli_wg_size("--wg-size", optarg); break;
         case OPT_ITER:
             o->iterations = (unsigned)cli_uint("--iterations", optarg, 1, MAX_ITERATIONS, "launch round trips");
             break;
@@ -879,19 +881,14 @@ int main(int argc, char **argv)
     options o;
     if (parse_args(argc, argv, &o))
         return 0;
+    cli_check_device(&o.dev, &o.wg, 1);
     ck_device *dev;
     if (ck_device_open(&o.dev, &dev) != CK_OK) {
         fprintf(stderr, "ckbench: %s\n", ck_last_error());
         return 2;
     }
-    const ck_device_info *info = ck_device_get_info(dev);
-    int cpu = info->is_cpu;
-    size_t maxwg = info->max_work_group_size;
+    int cpu = ck_device_get_info(dev)->is_cpu;
     ck_device_close(dev);
-    if (o.wg > maxwg) {
-        fprintf(stderr, "ckbench: work-group size %zu is above the device's maximum %zu\n", o.wg, maxwg);
-        return 2;
-    }
     if (!o.iterations)
         o.iterations = cpu ? 200 : 2000;
     if (!o.barriers)

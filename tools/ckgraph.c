@@ -2,8 +2,10 @@
  * (a generator's name or a file in any format the readers know, as ckrun
  * does), prints its summary (nodes, edges, degrees, weights, connected
  * components, BFS depth from node 0) as text or JSON, and can write it in
- * another format (by the output's extension, or --format). Exit status: 0
- * done, 1 bad input or unwritable output, 2 bad command line. */
+ * another format (by the output's extension, or --format). Exit status (as
+ * every tool's, cli.h): 0 done, 1 the summary or the write failed, 2 nothing
+ * was done: bad command line, an input that does not load or an output that
+ * cannot be written. */
 #include "cli.h"
 #include "file_io.h"
 #include "graph.h"
@@ -33,7 +35,8 @@ static void usage(FILE *f)
             "  --json              the summary as a JSON object\n"
             "  --version           print the version and exit\n"
             "  --help              this text\n"
-            "Exit status: 0 done, 1 bad input or unwritable output, 2 bad command line (one line on stderr).\n",
+            "Exit status: 0 done, 1 the summary or the write failed, 2 nothing was done: bad command line, an\n"
+            "input that does not load or an output that cannot be written (one line on stderr).\n",
             app_graph_generators());
 }
 
@@ -167,14 +170,14 @@ int main(int argc, char **argv)
     char err[1024];
     if (out_path && ck_file_check_writable(out_path, err, sizeof err)) {
         fprintf(stderr, "ckgraph: --write: %s\n", err);
-        return 1;
+        return CLI_EXIT_USAGE;
     }
 
     app_csr g;
     char what[512];
     if (app_graph_load(&spec, &g, what, sizeof what, err, sizeof err)) {
         fprintf(stderr, "ckgraph: %s\n", err);
-        return 1;
+        return CLI_EXIT_USAGE;
     }
     summary s;
     if (summarize(&g, &s)) {

@@ -13,7 +13,6 @@
 
 #define MAX_WG 16
 /* Bounds of the numeric options (each in --help). */
-#define MAX_WG_SIZE 65536u       /* work-items per group: above every device's limit */
 #define MAX_LAUNCH (1u << 20)    /* work-groups launched for discovery */
 #define MAX_ROUND_TRIPS 1000000u /* round trips timed (8 bytes of samples each) */
 
@@ -25,16 +24,17 @@ static void usage(FILE *f)
             "                    first GPU with a usable path, else PoCL)\n"
             "  --path P          atomics path: auto, cl20 or cl12 (default: CK_PATH, else auto)\n"
             "  --wg-size LIST    work-group sizes for occupancy, comma-separated, 1..%d entries of 1..%u\n"
-            "                    work-items (default 64)\n"
+            "                    work-items and at most the device's maximum (default 64; also --wg)\n"
             "  --launch N        work-groups launched for discovery, 1..%u (default: automatic)\n"
             "  --round-trips N   channel round trips to time, 0..%u (default 2000; 0 skips)\n"
-            "  --timeout S       seconds before any probe is aborted, above 0 and at most %.0f (default 30)\n"
+            "  --timeout S       seconds before any probe is aborted, above 0 and at most %.0f (default %.0f)\n"
             "  --json            machine-readable output\n"
             "  --list            list the OpenCL devices and exit\n"
             "  --version         print the version and exit\n"
             "  --help            this text\n"
-            "Exit status: 0 ok, 1 device or probe failure, 2 bad command line (one line on stderr).\n",
-            MAX_WG, MAX_WG_SIZE, MAX_LAUNCH, MAX_ROUND_TRIPS, CLI_MAX_TIMEOUT_S);
+            "Exit status: 0 ok, 1 a probe failed, 2 nothing was run: bad command line, no such device or a\n"
+            "work-group size it refuses (one line on stderr).\n",
+            MAX_WG, CLI_MAX_WG_SIZE, MAX_LAUNCH, MAX_ROUND_TRIPS, CLI_MAX_TIMEOUT_S, CLI_DEFAULT_TIMEOUT_S);
 }
 
 int main(int argc, char **argv)
@@ -43,11 +43,12 @@ int main(int argc, char **argv)
     size_t wgs[MAX_WG] = {64};
     int n_wg = 1, json = 0, list = 0;
     size_t launch = 0, trips = 2000;
-    double timeout = 30;
+    double timeout = CLI_DEFAULT_TIMEOUT_S;
     enum { OPT_DEVICE = 256, OPT_PATH, OPT_WG, OPT_LAUNCH, OPT_TRIPS, OPT_TIMEOUT, OPT_JSON, OPT_LIST, OPT_VERSION };
     static const struct option longopts[] = {{"device", required_argument, NULL, OPT_DEVICE},
                                              {"path", required_argument, NULL, OPT_PATH},
                                              {"wg-size", required_argument, NULL, OPT_WG},
+                                             {"wg", required_argument, NULL, OPT_WG},
                                              {"launch", required_argument, NULL, OPT_LAUNCH},
                                              {"round-trips", required_argument, NULL, OPT_TRIPS},
                                              {"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -71,7 +72,7 @@ int main(int argc, char **argv)
             break;
         case OPT_WG: {
             uint64_t v[MAX_WG];
-            n_wg = (int)cli_uint_list("--wg-size", optarg, 1, MAX_WG_SIZE, "work-items", v, MAX_WG);
+            n_wg = (int)cli_uint_list("--wg-size", optarg, 1, CLI_MAX_WG_SIZE, "work-items", v, MAX_WG);
             for (int i = 0; i < n_wg; ++i)
                 wgs[i] = (size_t)v[i];
             break;
@@ -91,6 +92,7 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    cli_check_device(&o, wgs, (size_t)n_wg);
     ck_device *dev;
     if (ck_device_open(&o, &dev) != CK_OK) {
         fprintf(stderr, "ckinfo: %s\n", ck_last_error());

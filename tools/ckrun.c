@@ -5,7 +5,8 @@
  * each requested matmul group count (the paper's section 5.4); it checks
  * every result against the CPU reference and prints times, slowdowns, gather
  * times, periods and kills/forks as a table or JSON.
- * Exit status: 0 all PASS, 1 a FAIL or an error, 2 bad command line. */
+ * Exit status (as every tool's, cli.h): 0 all PASS, 1 a FAIL or an error
+ * during the runs, 2 nothing was run. */
 #include "app.h"
 #include "graph_input.h"
 #include "cli.h"
@@ -110,7 +111,8 @@ static void usage(FILE *f)
             "  --device S               device whose \"platform / device\" name contains S (default: CK_DEVICE,\n"
             "                           else the first GPU with a usable path, else PoCL)\n"
             "  --path cl20|cl12|auto    atomics path (default: CK_PATH, else auto)\n"
-            "  --wg SIZE                work-items per group, 1..1024 (default 64)\n"
+            "  --wg-size N              work-items per group, 1..%u and at most the device's maximum (default 64;\n"
+            "                           also --wg)\n"
             "  --chaos SEED             chaos mode, SEED 1..2^64-1: every legal scheduling choice made at\n"
             "                           random (default: off)\n"
             "  --naive-barrier          resizing barrier with one offer_kill (default: query form)\n"
@@ -119,9 +121,10 @@ static void usage(FILE *f)
             "  --max-groups G           cap the megakernel's work-groups, 2..%u (default: the occupancy)\n"
             "  --arena-mb MB            device arena in MiB, 1..%u (default: the runtime's)\n"
             "  --timeout S              deadline in seconds of every wait, the plain baseline's kernels\n"
-            "                           included; above 0 and at most %.0f (default 120)\n"
-            "  --kernels DIR            where bfs/, workstealing/ and matmul.cl are (default: CK_APPS_KERNELS,\n"
-            "                           else the installed or source copy)\n"
+            "                           included; above 0 and at most %.0f (default %.0f)\n"
+            "  --kernels DIR            the applications' kernel folder: every app's NAME/*.cl and matmul.cl\n"
+            "                           (the source tree's apps/; default: CK_APPS_KERNELS, else the installed\n"
+            "                           or source copy)\n"
             "experiment:\n"
             "  --noncoop LIST           matmul work-group counts: 1..%d comma-separated entries of N, N/4, N/2,\n"
             "                           N-1 or a number 1..%u (default 1,N/4,N/2,N-1), or none\n"
@@ -142,9 +145,11 @@ static void usage(FILE *f)
             "  --version                print the version and exit\n"
             "  --help                   this text\n"
             "Exit status: 0 every check passed (or, with --no-reference, nothing failed), 1 a FAIL or an\n"
-            "error, 2 bad command line (one line on stderr).\n",
-            app_kind_list(), app_graph_generators(), MAX_SCALE, MAX_GRAPH_EDGES, APP_MAX_REFERENCE_WORK, MAX_GROUPS,
-            MAX_GROUPS, MAX_ARENA_MB, CLI_MAX_TIMEOUT_S, MAX_CONFIGS - 2, MAX_GROUPS, MAX_PERIOD_MS, MAX_RUNS);
+            "error during the runs, 2 nothing was run: bad command line, an input that does not load, no\n"
+            "such device or a work-group size it refuses (one line on stderr).\n",
+            app_kind_list(), app_graph_generators(), MAX_SCALE, MAX_GRAPH_EDGES, APP_MAX_REFERENCE_WORK,
+            CLI_MAX_WG_SIZE, MAX_GROUPS, MAX_GROUPS, MAX_ARENA_MB, CLI_MAX_TIMEOUT_S, CLI_DEFAULT_TIMEOUT_S,
+            MAX_CONFIGS - 2, MAX_GROUPS, MAX_PERIOD_MS, MAX_RUNS);
 }
 
 /* Checks --noncoop's list (N is not known yet); exits 2 if malformed. */
@@ -193,7 +198,7 @@ static void parse_args(int argc, char **argv, options *o)
     o->period_ms = 40;
     o->runs = 1;
     o->wg = 64;
-    o->timeout_s = 120;
+    o->timeout_s = CLI_DEFAULT_TIMEOUT_S;
     o->plain = 1;
     o->samples = 16;
     o->cls = -1;
@@ -256,6 +261,7 @@ static void parse_args(int argc, char **argv, options *o)
                                              {"no-reference", no_argument, NULL, OPT_NOREF},
                                              {"device", required_argument, NULL, OPT_DEVICE},
                                              {"path", required_argument, NULL, OPT_PATH},
+                                             {"wg-size", required_argument, NULL, OPT_WG},
                                              {"wg", required_argument, NULL, OPT_WG},
                                              {"chaos", required_argument, NULL, OPT_CHAOS},
                                              {"naive-barrier", no_argument, NULL, OPT_NAIVE},
@@ -331,7 +337,7 @@ static void parse_args(int argc, char **argv, options *o)
             if (ck_path_parse(v, &o->device.path) != CK_OK)
                 cli_bad_value("--path", v, "unknown atomics path", "auto, cl20 or cl12");
             break;
-        case OPT_WG: o->wg = (size_t)cli_uint("--wg", v, 1, 1024, "work-items"); break;
+        case OPT_WG: o->wg = cli_wg_size("--wg-size", v); break;
         case OPT_CHAOS: o->chaos = cli_uint("--chaos", v, 1, UINT64_MAX, "(seed; 0 is not a seed)"); break;
         case OPT_GROUPS: o->coop_groups = (unsigned)cli_uint("--groups", v, 1, MAX_GROUPS, "work-groups"); break;
         case OPT_MAXG:
@@ -951,6 +957,7 @@ int main(int argc, char **argv)
     /* Work stealing's default tree ends in about 10 ms on a large GPU, before
      * a matmul stream of 40 ms periods can ask for anything: GPUs get a tree
      * of 65536 roots (about 45 ms alone on the H100, docs/RESULTS.md). */
+    cli_check_device(&o.device, &o.wg, 1);
     if (o.app.kind == APP_KIND_WS && !o.ws_roots_given && !device_is_cpu(&o))
         o.app.ws.roots = 65536;
     check_reference_cost(&o);
@@ -960,7 +967,7 @@ int main(int argc, char **argv)
                         "(the check column says 'unchecked')\n");
     if (app_create(&o.app, &rep.a, err, sizeof err)) {
         fprintf(stderr, "ckrun: %s\n", err);
-        return 1;
+        return CLI_EXIT_USAGE; /* the input did not load: nothing was run */
     }
     note(&o, "%s", app_describe(rep.a));
     if (o.plain)

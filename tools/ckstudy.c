@@ -8,8 +8,8 @@
  * table3.csv/.md, fig5_<app>_<input>.png, fig6.png and timeline_<app>.json/
  * .png, with the .dat/.gp files gnuplot drew them from. Definitions and
  * presets: docs/STUDY.md.
- * Exit status: 0 every run passed, 1 a FAIL or an error, 2 bad command line
- * (one line on stderr, before any run). */
+ * Exit status (as every tool's, cli.h): 0 every run passed, 1 a FAIL or an
+ * error, 2 nothing was run (one line on stderr, before any run). */
 #include "app.h"
 #include "cli.h"
 #include "file_io.h"
@@ -109,13 +109,15 @@ static void usage(FILE *f)
             "  --no-plots               write the .dat/.gp files but do not run gnuplot\n"
             "  --dry-run                print the app/input pairs and configurations, run nothing\n"
             "  --report-only            run nothing: remake the tables, figures and summary from DIR/runs.csv\n"
-            "  --device S, --path cl20|cl12|auto, --wg SIZE (default: quick 64, full 128), --max-groups G,\n"
-            "  --arena-mb MB, --timeout S,\n"
+            "  --device S, --path cl20|cl12|auto, --wg-size N (also --wg; default: quick 64, full 128),\n"
+            "  --max-groups G,\n"
+            "  --arena-mb MB, --timeout S (default %.0f),\n"
             "  --samples K              as for ckrun\n"
             "  --version, --help\n"
             "Plots need gnuplot (Debian package gnuplot-nox). Progress goes to stderr.\n"
-            "Exit status: 0 every run passed, 1 a FAIL or an error, 2 bad command line.\n",
-            app_kind_list(), MAX_RUNS, MAX_RUNS);
+            "Exit status: 0 every run passed, 1 a FAIL or an error during the runs, 2 nothing was run: bad\n"
+            "command line, output folder, no such device or a work-group size it refuses.\n",
+            app_kind_list(), MAX_RUNS, MAX_RUNS, CLI_DEFAULT_TIMEOUT_S);
 }
 
 static void add_item(options *o, app_kind k, const char *input)
@@ -156,7 +158,7 @@ static void parse_args(int argc, char **argv, options *o)
     memset(o, 0, sizeof *o);
     o->out = "study-out";
     o->wg = 64;
-    o->timeout_s = 120;
+    o->timeout_s = CLI_DEFAULT_TIMEOUT_S;
     o->samples = 16;
     o->naive_too = 1;
     const char *preset = "full", *classes = "light,medium,heavy", *groups = "1,N/4,N/2,N-1";
@@ -204,6 +206,7 @@ static void parse_args(int argc, char **argv, options *o)
                                              {"no-plots", no_argument, NULL, OPT_NOPLOTS},
                                              {"device", required_argument, NULL, OPT_DEVICE},
                                              {"path", required_argument, NULL, OPT_PATH},
+                                             {"wg-size", required_argument, NULL, OPT_WG},
                                              {"wg", required_argument, NULL, OPT_WG},
                                              {"max-groups", required_argument, NULL, OPT_MAXG},
                                              {"arena-mb", required_argument, NULL, OPT_ARENA},
@@ -255,7 +258,7 @@ static void parse_args(int argc, char **argv, options *o)
             if (ck_path_parse(v, &o->device.path) != CK_OK)
                 cli_bad_value("--path", v, "unknown atomics path", "auto, cl20 or cl12");
             break;
-        case OPT_WG: wg = (size_t)cli_uint("--wg", v, 1, 1024, "work-items"); break;
+        case OPT_WG: wg = cli_wg_size("--wg-size", v); break;
         case OPT_MAXG: o->max_groups = (unsigned)cli_uint("--max-groups", v, 2, 1u << 20, "work-groups"); break;
         case OPT_ARENA: o->arena_mb = (size_t)cli_uint("--arena-mb", v, 1, 1u << 17, "MiB"); break;
         case OPT_TIMEOUT: o->timeout_s = cli_timeout("--timeout", v); break;
@@ -1620,6 +1623,7 @@ int main(int argc, char **argv)
         cli_bad_value("--out", o.out, "--report-only: no runs.csv there", "the output folder of a sweep");
     int stop = 0;
     if (!o.report_only) {
+        cli_check_device(&o.device, &o.wg, 1);
         int status = measure(&sw, &stop);
         if (status)
             return status;

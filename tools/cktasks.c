@@ -7,8 +7,8 @@
  * checks every task of every form against one CPU reference, and prints total
  * time, tasks per second, median and p99 spawn-to-done latency and the
  * speedup over (a), as a table or JSON (docs/TASKS.md).
- * Exit status: 0 all PASS, 1 a FAIL or an error, 2 bad command line (one
- * line on stderr). */
+ * Exit status (as every tool's, cli.h): 0 all PASS, 1 a FAIL or an error
+ * during the runs, 2 nothing was run (one line on stderr). */
 #include "cli.h"
 #include "json_out.h"
 #include "cl_plain.h"
@@ -68,8 +68,9 @@ static void usage(FILE *f)
             "                       (default all); mpe mixes des3, mb, fb and mm, those registered, a quarter\n"
             "                       of --tasks each\n"
             "  --tasks N            tasks per benchmark, 1..%u (default 32768)\n"
-            "  --wg N               work-items per task (the work-group size), a power of two the benchmark\n"
-            "                       accepts, usually 32..1024 (default 128)\n"
+            "  --wg-size N          work-items per task (the work-group size), a power of two the benchmark\n"
+            "                       accepts, usually 32..1024, and at most the device's maximum (default\n"
+            "                       128; also --wg)\n"
             "  --forms LIST         comma-separated forms a..f or their names (default all):\n"
             "                       a queues: one NDRange per task over in-order queues (no megakernel)\n"
             "                       b batches: --batch tasks as one NDRange, waited for one by one\n"
@@ -93,16 +94,17 @@ static void usage(FILE *f)
             "                       else the first GPU with a usable path, else PoCL)\n"
             "  --path cl20|cl12|auto  atomics path of the megakernel and the plain builds (default: CK_PATH,\n"
             "                       else auto)\n"
-            "  --timeout S          deadline in seconds of every wait, above 0 and at most %.0f (default 120)\n"
+            "  --timeout S          deadline in seconds of every wait, above 0 and at most %.0f (default %.0f)\n"
             "  --kernels DIR        where tasks/*.cl are (default: CK_APPS_KERNELS, else the installed or\n"
             "                       source copy)\n"
             "  --json               one JSON object on stdout instead of the table (keys: docs/TASKS.md)\n"
             "  --quiet              no progress notes on stderr\n"
             "  --version            print the version and exit\n"
             "  --help               this text\n"
-            "Exit status: 0 every form of every benchmark passed its check, 1 a FAIL or an error, 2 bad\n"
-            "command line (one line on stderr).\n",
-            MAX_TASKS, MAX_TASKS, CLI_MAX_TIMEOUT_S);
+            "Exit status: 0 every form of every benchmark passed its check, 1 a FAIL or an error during\n"
+            "the runs, 2 nothing was run: bad command line, no such device or a work-group size it refuses\n"
+            "(one line on stderr).\n",
+            MAX_TASKS, MAX_TASKS, CLI_MAX_TIMEOUT_S, CLI_DEFAULT_TIMEOUT_S);
 }
 
 static void note(const options *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -153,7 +155,7 @@ static void parse_args(int argc, char **argv, options *o)
     o->threads = cpus >= 1 && cpus <= 1024 ? (unsigned)cpus : 1;
     o->window = 64;
     o->seed = 1;
-    o->timeout_s = 120;
+    o->timeout_s = CLI_DEFAULT_TIMEOUT_S;
     for (int i = 0; i < TR_N_FORMS; i++)
         o->forms[i] = 1;
     enum {
@@ -180,6 +182,7 @@ static void parse_args(int argc, char **argv, options *o)
     };
     static const struct option longopts[] = {{"bench", required_argument, NULL, OPT_BENCH},
                                              {"tasks", required_argument, NULL, OPT_TASKS},
+                                             {"wg-size", required_argument, NULL, OPT_WG},
                                              {"wg", required_argument, NULL, OPT_WG},
                                              {"forms", required_argument, NULL, OPT_FORMS},
                                              {"queues", required_argument, NULL, OPT_QUEUES},
@@ -211,7 +214,7 @@ static void parse_args(int argc, char **argv, options *o)
         case OPT_QUIET: o->quiet = 1; break;
         case OPT_BENCH: o->bench = v; break;
         case OPT_TASKS: o->tasks = (unsigned)cli_uint("--tasks", v, 1, MAX_TASKS, "tasks"); break;
-        case OPT_WG: o->wg = (unsigned)cli_uint("--wg", v, 1, 1024, "work-items"); break;
+        case OPT_WG: o->wg = (unsigned)cli_wg_size("--wg-size", v); break;
         case OPT_FORMS: parse_forms(v, o->forms); break;
         case OPT_QUEUES: o->queues = (unsigned)cli_uint("--queues", v, 1, 1024, "queues"); break;
         case OPT_BATCH: o->batch = (unsigned)cli_uint("--batch", v, 1, MAX_TASKS, "tasks"); break;
@@ -269,7 +272,7 @@ static void check_wg(const task_bench *b, unsigned wg)
         snprintf(v, sizeof v, "%u", wg);
         snprintf(allowed, sizeof allowed, "powers of two in %u..%u work-items for %s", b->min_wg, b->max_wg,
                  b->name);
-        cli_bad_value("--wg", v, "the benchmark does not take this work-group size", allowed);
+        cli_bad_value("--wg-size", v, "the benchmark does not take this work-group size", allowed);
     }
 }
 
@@ -570,6 +573,8 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < n_mpe; i++)
         check_wg(mpe[i], o.wg);
     unsigned mpe_each = o.tasks / 4 ? o.tasks / 4 : 1;
+    size_t wg = o.wg;
+    cli_check_device(&o.device, &wg, 1);
 
     app_cl cl;
     char err[1024];
@@ -583,15 +588,6 @@ int main(int argc, char **argv)
     }
     /* The ck form must open the same device with the same path. */
     o.device.path = cl.path;
-    size_t dev_max = 0;
-    if (clGetDeviceInfo(cl.device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof dev_max, &dev_max, NULL) == CL_SUCCESS &&
-        o.wg > dev_max) {
-        char v[16], allowed[320];
-        snprintf(v, sizeof v, "%u", o.wg);
-        snprintf(allowed, sizeof allowed, "at most %zu work-items on %s", dev_max, cl.name);
-        app_cl_close(&cl);
-        cli_bad_value("--wg", v, "above the device's work-group size limit", allowed);
-    }
     note(&o, "device %s, path %s", cl.name, ck_path_name(cl.path));
 
     entry *es = calloc(n_list + 1, sizeof *es);

@@ -175,6 +175,32 @@ size_t cli_uint_list(const char *opt, const char *v, uint64_t lo, uint64_t hi, c
     return n;
 }
 
+size_t cli_wg_size(const char *opt, const char *v)
+{
+    return (size_t)cli_uint(opt, v, 1, CLI_MAX_WG_SIZE, "work-items");
+}
+
+void cli_check_device(const ck_device_options *dev, const size_t *wgs, size_t n)
+{
+    ck_device *d;
+    if (ck_device_open(dev, &d) != CK_OK) {
+        fprintf(stderr, "%s: %s\n", tool_name, ck_last_error());
+        exit(CLI_EXIT_USAGE);
+    }
+    const ck_device_info *info = ck_device_get_info(d);
+    size_t max = info->max_work_group_size;
+    char name[256];
+    snprintf(name, sizeof name, "%s", info->device_name);
+    ck_device_close(d);
+    for (size_t i = 0; i < n; ++i)
+        if (wgs[i] > max) {
+            char value[24], allowed[320];
+            snprintf(value, sizeof value, "%zu", wgs[i]);
+            snprintf(allowed, sizeof allowed, "1..%zu work-items on %s", max, name);
+            cli_bad_value("--wg-size", value, "above the device's maximum", allowed);
+        }
+}
+
 void cli_getopt_error(int c, char **argv)
 {
     /* getopt_long has moved optind past the offending word (and its value,

@@ -1,7 +1,8 @@
 /* tests/apps/test_ckgraph.c (owner: apps): the ckgraph command line (argv[1])
  * and graph files through ckrun (argv[2]): bad values, an unknown graph name
  * (the message lists the generators), malformed files and an unwritable
- * output give one line and exit 2 or 1; FIFOs, folders and devices as the
+ * output give one line and exit 2 (nothing was done), a write that fails on
+ * the way exit 1; FIFOs, folders and devices as the
  * input or the output are refused within seconds and stay as they were
  * (/dev/full is not removed); a write that fails on the way leaves the old
  * file whole; bad weights name their file, line and value; summaries in
@@ -65,20 +66,21 @@ static void test_bad_command_lines(void **state)
     expect_error("--graph grid --format mtx", 2, "--format needs --write");
     expect_error("--graph grid --frobnicate", 2, "frobnicate");
     expect_error("--graph grid extra", 2, "extra");
-    expect_error("--graph ecology-ci --write /nonexistent/dir/g.mtx", 1, "cannot write '/nonexistent/dir/g.mtx'");
+    expect_error("--graph ecology-ci --write /nonexistent/dir/g.mtx", 1,
+                 /* the write fails on the way */ "cannot write '/nonexistent/dir/g.mtx'");
     char args[600], path[512];
     snprintf(path, sizeof path, "%s/bad.mtx", tmpdir);
     FILE *f = fopen(path, "w");
     fputs("%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n", f);
     fclose(f);
     snprintf(args, sizeof args, "--graph '%s'", path);
-    expect_error(args, 1, "bad.mtx:3: the size line says 2 entries");
+    expect_error(args, 2, "bad.mtx:3: the size line says 2 entries");
     snprintf(path, sizeof path, "%s/huge.gr", tmpdir);
     f = fopen(path, "w");
     fputs("p sp 1073741824 1\n", f); /* a 19-byte header claiming 2^30 nodes */
     fclose(f);
     snprintf(args, sizeof args, "--graph '%s'", path);
-    expect_error(args, 1, "huge.gr:1: the header claims 1073741824 nodes");
+    expect_error(args, 2, "huge.gr:1: the header claims 1073741824 nodes");
     assert_int_equal(tool_run(ckgraph, "--help", out, sizeof out, err, sizeof err), 0);
     assert_non_null(strstr(out, "--write FILE"));
     assert_non_null(strstr(out, "bc-2k-ci"));
@@ -119,12 +121,14 @@ static int run_timed(const char *prefix, const char *args)
     return tool_run(tool, args, out, sizeof out, err, sizeof err);
 }
 
-static void expect_timed_error(const char *prefix, const char *args, const char *needle)
+/* `want`: 2 for an input or output refused before any work, 1 for a write
+ * that failed on the way (the statuses of cli.h). */
+static void expect_timed_error(const char *prefix, const char *args, int want, const char *needle)
 {
     int st = run_timed(prefix, args);
-    if (st != 1 || tool_lines(err) != 1 || strncmp(err, "ckgraph: ", 9) != 0 || !strstr(err, needle))
-        fail_msg("ckgraph %s: status %d (want 1; 124 is a hang), stderr '%s' (want one line with '%s')", args, st,
-                 err, needle);
+    if (st != want || tool_lines(err) != 1 || strncmp(err, "ckgraph: ", 9) != 0 || !strstr(err, needle))
+        fail_msg("ckgraph %s: status %d (want %d; 124 is a hang), stderr '%s' (want one line with '%s')", args, st,
+                 want, err, needle);
 }
 
 static void expect_kind(const char *path, mode_t kind, const char *what)
@@ -143,7 +147,7 @@ static const char *in_tmp(const char *name)
     return path[k];
 }
 
-/* Inputs and outputs that are not regular files: one line, exit 1, within
+/* Inputs and outputs that are not regular files: one line, exit 2, within
  * seconds, and the FIFO or device is still there after. */
 static void test_not_regular_files(void **state)
 {
@@ -153,30 +157,30 @@ static void test_not_regular_files(void **state)
     for (size_t i = 0; i < sizeof names / sizeof *names; ++i) {
         assert_int_equal(mkfifo(in_tmp(names[i]), 0600), 0);
         snprintf(args, sizeof args, "--graph '%s'", in_tmp(names[i]));
-        expect_timed_error("", args, "is a FIFO, not a regular file");
+        expect_timed_error("", args, 2, "is a FIFO, not a regular file");
     }
     assert_int_equal(mkdir(in_tmp("dir.gr"), 0700), 0);
     snprintf(args, sizeof args, "--graph '%s'", in_tmp("dir.gr"));
-    expect_timed_error("", args, "is a directory, not a regular file");
-    expect_timed_error("", "--graph /dev/null", "'/dev/null' is a character device");
-    expect_timed_error("", "--graph /dev/zero", "'/dev/zero' is a character device");
+    expect_timed_error("", args, 2, "is a directory, not a regular file");
+    expect_timed_error("", "--graph /dev/null", 2, "'/dev/null' is a character device");
+    expect_timed_error("", "--graph /dev/zero", 2, "'/dev/zero' is a character device");
 
     if (geteuid() == 0) { /* a device node of our own first: only it is lost if a failed write removes its target */
         assert_int_equal(mknod(in_tmp("full.gr"), S_IFCHR | 0666, makedev(1, 7)), 0);
         snprintf(args, sizeof args, "--graph grid --scale 4 --write '%s'", in_tmp("full.gr"));
-        expect_timed_error("", args, "is a character device, not a regular file");
+        expect_timed_error("", args, 2, "is a character device, not a regular file");
         expect_kind(in_tmp("full.gr"), S_IFCHR, "a character device");
     }
-    expect_timed_error("", "--graph grid --scale 4 --write /dev/full", "'/dev/full' is a character device");
+    expect_timed_error("", "--graph grid --scale 4 --write /dev/full", 2, "'/dev/full' is a character device");
     expect_kind("/dev/full", S_IFCHR, "a character device");
-    expect_timed_error("", "--graph grid --scale 4 --format mtx --write /dev/null", "is a character device");
+    expect_timed_error("", "--graph grid --scale 4 --format mtx --write /dev/null", 2, "is a character device");
     expect_kind("/dev/null", S_IFCHR, "a character device");
     assert_int_equal(mkfifo(in_tmp("out.gr"), 0600), 0);
     snprintf(args, sizeof args, "--graph grid --scale 4 --write '%s'", in_tmp("out.gr"));
-    expect_timed_error("", args, "is a FIFO");
+    expect_timed_error("", args, 2, "is a FIFO");
     expect_kind(in_tmp("out.gr"), S_IFIFO, "a FIFO");
     snprintf(args, sizeof args, "--graph grid --scale 4 --write '%s'", tmpdir);
-    expect_timed_error("", args, "is a directory");
+    expect_timed_error("", args, 2, "is a directory");
     expect_kind(tmpdir, S_IFDIR, "a directory");
 }
 
@@ -194,7 +198,7 @@ static void test_failed_write_keeps_old_file(void **state)
     fclose(f);
     char args[1200];
     snprintf(args, sizeof args, "--graph road-ny-ci --write '%s'", kept);
-    expect_timed_error("sh -c 'trap \"\" XFSZ; ulimit -f 4; exec \"$0\" \"$@\"'", args, "File too large");
+    expect_timed_error("sh -c 'trap \"\" XFSZ; ulimit -f 4; exec \"$0\" \"$@\"'", args, 1, "File too large");
     if (!strstr(err, "kept.gr") || !strstr(err, "left as it was"))
         fail_msg("want the message to name kept.gr and say it was left as it was: %s", err);
     snprintf(args, sizeof args, "--graph '%s' --json", kept);
@@ -237,7 +241,7 @@ static void test_bad_numbers_in_files(void **state)
         fputs(cases[i].text, f);
         fclose(f);
         snprintf(args, sizeof args, "--graph '%s'", in_tmp(cases[i].name));
-        expect_error(args, 1, cases[i].needle);
+        expect_error(args, 2, cases[i].needle);
     }
     /* Command-line numbers: strict, exit 2. */
     expect_error("--graph rmat --scale 14abc", 2, "--scale");
