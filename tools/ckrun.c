@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_CONFIGS 16
 #define MAX_RUNS 100
@@ -485,6 +486,7 @@ typedef struct {
     app *a;
     char device[260];
     char path[8];
+    int device_cpu; /* the megakernel ran on a CPU device: its times are not GPU performance */
     unsigned workers, coop_groups;
     ck_megakernel_resources res; /* registers as the compiler reported them */
     double build_ms;
@@ -528,10 +530,14 @@ static void print_table(const report *r)
     printf("CPU reference %.1f ms | megakernel build %.0f ms | matmul %dx%d every %.0f ms | %u run(s) per "
            "configuration\n",
            app_cpu_ms(r->a), r->build_ms, r->matmul_size, r->matmul_size, o->period_ms, o->runs);
+    if (r->device_cpu)
+        printf("note: a CPU device: the times measure how the host schedules %u spinning workers on %ld cores,\n"
+               "      not the speed of the design on a GPU (GPU figures: docs/RESULTS.md)\n",
+               r->workers, sysconf(_SC_NPROCESSORS_ONLN));
     const config_result *alone = find_kind(r, 1);
     double base = alone ? median_d(alone->coop_ms, alone->runs) : 0;
     printf("%-22s %10s %8s %6s %6s %7s %8s %10s %10s %9s %9s  %s\n", "configuration", "coop ms", "slowdown", "kills",
-           "forks", "resizes", "mm runs", "gather med", "gather p99", "exec med", "period", "check");
+           "forks", "resizes", "mm runs", "gather ms", "p99 ms", "exec ms", "period ms", "check");
     for (unsigned i = 0; i < r->n_cfg; ++i) {
         const config_result *c = &r->cfg[i];
         double t = median_d(c->coop_ms, c->runs);
@@ -560,9 +566,12 @@ static void print_table(const report *r)
         printf("%-22s %10s %8s %6s %6s %7s %8s %10s %10s %9s %9s  %s\n", c->name, tstr, slow, kills, forks, resizes,
                mm, gmed, gp99, emed, per, config_status(c));
     }
+    printf("coop ms: the cooperative kernel's time, median of the runs; slowdown: coop ms / standalone's;\n"
+           "gather ms (p99 ms), exec ms, period ms: medians (99th percentile) over the matmul launches of the\n"
+           "time to gather their groups, their execution time and the time from one launch to the next\n");
     const config_result *plain = find_kind(r, 0);
     if (plain && alone && plain->runs && median_d(plain->coop_ms, plain->runs) > 0)
-        printf("cooperative overhead without multitasking (standalone / plain %s): %.2f\n", plain->plain_mode,
+        printf("cooperative overhead without multitasking (standalone / plain %s): %.2fx\n", plain->plain_mode,
                base / median_d(plain->coop_ms, plain->runs));
     int fails = 0;
     for (unsigned i = 0; i < r->n_cfg; ++i)
@@ -840,6 +849,7 @@ static void run_cooperative(report *rep)
     if (info) {
         snprintf(rep->device, sizeof rep->device, "%s / %s", info->platform_name, info->device_name);
         snprintf(rep->path, sizeof rep->path, "%s", ck_path_name(info->path));
+        rep->device_cpu = info->is_cpu;
     }
     note(o, "megakernel built in %.0f ms: %u workers, cooperative launches ask for N=%u", s.build_ms, s.workers,
          s.coop_groups);

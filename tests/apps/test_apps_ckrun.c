@@ -57,7 +57,7 @@ static void test_bfs_table(void **state)
     expect(out, "standalone");
     expect(out, "matmul 1 ");
     expect(out, "matmul N-1=");
-    expect(out, "gather med");
+    expect(out, "gather ms");
     expect(out, "path cl20");
     expect(out, "result: PASS");
     free(out);
