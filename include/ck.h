@@ -415,8 +415,9 @@ ck_status ck_context_build(ck_context *ctx);
  * changed; and, with transmit_mode CK_TRANSMIT_INFER, one line
  * "file:line:col: note: sentence" at the declaration of every variable
  * whose transmit was inferred. Then the build's own, "ck: warning: sentence":
- * a megakernel with a single worker on a CPU device (PoCL's default of one
- * thread per core on two cores), where no cooperation can happen. They are also written to stderr at build unless
+ * a megakernel of one or two workers on a CPU device (PoCL's default of one
+ * thread per core on two or three cores), where little or no cooperation can
+ * happen, with the variable that gives more. They are also written to stderr at build unless
  * quiet_warnings is set. "" if there are none or before a build; never NULL;
  * owned by ctx. Cannot fail. */
 const char *ck_context_build_warnings(const ck_context *ctx);

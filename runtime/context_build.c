@@ -364,11 +364,19 @@ static ck_status build_steps(ck_context *ctx, double deadline)
         return abort_build(ctx, s);
     ctx->groups = found;
     ctx->workers = found - 1;
+    /* Fewer than three workers on a CPU device is almost always PoCL's
+     * default of one thread per core on a small machine, and leaves little
+     * or nothing to cooperate with: the build says so, once, with the fix. */
     if (ctx->workers == 1 && ctx->dev->info.is_cpu)
         add_build_warning(ctx, "ck: warning: the megakernel has 1 worker on this CPU device: a cooperative kernel "
                                "runs with one group, never forks, and ordinary launches wait for it to end; PoCL "
                                "runs one thread per core unless POCL_MAX_PTHREAD_COUNT says more "
                                "(POCL_MAX_PTHREAD_COUNT=8 gives 7 workers)\n");
+    else if (ctx->workers == 2 && ctx->dev->info.is_cpu)
+        add_build_warning(ctx, "ck: warning: the megakernel has 2 workers on this CPU device: a cooperative kernel "
+                               "on both leaves an ordinary launch waiting until it offers a group back, and a "
+                               "kernel on one has nothing to fork; PoCL runs one thread per core unless "
+                               "POCL_MAX_PTHREAD_COUNT says more (POCL_MAX_PTHREAD_COUNT=8 gives 7 workers)\n");
     if ((s = ck_progress_start(ctx)) != CK_OK)
         return abort_build(ctx, s);
     return CK_OK;
