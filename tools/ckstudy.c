@@ -84,7 +84,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: ckstudy [--quick | --preset quick|full] [--table2] [options]\n"
             "  --preset quick|full      quick: each app's CI-sized test input, 1 run, P and E scaled by 0.25,\n"
-            "                           apps bfs,ws unless --apps (a few minutes on PoCL); full (default): the\n"
+            "                           apps bfs,ws unless --apps (under a minute on PoCL); full (default): the\n"
             "                           paper-sized inputs (docs/STUDY.md), 3 runs, the paper's P and E\n"
             "  --quick                  same as --preset quick\n"
             "  --table2                 only Table 2, fairly: per app/input R rounds of the cooperative kernel\n"
