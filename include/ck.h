@@ -260,27 +260,42 @@ typedef struct {
      * elsewhere it is ignored (ck_context_megakernel_resources says so).
      * The megakernel is one kernel, so its register count is every
      * worker's, and on a GPU it decides how many groups are co-resident.
-     * 0 (default): no cap, unless the environment variable CK_REGISTER_CAP
-     * says "auto" or a number. CK_REGISTER_CAP_NONE: no cap, whatever the
-     * environment says. CK_REGISTER_CAP_AUTO: the fewest registers that
-     * spill nothing among the most with which a compute unit holds its most
-     * work-items (32 on the H100) and each 8 more below the count without
-     * a cap; none if each of those spills. 16..255: that cap, spills or
-     * not. On an H200 auto gave both of ckbench's megakernels, with and
-     * without tasks, 32 registers without a spill (every co-resident group,
-     * 4223 against 3167 and 2639); the extra groups cost a launch through
-     * the scheduler about 0.6 us, BFS on a grid 8 % and an empty task about
-     * 0.5 us (docs/RESULTS.md), and the capped tries cost build time (each is a
-     * compile the driver's cache cannot serve): a cap is the user's trade,
-     * so there is none by default. NVIDIA's driver serves
-     * a program it compiled before from its compute cache, without the
-     * compiler's report: auto then builds once more with a nonce (an empty
-     * kernel of a new name) to get it, and builds its capped try with one.
+     * 0 (default): CK_REGISTER_CAP_AUTO, unless the environment variable
+     * CK_REGISTER_CAP says "none" (or 0), "auto" or a number.
+     * CK_REGISTER_CAP_AUTO: the fewest registers that spill nothing among
+     * the most with which a compute unit holds its most work-items (32 on
+     * the H100 and H200) and each 8 more below the count without a cap;
+     * none if each of those spills. CK_REGISTER_CAP_NONE: no cap, whatever
+     * the environment says: the trade is fewer co-resident groups (on an
+     * H200 with ckbench's kernels 3167 groups of 64 without tasks and 2639
+     * with them, against 4223 with auto's 32 registers) for one build and
+     * cooperative kernels' barriers among fewer groups (BFS on a grid ran
+     * 8 % faster uncapped, docs/RESULTS.md). 16..255: that cap, spills or
+     * not. Auto's capped tries are compiles the driver's cache cannot serve
+     * (on an H200 with the BFS kernels 5.0-8.0 s against 2.5-3.1 s
+     * uncapped); its decision is kept in the cap cache (register_cap_cache
+     * below), so a later build of the same megakernel on the same device
+     * and driver builds once, at that cap. NVIDIA's driver serves a program
+     * it compiled before from its compute cache, without the compiler's
+     * report: auto then builds once more with a nonce (an empty kernel of a
+     * new name) to get it, and a capped try the cache serves is built once more with one.
      * Whatever this option says, the megakernel gets no more registers than
      * let one group of work_group_size work-items launch (on NVIDIA 65536
      * per group: 64 at 1024 work-items, 128 at 512; none lower at 256 or
      * fewer); ck_context_megakernel_resources' note says when it applied. */
     unsigned register_cap;
+    /* Where CK_REGISTER_CAP_AUTO keeps its decisions: one small file per
+     * megakernel source, device, driver version, build options and group
+     * size under $XDG_CACHE_HOME/coopkernels/ ($HOME/.cache/coopkernels/
+     * without it). A build that finds its entry compiles once, at the cap
+     * the entry names; an entry that cannot be read or was written for
+     * another driver, source or device is ignored with one warning (in
+     * ck_context_build_warnings) and replaced, and a folder that cannot be
+     * written costs one warning and the next build's tries; the build goes
+     * on either way. 0 (default): on, unless the environment variable
+     * CK_CAP_CACHE is "off" or 0. CK_REGISTER_CAP_CACHE_OFF: off (every
+     * auto build decides again). */
+    int register_cap_cache;
     /* 1: the checking build. The megakernel checks its own accounting at
      * every transition where a rule can be checked (a fork ticket taken
      * only once written and held by one record, idle and promised counts
@@ -331,6 +346,8 @@ typedef struct {
 #define CK_REGISTER_CAP_AUTO 0xffffffffu
 /* ck_context_options.register_cap: no cap, whatever CK_REGISTER_CAP says. */
 #define CK_REGISTER_CAP_NONE 0xfffffffeu
+/* ck_context_options.register_cap_cache: no cap cache. */
+#define CK_REGISTER_CAP_CACHE_OFF 1
 
 /* The megakernel's resources as the device compiler reported them. */
 typedef struct {

@@ -135,6 +135,13 @@ ck_status ck_context_create(const ck_context_options *opts, ck_context **out)
                     o->local_pool_bytes);
         goto fail_chaos;
     }
+    if (o->register_cap_cache != 0 && o->register_cap_cache != CK_REGISTER_CAP_CACHE_OFF) {
+        s = ck_fail(CK_ERR_INVALID_ARGUMENT,
+                    "ck_context_create: register_cap_cache %d is not 0 (the cache on) or "
+                    "CK_REGISTER_CAP_CACHE_OFF (%d)",
+                    o->register_cap_cache, CK_REGISTER_CAP_CACHE_OFF);
+        goto fail_chaos;
+    }
     if ((s = ck_register_cap_resolve(o->register_cap, &o->register_cap)) != CK_OK) {
         s = ck_fail(s, "ck_context_create: %s", ck_last_error());
         goto fail_chaos;

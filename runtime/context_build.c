@@ -5,6 +5,7 @@
  * inside the launch and starting the progress thread; and undoing a build
  * that failed, so that a retry starts clean. */
 #include "context_build.h"
+#include "cap_cache.h"
 #include "chaos.h"
 #include "clock.h"
 #include "context_handle.h"
@@ -181,10 +182,16 @@ static ck_status build_program(ck_context *ctx, double deadline)
              "-DCK_CHECK_BUILD=%d",
              ctx->opts.local_pool_bytes, ctx->opts.chaos_seed != 0, ctx->opts.tasks != 0,
              ctx->opts.accounting_checks != 0);
+    char cache_buf[4096], warn[1024];
+    const char *cache_dir = ctx->opts.register_cap_cache == CK_REGISTER_CAP_CACHE_OFF
+                                ? NULL
+                                : ck_cap_cache_dir(cache_buf, sizeof cache_buf);
     ck_status s = ck_register_cap_build(ctx->dev, parts, n, opts, ctx->opts.register_cap, ctx->opts.work_group_size,
-                                        deadline, &ctx->program, &ctx->mk_resources);
+                                        deadline, cache_dir, &ctx->program, &ctx->mk_resources, warn, sizeof warn);
     if (s != CK_OK)
         return s;
+    if (warn[0])
+        add_build_warning(ctx, "ck: warning: %s (CK_CAP_CACHE=off turns the cache off)\n", warn);
     return ck_kernel_create(ctx->program, "ck_megakernel", &ctx->kernel);
 }
 

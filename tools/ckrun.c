@@ -629,6 +629,7 @@ static void print_json(const report *r)
         jo_end(&j);
     } else
         jo_null(&j, "megakernel_resources");
+    jo_str(&j, "register_cap_note", r->res.note);
     jo_uint(&j, "chaos_seed", o->chaos);
     jo_str(&j, "barrier", o->naive_barrier ? "naive" : "query");
     jo_num(&j, "period_ms", "%.3f", o->period_ms);
@@ -957,8 +958,12 @@ static void check_reference_cost(const options *o)
 
 int main(int argc, char **argv)
 {
-    /* We report the megakernel's registers: NVIDIA's compiler gives them only if its cache did not serve the build. */
-    setenv("CUDA_CACHE_DISABLE", "1", 0);
+    /* The driver's compute cache stays on: the register cap's default,
+     * auto, gets the megakernel's registers from the compiler's report or
+     * from the cap cache (a build with the cap cache's decision is one the
+     * driver's cache can serve). With CK_REGISTER_CAP=none or a number and a
+     * build the driver's cache served, the registers are unknown (the
+     * table says so); CUDA_CACHE_DISABLE=1 gives them. */
     options o;
     parse_args(argc, argv, &o);
     static report rep;
