@@ -199,8 +199,10 @@ typedef struct ck_launch ck_launch;
 typedef struct {
     ck_device_options device;
     size_t work_group_size;     /* work-items per group; 0 = 64                        */
-    size_t arena_bytes;         /* buffer arena; 0 = 64 MiB on CPUs, 1 GiB on GPUs;
-                                   at most CK_MAX_ARENA_BYTES                          */
+    size_t arena_bytes;         /* buffer arena; 0 = 256 MiB on CPUs, 1 GiB on GPUs
+                                   (a quarter of the device's memory if less); at most
+                                   CK_MAX_ARENA_BYTES. A page of the arena that is
+                                   never touched costs no memory on a CPU       */
     size_t local_pool_bytes;    /* room for `local` pointer arguments; 0 = 8 KiB when a
                                    kernel has such a parameter, else none (each byte of
                                    local memory costs co-resident groups)              */
