@@ -35,7 +35,7 @@ typedef struct {
     int naive_barrier;
     char noncoop[256];
     double period_ms;
-    int matmul_size;    /* 0 = automatic */
+    int matmul_size;      /* 0 = automatic */
     int ws_roots_given;   /* --ws-roots seen (else: automatic by device) */
     int bc_sources_given; /* --bc-sources seen (else: automatic by device) */
     unsigned runs;
