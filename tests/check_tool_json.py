@@ -57,8 +57,9 @@ def main():
 
     d = run_json([ckrun, "--app", "bfs", "--scale", "8", "--noncoop", "none", "--json", "--quiet"])
     keys_are("ckrun", d, ["app", "input", "device", "path", "work_group_size", "workers", "coop_groups",
-                          "megakernel_resources", "chaos_seed", "barrier", "period_ms", "matmul_size", "runs",
-                          "cpu_reference_ms", "build_ms", "configs", "error", "checked", "pass"])
+                          "megakernel_resources", "register_cap_note", "chaos_seed", "barrier", "period_ms",
+                          "matmul_size", "runs", "cpu_reference_ms", "build_ms", "configs", "error", "checked",
+                          "pass"])
     if d["pass"] is not True or [c["kind"] for c in d["configs"]] != ["plain", "standalone"]:
         fail(f"ckrun: pass {d['pass']}, configs {[c['kind'] for c in d['configs']]}")
     for c in d["configs"]:
