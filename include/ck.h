@@ -262,25 +262,28 @@ typedef struct {
      * elsewhere it is ignored (ck_context_megakernel_resources says so).
      * The megakernel is one kernel, so its register count is every
      * worker's, and on a GPU it decides how many groups are co-resident.
-     * 0 (default): CK_REGISTER_CAP_AUTO, unless the environment variable
-     * CK_REGISTER_CAP says "none" (or 0), "auto" or a number.
-     * CK_REGISTER_CAP_AUTO: the fewest registers that spill nothing among
-     * the most with which a compute unit holds its most work-items (32 on
-     * the H100 and H200) and each 8 more below the count without a cap;
-     * none if each of those spills. CK_REGISTER_CAP_NONE: no cap, whatever
-     * the environment says: the trade is fewer co-resident groups (on an
-     * H200 with ckbench's kernels 3167 groups of 64 without tasks and 2639
-     * with them, against 4223 with auto's 32 registers) for one build and
-     * cooperative kernels' barriers among fewer groups (BFS on a grid ran
-     * 8 % faster uncapped, docs/RESULTS.md). 16..255: that cap, spills or
-     * not. Auto's capped tries are compiles the driver's cache cannot serve
-     * (on an H200 with the BFS kernels 5.0-8.0 s against 2.5-3.1 s
-     * uncapped); its decision is kept in the cap cache (register_cap_cache
-     * below), so a later build of the same megakernel on the same device
-     * and driver builds once, at that cap. NVIDIA's driver serves a program
-     * it compiled before from its compute cache, without the compiler's
-     * report: auto then builds once more with a nonce (an empty kernel of a
-     * new name) to get it, and a capped try the cache serves is built once more with one.
+     * 0 (default): no cap, unless the environment variable CK_REGISTER_CAP
+     * says "auto" or a number ("none" or 0: no cap). CK_REGISTER_CAP_AUTO:
+     * the fewest registers that spill nothing among the most with which a
+     * compute unit holds its most work-items (32 on the H100 and H200) and
+     * each 8 more below the count without a cap; none if each of those
+     * spills. CK_REGISTER_CAP_NONE: no cap, whatever the environment says.
+     * 16..255: that cap, spills or not. The trade: auto gives ordinary
+     * launches and tasks more co-resident groups (on an H200 with
+     * ckbench's kernels 4223 groups of 64 against 3167 without tasks and
+     * 2639 with them uncapped), and costs cooperative kernels: on an H100
+     * a cap without a spill made bc 30-32 % and p-sssp 60-68 % slower at
+     * the same group count, and the extra groups made game 55-61 % and
+     * mis 9-11 % slower (docs/RESULTS.md), so there is no cap by default.
+     * Auto's capped tries are compiles the driver's cache cannot serve (on
+     * an H200 with the BFS kernels 5.0-8.0 s against 2.5-3.1 s uncapped);
+     * its decision is kept in the cap cache (register_cap_cache below), so
+     * a later build of the same megakernel on the same device and driver
+     * builds once, at that cap. NVIDIA's driver serves a program it
+     * compiled before from its compute cache, without the compiler's
+     * report: auto then builds once more with a nonce (an empty kernel of
+     * a new name) to get it, and a capped try the cache serves is built
+     * once more with one.
      * Whatever this option says, the megakernel gets no more registers than
      * let one group of work_group_size work-items launch (on NVIDIA 65536
      * per group: 64 at 1024 work-items, 128 at 512; none lower at 256 or

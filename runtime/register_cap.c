@@ -1,6 +1,8 @@
-/* The megakernel's register cap (see register_cap.h). Policy: "auto"
- * unless asked otherwise: cap at the count that lets a compute unit hold
- * its most work-items, and only when that costs no spill (a spill puts registers in
+/* The megakernel's register cap (see register_cap.h). Policy: no cap
+ * unless asked (on an H100 a cap without a spill still cost bc 30-32 % and
+ * p-sssp 60-68 % at the same group count, and the extra groups cost game
+ * 55-61 %, docs/RESULTS.md); "auto" caps at the count that lets
+ * a compute unit hold its most work-items, and only when that costs no spill (a spill puts registers in
  * device memory on every path that touches them: on the H100 a cap of 32
  * cost BFS about a third of its speed, docs/RESULTS.md). Mechanism: NVIDIA's
  * -cl-nv-maxrregcount and the -cl-nv-verbose report (nv_resources.h).
@@ -57,9 +59,9 @@ ck_status ck_register_cap_resolve(unsigned option, unsigned *out)
         return CK_OK;
     }
     const char *env = getenv("CK_REGISTER_CAP");
-    if (env && *env && (!strcasecmp(env, "none") || !strcmp(env, "0")))
+    if (!env || !*env || !strcasecmp(env, "none") || !strcmp(env, "0"))
         return CK_OK;
-    if (!env || !*env || !strcasecmp(env, "auto")) {
+    if (!strcasecmp(env, "auto")) {
         *out = CK_REGISTER_CAP_AUTO;
         return CK_OK;
     }

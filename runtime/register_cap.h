@@ -11,8 +11,8 @@
 
 /* The cap to build with: `option` (ck_context_options.register_cap) unless
  * it is 0, then the environment variable CK_REGISTER_CAP ("auto", "none"
- * or "0", or a number), and CK_REGISTER_CAP_AUTO when that is unset or
- * empty; CK_REGISTER_CAP_NONE gives 0 whatever the environment says.
+ * or "0", or a number), and 0 when that is unset or empty;
+ * CK_REGISTER_CAP_NONE gives 0 whatever the environment says.
  * *out: 0 (no cap), CK_REGISTER_CAP_AUTO or 16..255.
  * Errors: CK_ERR_INVALID_ARGUMENT (a value outside those; the message
  * names the option or the variable). */
